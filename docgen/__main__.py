@@ -1,0 +1,3 @@
+from docgen.cli import main
+
+main()

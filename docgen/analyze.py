@@ -1,0 +1,224 @@
+"""Tags with evidence, decided from code facts only.
+
+Prose, comments and strings never reach here: the Python scanner records only
+names used in code (`CodeRef`), imports and short literal call arguments, so a
+docstring that says "cuda" cannot make a file a GPU file.  Every tag carries the
+lines that prove it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from docgen.facts import Analysis, Evidence, FileFacts, PythonFacts, Tag
+
+#: Evidence text is the stripped source line, cut to this many characters.
+EVIDENCE_WIDTH = 120
+
+TEST_FILE_PATTERNS = ("test_*.py", "*_test.py")
+TEST_RUNNER_CALLS = frozenset(
+    {
+        "unittest.main",
+        "pytest.main",
+        "absltest.main",
+        "run_tests",
+        "torch.testing._internal.common_utils.run_tests",
+        "common_utils.run_tests",
+        "absl.testing.absltest.main",
+        "unittest.TextTestRunner",
+    }
+)
+ACCELERATOR_DEVICES = ("cuda", "xpu", "mps", "hip")
+DEVICE_KEYWORDS = frozenset({"device", "device_type", "map_location"})
+DEVICE_CALLEES = ("torch.device", ".to", ".device")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A dotted-name prefix that proves a tag, and how to say why."""
+
+    tag: str
+    prefix: str
+    reason: str
+
+    def matches(self, name: str) -> bool:
+        return name == self.prefix or name.startswith(self.prefix + ".")
+
+
+NAME_RULES: tuple[_Rule, ...] = (
+    _Rule("gpu", "torch.cuda", "uses torch.cuda"),
+    _Rule("gpu", "torch.backends.cudnn", "uses cuDNN settings"),
+    _Rule("gpu", "triton", "uses Triton"),
+    _Rule("gpu", "cupy", "uses CuPy"),
+    _Rule("gpu", "pycuda", "uses PyCUDA"),
+    _Rule("gpu", "numba.cuda", "uses numba.cuda"),
+    _Rule("jit", "torch.jit", "uses TorchScript (torch.jit)"),
+    _Rule("jit", "torch.compile", "calls torch.compile"),
+    _Rule("jit", "torch.compiler", "uses torch.compiler"),
+    _Rule("jit", "torch._dynamo", "uses TorchDynamo"),
+    _Rule("jit", "torch._inductor", "uses TorchInductor"),
+    _Rule("jit", "triton.jit", "compiles a Triton kernel"),
+    _Rule("jit", "triton.autotune", "compiles a Triton kernel"),
+    _Rule("jit", "numba.jit", "compiles with numba"),
+    _Rule("jit", "numba.njit", "compiles with numba"),
+    _Rule("jit", "numba.cuda.jit", "compiles with numba"),
+    _Rule("jit", "jax.jit", "compiles with JAX"),
+    _Rule("distributed", "torch.distributed", "uses torch.distributed"),
+    _Rule("distributed", "torch.nn.parallel.DistributedDataParallel", "uses DDP"),
+    _Rule("distributed", "mpi4py", "uses MPI"),
+    _Rule("distributed", "horovod", "uses Horovod"),
+)
+
+TAG_ORDER = ("test", "gpu", "jit", "distributed")
+
+
+def module_of(path: str) -> str:
+    """The dotted package a repo-relative Python path belongs to (its folder)."""
+    return posixpath.dirname(path).replace("/", ".")
+
+
+def resolve_relative(module: str, package: str) -> str:
+    """`..x` inside package `a.b.c` is `a.b.x`; an absolute name stays as it is."""
+    level = len(module) - len(module.lstrip("."))
+    if level == 0:
+        return module
+    parts = package.split(".") if package else []
+    base = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    rest = module[level:]
+    return ".".join([*base, rest] if rest else base)
+
+
+def alias_map(facts: PythonFacts, package: str) -> dict[str, str]:
+    """Bound name -> the absolute dotted name it stands for."""
+    aliases: dict[str, str] = {}
+    for imp in facts.imports:
+        for bound, target in imp.aliases:
+            aliases.setdefault(bound, resolve_relative(target, package))
+    return aliases
+
+
+def canonical(name: str, aliases: dict[str, str]) -> str:
+    """Replace the first component of a dotted name by what its import binds it to."""
+    if name.startswith("."):
+        return name
+    head, _, rest = name.partition(".")
+    target = aliases.get(head)
+    if target is None:
+        return name
+    return f"{target}.{rest}" if rest else target
+
+
+class _Collector:
+    """Gathers (tag, line, reason) and turns them into sorted, de-duplicated tags."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._found: dict[str, dict[int, str]] = {}
+
+    def add(self, tag: str, line: int, reason: str) -> None:
+        self._found.setdefault(tag, {}).setdefault(line, reason)
+
+    def tags(self) -> tuple[Tag, ...]:
+        result = []
+        for name in TAG_ORDER:
+            found = self._found.get(name)
+            if not found:
+                continue
+            evidence = tuple(
+                Evidence(line, self._text(line), reason) for line, reason in sorted(found.items())
+            )
+            result.append(Tag(name, evidence))
+        return tuple(result)
+
+    def _text(self, line: int) -> str:
+        if not 1 <= line <= len(self._lines):
+            return ""
+        text = self._lines[line - 1].strip()
+        return text if len(text) <= EVIDENCE_WIDTH else text[: EVIDENCE_WIDTH - 1] + "…"
+
+
+def _name_rules(collector: _Collector, name: str, lines: Iterable[int], verb: str) -> None:
+    for rule in NAME_RULES:
+        if rule.matches(name):
+            for line in lines:
+                collector.add(rule.tag, line, f"{rule.reason} ({verb} `{name}`)")
+
+
+def _test_evidence(
+    facts: FileFacts, py: PythonFacts, aliases: dict[str, str], c: _Collector
+) -> None:
+    name = posixpath.basename(facts.path)
+    if name == "conftest.py":
+        c.add("test", 0, "pytest loads conftest.py files")
+    elif any(fnmatch.fnmatchcase(name, pattern) for pattern in TEST_FILE_PATTERNS):
+        c.add("test", 0, "file name matches pytest's test_*.py / *_test.py patterns")
+    test_methods: dict[str, int] = {}
+    for definition in py.definitions:
+        if definition.kind == "method" and definition.name.startswith("test") and definition.parent:
+            test_methods.setdefault(definition.parent, definition.line)
+    for definition in py.definitions:
+        if definition.kind != "class" or definition.qualname not in test_methods:
+            continue
+        for base in definition.bases:
+            full = canonical(base, aliases)
+            if full.rsplit(".", 1)[-1].endswith("TestCase"):
+                c.add(
+                    "test",
+                    definition.line,
+                    f"`{definition.name}` subclasses `{base}` with test methods",
+                )
+                break
+    for ref in py.main_guard_calls:
+        full = canonical(ref.name, aliases)
+        short = ref.name.rsplit(".", 1)[-1]
+        if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS or short == "run_tests":
+            for line in ref.lines:
+                c.add("test", line, f"the `__main__` guard runs the tests (`{ref.name}()`)")
+
+
+def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) -> None:
+    for arg in py.string_args:
+        device = arg.value.split(":", 1)[0].lower()
+        if device not in ACCELERATOR_DEVICES:
+            continue
+        callee = canonical(arg.callee, aliases)
+        if (arg.keyword in DEVICE_KEYWORDS) or (
+            arg.keyword is None and any(callee.endswith(end) for end in DEVICE_CALLEES)
+        ):
+            where = f"{arg.keyword}=" if arg.keyword else ""
+            c.add("gpu", arg.line, f"puts work on the `{arg.value}` device ({where}`{arg.value}`)")
+    for ref in py.code_refs:
+        if ref.call and (ref.name == ".cuda" or ref.name.endswith(".cuda")):
+            full = canonical(ref.name, aliases)
+            if full != "torch.cuda":
+                for line in ref.lines:
+                    c.add("gpu", line, "moves data to the GPU (`.cuda()`)")
+
+
+def analyze(facts: FileFacts, text: str | None) -> Analysis:
+    """Tags of one file; only Python code carries tags, prose never does."""
+    py = facts.python
+    if facts.kind != "python" or py is None:
+        return Analysis()
+    collector = _Collector(text.split("\n") if text else [])
+    package = module_of(facts.path)
+    aliases = alias_map(py, package)
+    _test_evidence(facts, py, aliases, collector)
+    for imp in py.imports:
+        targets = [resolve_relative(imp.module, package)] if imp.module else []
+        if imp.is_from:
+            base = resolve_relative(imp.module or "." * imp.level, package)
+            targets += [f"{base}.{n}" if base else n for n in imp.names]
+        for target in targets:
+            _name_rules(collector, target, (imp.line,), "imports")
+    for ref in py.code_refs:
+        if ref.name.startswith("."):
+            continue
+        _name_rules(
+            collector, canonical(ref.name, aliases), ref.lines, "calls" if ref.call else "uses"
+        )
+    _device_evidence(py, aliases, collector)
+    return Analysis(collector.tags())

@@ -1,0 +1,130 @@
+"""The whole build: discover, scan, index, render, write."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from docgen import __version__
+from docgen.discover import Discovery, SourceFile, discover
+from docgen.facts import ScannedFile
+from docgen.index import RepoIndex, build_index
+from docgen.links import docs_page, folder_doc, folder_index, kw_page
+from docgen.options import BuildOptions
+from docgen.project import project_name
+from docgen.render import RenderContext, Renderer, make_environment
+from docgen.scan.decode import decode_python, decode_text
+from docgen.workers import Progress, read_source, scan_files
+from docgen.write import WriteResult, write_pages
+
+
+@dataclass
+class BuildReport:
+    files: int = 0
+    documented: int = 0
+    written: int = 0
+    unchanged: int = 0
+    pruned: int = 0
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> BuildReport:
+    """Discover files, scan them in workers, index the repository, render and write pages."""
+    started = time.perf_counter()
+    discovery = discover(options.repo, exclude_dirs=[options.out])
+    tick = progress(len(discovery.files)) if progress else None
+    scanned = scan_files(discovery.files, options.jobs, tick)
+    index = build_index(project_name(options.repo), scanned)
+    pages, conflicts = render_pages(index, options, discovery)
+    written = write_pages(options.out, pages)
+    return make_report(discovery, index, written, conflicts, time.perf_counter() - started)
+
+
+def render_pages(
+    index: RepoIndex, options: BuildOptions, discovery: Discovery
+) -> tuple[dict[str, str], list[str]]:
+    """Every page of the build, by output-relative path, and paths that could not be used."""
+    sources = {source.path: source for source in discovery.files}
+    context = RenderContext(
+        project=index.project,
+        generator=f"docgen {__version__}",
+        source_root=posixpath.normpath(os.path.relpath(options.repo, options.out)).replace(
+            os.sep, "/"
+        ),
+        max_embed_bytes=options.max_embed_bytes,
+    )
+    renderer = Renderer(
+        make_environment(options.templates),
+        index,
+        context,
+        lambda path: source_text(sources.get(path), index.files[path]),
+    )
+    pages: dict[str, str] = {}
+    for scanned in index.documented():
+        path = scanned.facts.path
+        pages[docs_page(path)] = renderer.docs_page(path)
+        pages[kw_page(path)] = renderer.kw_page(path)
+    for folder in index.folders:
+        pages[folder_index(folder)] = renderer.folder_index(folder)
+        pages[folder_doc(folder)] = renderer.folder_doc(folder)
+    conflicts = page_conflicts(pages)
+    for page in conflicts:
+        del pages[page]
+    return pages, conflicts
+
+
+def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:
+    """The decoded text of a source file for embedding, as its scanner decoded it."""
+    if source is None:
+        return None
+    try:
+        data = read_source(source)
+    except OSError:
+        return None
+    if scanned.facts.kind == "python":
+        return decode_python(data).text
+    return decode_text(data).text
+
+
+def page_conflicts(pages: Iterable[str]) -> list[str]:
+    """Pages whose path is also a folder of another page (e.g. a source folder named `index.md`)."""
+    paths = set(pages)
+    folders = {posixpath.dirname(p) for p in paths}
+    expanded = set()
+    for folder in folders:
+        while folder:
+            expanded.add(folder)
+            folder = posixpath.dirname(folder)
+    return sorted(paths & expanded)
+
+
+def make_report(
+    discovery: Discovery,
+    index: RepoIndex,
+    written: WriteResult,
+    conflicts: list[str],
+    seconds: float,
+) -> BuildReport:
+    warnings = [f"{s.path}:0: skipped: {s.reason}" for s in discovery.skipped]
+    for scanned in index.files.values():
+        for problem in scanned.facts.problems:
+            warnings.append(f"{scanned.facts.path}:{problem.line}: {problem.message}")
+    warnings += [
+        f"{page}:0: page not written: a folder of the same name is needed" for page in conflicts
+    ]
+    warnings += [
+        f"{page}:0: not overwritten: a file docgen did not write" for page in written.refused
+    ]
+    return BuildReport(
+        files=len(discovery.files),
+        documented=len(index.documented()),
+        written=len(written.written),
+        unchanged=written.unchanged,
+        pruned=len(written.pruned),
+        warnings=sorted(warnings),
+        seconds=seconds,
+    )

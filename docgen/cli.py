@@ -1,0 +1,129 @@
+"""The `docgen` command line."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+
+import click
+from click._termui_impl import ProgressBar
+
+from docgen import __version__
+from docgen.build import BuildReport, build
+from docgen.errors import DocgenError
+from docgen.options import resolve_options
+from docgen.workers import Progress, default_jobs
+
+BUILD_EXAMPLES = """
+\b
+Examples:
+  docgen build .                      pages into ./docs/generated
+  docgen build path/to/repo --out site/docs
+  docgen build . -j 1 -q              one worker, no output but errors
+"""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="docgen")
+def cli() -> None:
+    """docgen: keyword index and documentation pages for every file of a repository."""
+
+
+@cli.command(epilog=BUILD_EXAMPLES)
+@click.argument("repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Output folder (default: REPO/docs/generated). May be inside or outside REPO.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=int,
+    default=None,
+    help="Worker processes for scanning (default: the number of CPUs).",
+)
+@click.option(
+    "--templates",
+    type=click.Path(path_type=str),
+    multiple=True,
+    help="A folder of templates that override the built-in ones by name (repeatable).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
+@click.option("-v", "--verbose", is_flag=True, help="Also list every page written.")
+def build_command(
+    repo: str,
+    out: str | None,
+    jobs: int | None,
+    templates: tuple[str, ...],
+    quiet: bool,
+    verbose: bool,
+) -> None:
+    """Write _docs.md and _kw.md pages for every file of REPO, plus folder pages.
+
+    Exit status: 0 when the build completed (files that could not be parsed are
+    warnings, listed at the end as path:line: message), 1 on a fatal error, 2 on
+    a usage error.
+    """
+    options = resolve_options(repo, out, jobs or default_jobs(), templates)
+    with progress_bar(quiet) as progress:
+        report = build(options, progress)
+    print_report(report, options.out, quiet, verbose)
+
+
+cli.add_command(build_command, name="build")
+
+
+@contextmanager
+def progress_bar(quiet: bool) -> Iterator[Callable[[int], Progress] | None]:
+    """A progress bar on a terminal, nothing when piped or quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    with ExitStack() as stack:
+
+        def start(total: int) -> Progress:
+            bar: ProgressBar[int] = click.progressbar(
+                length=total, label="scanning", file=sys.stderr
+            )
+            stack.enter_context(bar)
+            return bar.update
+
+        yield start
+
+
+def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -> None:
+    if not quiet:
+        for warning in report.warnings:
+            click.echo(f"warning: {warning}", err=True)
+        click.echo(
+            f"docgen: {report.files} files, {report.documented} documented; "
+            f"pages: {report.written} written, {report.unchanged} unchanged, "
+            f"{report.pruned} pruned; {len(report.warnings)} warnings; "
+            f"{report.seconds:.1f}s -> {out}",
+            err=True,
+        )
+
+
+def main() -> None:
+    """Entry point: docgen's own errors become one line and an exit code."""
+    try:
+        cli.main(standalone_mode=False, prog_name="docgen")
+    except click.exceptions.Abort:
+        click.echo("docgen: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("docgen: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except DocgenError as exc:
+        click.echo(f"docgen: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except OSError as exc:
+        click.echo(f"docgen: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(), err=True)
+        sys.exit(1)

@@ -1,0 +1,445 @@
+"""Which files of a repository get documented, and why the others do not.
+
+Inside a git work tree git decides (tracked plus untracked-but-not-ignored
+files), so docgen agrees with `git status`.  Elsewhere a plain walk applies
+every `.gitignore` with git's rules through `pathspec`.  Either way each
+candidate is checked with `lstat` before anything is opened: links leaving the
+repository, FIFOs, devices and sockets are reported in `skipped` and never
+opened, directory links are never followed (so no cycles), and docgen's own
+pages are recognised by their front matter and left alone.
+
+File names that are not valid UTF-8 are skipped with a reason rather than
+carried as surrogate-escaped strings: every page is UTF-8 text, so such a
+name could be neither written into a page nor linked.  The skipped entry shows
+the name with U+FFFD in place of the undecodable bytes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+#: The program name docgen writes in its pages' front matter
+#: (`generator: "docgen X.Y.Z"`); a page carrying it is never documented.
+GENERATOR_NAME = "docgen"
+#: How much of a `.md` file is read to recognise a docgen page.  The front
+#: matter puts `source:` (a path, up to 4096 bytes) before `generator:`, so
+#: 512 bytes would miss pages of deeply nested files.
+PAGE_HEAD_BYTES = 8192
+
+REASON_OUTSIDE = "symlink to a place outside the repository"
+REASON_LEFT_OUT_TARGET = "symlink into a left-out folder (.git or the output folder)"
+REASON_LINK_TO_FOLDER = "symlink to a folder"
+REASON_BROKEN_LINK = "broken symlink"
+REASON_LINK_LOOP = "symlink loop"
+REASON_DOCGEN_PAGE = "docgen output page"
+REASON_BAD_NAME = "file name is not valid UTF-8"
+REASON_SUBMODULE = "git submodule"
+REASON_NESTED_REPO = "nested git repository"
+
+_GIT_TIMEOUT_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A regular file to document; `abs_path` is a link's own path for in-repo links."""
+
+    path: str
+    abs_path: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file that exists but is deliberately not documented, with the reason shown to users."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Discovery:
+    files: tuple[SourceFile, ...]
+    skipped: tuple[Skipped, ...]
+    used_git: bool
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    path: str  # repo-relative, POSIX
+    nested_repo: bool = False  # git listed it as an untracked folder ("dir/")
+
+
+@dataclass(frozen=True)
+class _Root:
+    """The repository as given (for abs_path) and as resolved (for containment checks)."""
+
+    given: str
+    real: str
+    left_out: tuple[str, ...]  # repo-relative folder prefixes never scanned; "." means all
+
+
+def discover(repo: Path, exclude_dirs: Sequence[Path] = ()) -> Discovery:
+    """List the files to document under `repo` and the ones skipped, both sorted by path."""
+    root = _Root(
+        given=os.path.abspath(repo),
+        real=os.path.realpath(repo),
+        left_out=_left_out_prefixes(repo, exclude_dirs),
+    )
+    skipped: list[Skipped] = []
+    listed = _git_candidates(root.given)
+    used_git = listed is not None
+    if listed is None:
+        candidates, walk_skipped = _walk_candidates(root)
+        skipped.extend(walk_skipped)
+    else:
+        candidates = [c for c in listed if not _is_left_out(c.path, root.left_out)]
+
+    files: list[SourceFile] = []
+    for candidate in candidates:
+        result = _examine(root, candidate)
+        if isinstance(result, SourceFile):
+            files.append(result)
+        elif isinstance(result, Skipped):
+            skipped.append(result)
+    files.sort(key=lambda f: f.path)
+    skipped.sort(key=lambda s: (s.path, s.reason))
+    return Discovery(files=tuple(files), skipped=tuple(skipped), used_git=used_git)
+
+
+def is_docgen_page(head: bytes) -> bool:
+    """True when `head` opens with front matter whose `generator:` names docgen.
+
+    The name must end at a space, quote or line end, so `generator: docgenius`
+    (someone else's tool) does not hide a user's file.
+    """
+    lines = head.split(b"\n")
+    if lines[0].rstrip(b"\r") != b"---":
+        return False
+    name = GENERATOR_NAME.encode()
+    for raw in lines[1:]:
+        line = raw.rstrip(b"\r")
+        if line == b"---":
+            return False
+        if not line.startswith(b"generator:"):
+            continue
+        value = line[len(b"generator:") :].lstrip(b" ")
+        value = value.removeprefix(b'"').removeprefix(b"'")
+        if value.startswith(name) and value[len(name) : len(name) + 1] in (b"", b" ", b'"', b"'"):
+            return True
+    return False
+
+
+# --- what is left out -------------------------------------------------------
+
+
+def _left_out_prefixes(repo: Path, exclude_dirs: Sequence[Path]) -> tuple[str, ...]:
+    """Each excluded folder as a repo-relative prefix, matched both as written and resolved.
+
+    Both forms are needed because the repository or the output folder may be
+    reached through a symlink.
+    """
+    bases = ((os.path.abspath(repo), os.path.abspath), (os.path.realpath(repo), os.path.realpath))
+    prefixes: set[str] = set()
+    for folder in exclude_dirs:
+        for base, resolve in bases:
+            try:
+                rel = os.path.relpath(resolve(folder), base)
+            except ValueError:  # another drive on Windows: cannot be inside
+                continue
+            if rel != os.pardir and not rel.startswith(os.pardir + os.sep):
+                prefixes.add(Path(rel).as_posix())
+    return tuple(sorted(prefixes))
+
+
+def _is_left_out(path: str, left_out: Iterable[str]) -> bool:
+    if ".git" in path.split("/"):
+        return True
+    return any(p == "." or path == p or path.startswith(p + "/") for p in left_out)
+
+
+# --- git ---------------------------------------------------------------------
+
+
+def _git(repo: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
+    """Run git on `repo` alone: GIT_* variables from our caller must not redirect it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    try:
+        return subprocess.run(
+            ["git", "-C", repo, *args],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=_GIT_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _git_candidates(repo: str) -> list[_Candidate] | None:
+    """git's file list for `repo`, or None when git cannot or should not decide.
+
+    A folder that the enclosing work tree ignores is walked instead: git would
+    list nothing there, yet the user asked for exactly that folder.
+    """
+    where = _git(repo, "rev-parse", "--is-inside-work-tree", "--show-prefix")
+    if where is None or where.returncode != 0 or not where.stdout.startswith(b"true\n"):
+        return None
+    if where.stdout != b"true\n\n" and _ignored_by_git(repo):
+        return None
+    listed = _git(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
+    if listed is None or listed.returncode != 0:
+        return None
+    seen: set[str] = set()
+    candidates: list[_Candidate] = []
+    for raw in listed.stdout.split(b"\0"):
+        if not raw:
+            continue
+        name = os.fsdecode(raw)
+        if name in seen:  # --cached repeats conflicted paths, once per stage
+            continue
+        seen.add(name)
+        nested = name.endswith("/")
+        candidates.append(_Candidate(name.rstrip("/") if nested else name, nested_repo=nested))
+    return candidates
+
+
+def _ignored_by_git(repo: str) -> bool:
+    """Whether the enclosing work tree ignores `repo` (a proper subfolder of it).
+
+    Asked from the parent about the bare name: `check-ignore .` and `name/`
+    misreport folders re-included by a negated `dir/` pattern.
+    """
+    real = os.path.realpath(repo)
+    parent, name = os.path.split(real)
+    answer = _git(parent, "check-ignore", "-q", "--", name)
+    return answer is None or answer.returncode != 1
+
+
+# --- plain walk --------------------------------------------------------------
+
+
+#: pathspec's regex group for "matched up to a folder's slash"; a match that
+#: continues past it only says the path lies inside a matched folder.
+_DIR_MARK = "ps_d"
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """One compiled .gitignore line."""
+
+    ignore: bool  # False for a `!` negation
+    regex: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class _Ignore:
+    base: str  # repo-relative folder holding the .gitignore, "" for the root
+    rules: tuple[_Rule, ...]
+
+
+def _walk_candidates(root: _Root) -> tuple[list[_Candidate], list[Skipped]]:
+    """Walk without following folder links, pruning .git, left-out and ignored folders."""
+    candidates: list[_Candidate] = []
+    skipped: list[Skipped] = []
+    stack: list[tuple[str, tuple[_Ignore, ...]]] = [("", ())]
+    while stack:
+        rel_dir, ignores = stack.pop()
+        abs_dir = os.path.join(root.given, rel_dir) if rel_dir else root.given
+        try:
+            with os.scandir(abs_dir) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            skipped.append(Skipped(_display(rel_dir) or ".", f"unreadable: {exc.strerror}"))
+            continue
+        own = _read_gitignore(abs_dir, rel_dir)
+        if own is not None:
+            ignores = (*ignores, own)
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if _is_left_out(rel, root.left_out):
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False  # let _examine report it
+            if _ignored(rel, is_dir, ignores):
+                continue
+            if is_dir and _valid_name(rel):
+                stack.append((rel, ignores))
+            else:
+                candidates.append(_Candidate(rel))
+    return candidates, skipped
+
+
+def _read_gitignore(abs_dir: str, rel_dir: str) -> _Ignore | None:
+    """The folder's .gitignore; like git, a symlinked .gitignore is not followed."""
+    path = os.path.join(abs_dir, ".gitignore")
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
+    rules = []
+    for raw in text.removeprefix("\ufeff").split("\n"):  # as git: BOM dropped, CRLF allowed
+        line = raw.removesuffix("\r")
+        if line.rstrip(" ").endswith("/**/"):  # pathspec reads `a/**/` as `a/`; git
+            line = line.rstrip(" ") + "*/"  # means folders below `a`, as `a/**/*/` does
+        try:  # one line at a time: git drops a malformed pattern, not the whole file
+            patterns = pathspec.GitIgnoreSpec.from_lines([line]).patterns
+        except Exception:
+            continue
+        for pattern in patterns:
+            regex = getattr(pattern, "regex", None)
+            if pattern.include is not None and isinstance(regex, re.Pattern):
+                rules.append(_Rule(ignore=pattern.include, regex=regex))
+    return _Ignore(rel_dir, tuple(rules)) if rules else None
+
+
+def _ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> bool:
+    """git's rule: the deepest .gitignore with a pattern matching `rel` decides, last one wins.
+
+    Parents of `rel` need no check: an ignored folder is never entered.
+    """
+    for ignore in reversed(ignores):
+        sub = rel[len(ignore.base) + 1 :] if ignore.base else rel
+        for rule in reversed(ignore.rules):
+            if _matches_itself(rule.regex, sub, is_dir):
+                return rule.ignore
+    return False
+
+
+def _matches_itself(regex: re.Pattern[str], path: str, is_dir: bool) -> bool:
+    """Whether a pathspec regex matches `path` itself, as git matches one level.
+
+    pathspec's regexes also match everything below a matched folder (`a`
+    matches `a/x.log`); that is right for whole paths but wrong here, where a
+    deeper `!a` must not re-include `a/x.log`, which `*.log` ignores.
+    """
+    if _DIR_MARK not in regex.groupindex:  # `*`, `a/**`: everything below matches itself
+        return regex.search(path) is not None
+    if regex.pattern == f"(?P<{_DIR_MARK}>/)":  # `*/`, `**/`: every folder
+        return is_dir
+    return regex.fullmatch(path + "/" if is_dir else path) is not None
+
+
+# --- one candidate -----------------------------------------------------------
+
+
+def _examine(root: _Root, candidate: _Candidate) -> SourceFile | Skipped | None:
+    """Classify one listed path; None means it vanished and is dropped silently."""
+    rel = candidate.path
+    if not _valid_name(rel):
+        return Skipped(_display(rel), REASON_BAD_NAME)
+    abs_path = os.path.join(root.given, *rel.split("/"))
+    try:
+        st = os.lstat(abs_path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return Skipped(rel, f"unreadable: {exc.strerror}")
+
+    open_path = abs_path
+    if stat.S_ISLNK(st.st_mode):
+        target = os.path.realpath(abs_path)
+        target_rel = _inside(root.real, target)
+        if target_rel is None:
+            return Skipped(rel, REASON_OUTSIDE)
+        if _is_left_out(target_rel, root.left_out):
+            return Skipped(rel, REASON_LEFT_OUT_TARGET)
+        try:
+            st = os.stat(abs_path)
+        except FileNotFoundError:
+            return Skipped(rel, REASON_BROKEN_LINK)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return Skipped(rel, REASON_LINK_LOOP)
+            return Skipped(rel, f"unreadable: {exc.strerror}")
+        if stat.S_ISDIR(st.st_mode):
+            return Skipped(rel, REASON_LINK_TO_FOLDER)
+        open_path = target  # read what was checked, not whatever the link points at later
+    elif stat.S_ISDIR(st.st_mode):
+        return Skipped(rel, REASON_NESTED_REPO if candidate.nested_repo else REASON_SUBMODULE)
+
+    if not stat.S_ISREG(st.st_mode):
+        return Skipped(rel, f"not a regular file ({_kind(st.st_mode)})")
+    return _open_and_check(rel, abs_path, open_path)
+
+
+def _open_and_check(rel: str, abs_path: str, open_path: str) -> SourceFile | Skipped | None:
+    """Prove the file readable and not a docgen page.
+
+    O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking us, and
+    the fstat check refuses it.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(open_path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return Skipped(rel, f"unreadable: {exc.strerror}")
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return Skipped(rel, f"not a regular file ({_kind(st.st_mode)})")
+        if rel.lower().endswith(".md") and is_docgen_page(os.read(fd, PAGE_HEAD_BYTES)):
+            return Skipped(rel, REASON_DOCGEN_PAGE)
+    except OSError as exc:
+        return Skipped(rel, f"unreadable: {exc.strerror}")
+    finally:
+        os.close(fd)
+    return SourceFile(path=rel, abs_path=abs_path, size=st.st_size)
+
+
+def _inside(real_root: str, real_target: str) -> str | None:
+    """`real_target` relative to `real_root` as a POSIX path, or None when outside."""
+    if real_target == real_root:
+        return "."
+    prefix = real_root if real_root.endswith(os.sep) else real_root + os.sep
+    if not real_target.startswith(prefix):
+        return None
+    return Path(real_target[len(prefix) :]).as_posix()
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "unknown kind"
+
+
+def _valid_name(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _display(path: str) -> str:
+    """A printable form of a path whose bytes may not be UTF-8."""
+    try:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that os.fsdecode would never produce
+        return path.encode("utf-8", "replace").decode("utf-8")

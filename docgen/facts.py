@@ -1,0 +1,178 @@
+"""Frozen facts: what scanning and analysis learn about one file.
+
+Every value here is immutable and picklable so that it can cross a process
+boundary, sit in a cache and be compared between builds.  A scanner never
+raises: a failure is a `Problem` carried inside the facts and shown on the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+DefinitionKind = Literal["class", "function", "method"]
+FileKind = Literal["python", "markdown", "text", "binary"]
+Severity = Literal["warning", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something that went wrong while reading or scanning a file (1-based line, 0 if none)."""
+
+    line: int
+    message: str
+    severity: Severity = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A class or function at any depth, as written in the source."""
+
+    kind: DefinitionKind
+    name: str
+    qualname: str  # dotted path of enclosing definitions, e.g. "Outer.method.inner"
+    line: int  # line of the `def` / `class` keyword
+    end_line: int
+    decorators: tuple[str, ...] = ()  # each as written, without the `@`
+    bases: tuple[str, ...] = ()  # class bases and keywords as written
+    signature: str = ""  # "(a, b=1) -> int" as written; empty for classes
+    docstring: str | None = None
+    is_async: bool = False
+    parent: str | None = None  # qualname of the enclosing definition
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One imported module or name.
+
+    `module` is the module as written (`a.b`, `.x`, `..`-relative), or None for
+    `from . import y`.  `names` are the imported names (never `*`).
+    """
+
+    line: int
+    module: str | None
+    names: tuple[str, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()  # (bound name, what it stands for)
+    level: int = 0  # leading dots of a relative import
+    is_from: bool = False
+    star: bool = False
+    context: tuple[str, ...] = ()  # enclosing blocks: "function", "try", "if", "TYPE_CHECKING"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRef:
+    """A dotted name used in code (not prose, comments or strings), with its lines.
+
+    `name` is a dotted chain rooted at a bare name (`torch.cuda.synchronize`) or,
+    for a chain on an expression, a leading dot (`.cuda`).  `call` says whether
+    the chain is called.
+    """
+
+    name: str
+    lines: tuple[int, ...]
+    call: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StringArg:
+    """A short string literal passed to a call: `torch.device("cuda")`, `device="cuda"`."""
+
+    callee: str  # as in CodeRef.name
+    keyword: str | None  # None for a positional argument
+    value: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    target: str
+    line: int
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    language: str
+    line: int
+    identifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PythonFacts:
+    """What the Python scanner learns."""
+
+    module_docstring: str | None = None
+    definitions: tuple[Definition, ...] = ()
+    imports: tuple[Import, ...] = ()
+    code_refs: tuple[CodeRef, ...] = ()
+    string_args: tuple[StringArg, ...] = ()
+    main_guard_calls: tuple[CodeRef, ...] = ()  # calls under `if __name__ == "__main__":`
+    dunder_all: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownFacts:
+    """What the Markdown scanner learns."""
+
+    headings: tuple[Heading, ...] = ()
+    code_identifiers: tuple[str, ...] = ()  # sorted, unique
+    code_blocks: tuple[CodeBlock, ...] = ()
+    links: tuple[Link, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """Everything docgen knows about one file after scanning."""
+
+    path: str  # repo-relative, POSIX separators
+    kind: FileKind
+    language: str  # "python", "markdown", "toml", ... or "" when unknown
+    size: int
+    sha256: str
+    line_count: int = 0
+    encoding: str = "utf-8"
+    parsed: bool = True  # False when the language scanner could not parse the file
+    problems: tuple[Problem, ...] = ()
+    python: PythonFacts | None = None
+    markdown: MarkdownFacts | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A source line that proves a claim."""
+
+    line: int
+    text: str  # the stripped source line, shortened
+    reason: str  # why this line counts, e.g. "calls .cuda()"
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the analyzer concludes from a file's facts."""
+
+    tags: tuple[Tag, ...] = ()
+
+    @property
+    def tag_names(self) -> tuple[str, ...]:
+        return tuple(tag.name for tag in self.tags)
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedFile:
+    """A file's facts and analysis, the unit that crosses from workers to the build."""
+
+    facts: FileFacts
+    analysis: Analysis = field(default_factory=Analysis)

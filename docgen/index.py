@@ -1,0 +1,64 @@
+"""The repository seen as a whole: folders, files and what links them.
+
+Built once per build from every file's facts; the renderer reads it and never
+scans anything itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from docgen.facts import ScannedFile
+from docgen.links import folder_of, parent_folders
+
+
+@dataclass(frozen=True)
+class FolderEntry:
+    """One folder that holds documented files at some depth."""
+
+    path: str  # "" for the repository root
+    subfolders: tuple[str, ...]  # repo-relative paths, sorted
+    files: tuple[str, ...]  # repo-relative paths of files directly inside, sorted
+
+
+@dataclass(frozen=True)
+class RepoIndex:
+    project: str
+    files: Mapping[str, ScannedFile]  # by repo-relative path, in sorted order
+    folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order
+
+    def documented(self) -> list[ScannedFile]:
+        """Files that get their own pages (binary files are only listed)."""
+        return [f for f in self.files.values() if f.facts.kind != "binary"]
+
+
+def build_index(project: str, scanned: Iterable[ScannedFile]) -> RepoIndex:
+    files = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
+    direct: dict[str, list[str]] = {}
+    children: dict[str, set[str]] = {}
+    for path in files:
+        direct.setdefault(folder_of(path), []).append(path)
+        chain = parent_folders(path)
+        for folder in chain:
+            direct.setdefault(folder, [])
+            children.setdefault(folder, set())
+        for parent, child in itertools.pairwise(chain):
+            children[parent].add(child)
+    if not files:
+        direct[""] = []
+    folders = {
+        folder: FolderEntry(
+            path=folder,
+            subfolders=tuple(sorted(children.get(folder, ()))),
+            files=tuple(sorted(direct[folder])),
+        )
+        for folder in sorted(direct)
+    }
+    return RepoIndex(
+        project=project,
+        files=MappingProxyType(files),
+        folders=MappingProxyType(folders),
+    )

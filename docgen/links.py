@@ -1,0 +1,108 @@
+"""Where pages live and how one page links to another.
+
+Pages mirror the repository: `P` gets `P_docs.md` and `P_kw.md`, a folder `D`
+gets `D/index.md` and `D/doc.md`.  Links are relative, percent-encoded so that
+spaces, `#`, `%`, brackets, parentheses, backticks and non-ASCII letters work,
+and anchors are GitHub-style heading slugs.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from urllib.parse import quote
+
+DOCS_SUFFIX = "_docs.md"
+KW_SUFFIX = "_kw.md"
+FOLDER_INDEX = "index.md"
+FOLDER_DOC = "doc.md"
+
+
+def docs_page(source: str) -> str:
+    return source + DOCS_SUFFIX
+
+
+def kw_page(source: str) -> str:
+    return source + KW_SUFFIX
+
+
+def folder_of(path: str) -> str:
+    """The repo-relative folder of a path ("" for the root)."""
+    return posixpath.dirname(path)
+
+
+def folder_page(folder: str, name: str) -> str:
+    return posixpath.join(folder, name) if folder else name
+
+
+def folder_index(folder: str) -> str:
+    return folder_page(folder, FOLDER_INDEX)
+
+
+def folder_doc(folder: str) -> str:
+    return folder_page(folder, FOLDER_DOC)
+
+
+def parent_folders(path: str) -> list[str]:
+    """Every folder above a repo-relative path, the root ("") first."""
+    parts = path.split("/")[:-1]
+    return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def encode_path(path: str) -> str:
+    """Percent-encode a relative path for a Markdown link destination."""
+    return quote(path, safe="/-_.~")
+
+
+def relative(from_page: str, to_path: str) -> str:
+    """The relative path from the folder of `from_page` to `to_path`, purely lexical.
+
+    Both are relative to the output root; `to_path` may climb above it (links
+    to sources do).  `posixpath.relpath` would resolve such paths against the
+    current directory, so both are rooted under a prefix deeper than any `..`.
+    """
+    start = posixpath.normpath(posixpath.dirname(from_page) or ".")
+    target = posixpath.normpath(to_path or ".")
+    depth = max(start.split("/").count(".."), target.split("/").count("..")) + 1
+    root = "/" + "/".join(["r"] * depth)
+    return posixpath.relpath(posixpath.join(root, target), posixpath.join(root, start))
+
+
+def href(from_page: str, to_path: str, anchor: str = "") -> str:
+    """A link destination from one output page to another output path."""
+    target = encode_path(relative(from_page, to_path))
+    if anchor:
+        target += "#" + quote(anchor, safe="-_")
+    return target
+
+
+_NOT_SLUG = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def slug(text: str) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces to hyphens."""
+    return _NOT_SLUG.sub("", text.strip().lower()).replace(" ", "-")
+
+
+class Slugger:
+    """Hands out unique slugs in page order, as GitHub numbers repeated headings."""
+
+    def __init__(self, taken: Iterable[str] = ()) -> None:
+        self._seen: dict[str, int] = {}
+        for existing in taken:
+            self.claim(existing)
+
+    def claim(self, text: str) -> str:
+        base = slug(text)
+        count = self._seen.get(base)
+        if count is None:
+            self._seen[base] = 0
+            return base
+        while True:
+            count += 1
+            candidate = f"{base}-{count}"
+            if candidate not in self._seen:
+                self._seen[base] = count
+                self._seen[candidate] = 0
+                return candidate

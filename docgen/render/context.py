@@ -1,0 +1,94 @@
+"""What a build tells the renderer, and how one page links to anything else."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from docgen.facts import Heading
+from docgen.links import Slugger, encode_path, href, relative
+
+from .views import LineRef, LinkView
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
+
+#: The build's reader: repo-relative path -> decoded text ("\n" newlines), None if unreadable.
+ReadSource = Callable[[str], "str | None"]
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    project: str  # project name for page text (never hard-coded)
+    generator: str  # e.g. "docgen 0.1.0", written to every page's front matter
+    source_root: str  # POSIX relative path from the output root to the repository root
+    max_embed_bytes: int = 1_000_000  # larger sources are not embedded; the page says so
+
+
+#: Kept under these names for the renderer's callers; `docgen.links` holds the logic.
+relative_path = relative
+make_href = href
+
+
+class Linker:
+    """Link destinations from one output page (`page`, relative to the output root).
+
+    One linker serves one page, so it remembers the encoded path of every
+    target it has seen: a docs page links the same source file once per line.
+    """
+
+    def __init__(self, page: str, source_root: str) -> None:
+        self.page = page
+        self.source_root = source_root
+        self._paths: dict[str, str] = {}
+
+    def _path(self, target: str) -> str:
+        encoded = self._paths.get(target)
+        if encoded is None:
+            encoded = self._paths[target] = encode_path(relative_path(self.page, target))
+        return encoded
+
+    def to_page(self, target: str, anchor: str = "") -> str:
+        """Another output page (or folder of pages)."""
+        return self._path(target) + (self.here(anchor) if anchor else "")
+
+    def here(self, anchor: str) -> str:
+        """An anchor on this same page."""
+        return "#" + quote(anchor, safe="-_")
+
+    def to_source(self, path: str, anchor: str = "") -> str:
+        """A repository path ("" for the repository root)."""
+        target = posixpath.join(self.source_root, path)
+        return self._path(target) + (self.here(anchor) if anchor else "")
+
+    def line(self, path: str, line: int, line_count: int) -> LineRef:
+        """A source line, linked only when it exists in the file.
+
+        Rendered Markdown has no line anchors, so a line of a Markdown file
+        links to the file itself.
+        """
+        if 1 <= line <= line_count:
+            anchor = "" if is_markdown(path) else f"L{line}"
+            return LineRef(line, self.to_source(path, anchor))
+        return LineRef(line, "")
+
+    def heading(self, path: str, line: int, anchor: str) -> LineRef:
+        """A heading of a Markdown source, linked by its own anchor."""
+        return LineRef(line, self.to_source(path, anchor))
+
+    def page_link(self, label: str, target: str, anchor: str = "") -> LinkView:
+        return LinkView(label, self.to_page(target, anchor))
+
+    def source_link(self, label: str, path: str) -> LinkView:
+        return LinkView(label, self.to_source(path))
+
+
+def is_markdown(path: str) -> bool:
+    return posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES
+
+
+def heading_anchors(headings: Iterable[Heading]) -> dict[int, str]:
+    """Line -> the anchor a Markdown renderer gives each heading, repeats numbered in order."""
+    slugger = Slugger()
+    return {h.line: slugger.claim(h.text) for h in sorted(headings, key=lambda h: h.line)}

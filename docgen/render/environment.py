@@ -1,0 +1,58 @@
+"""The Jinja environment, built once per build from the template search path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+from docgen.links import slug
+
+from .context import make_href
+from .filters import FILTERS
+
+#: Folder of the builtin templates inside the templates root.
+DEFAULT_THEME = "default"
+
+
+def builtin_templates_dir() -> Path:
+    """The builtin templates root: packaged in a wheel, or next to the source checkout.
+
+    A wheel force-includes the top-level `templates/` as `docgen/templates`; a
+    source checkout or editable install keeps it beside the `docgen` package.
+    """
+    packaged = resources.files("docgen") / "templates"
+    if isinstance(packaged, Path) and packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+def _href(to_path: str, from_page: str, anchor: str = "") -> str:
+    """Filter form of a link destination: `{{ target | href(page.page) }}`."""
+    return make_href(from_page, to_path, anchor)
+
+
+def make_environment(template_dirs: Sequence[Path] = ()) -> jinja2.Environment:
+    """A fresh environment: user template folders first, then the builtin ones.
+
+    The builtin root is searched last, so a user template can
+    `{% extends "default/docs.md.j2" %}` and replace a single block.  Output
+    is Markdown, so autoescaping is off and escaping is explicit via filters.
+    """
+    root = builtin_templates_dir()
+    search = [str(Path(d)) for d in template_dirs] + [str(root / DEFAULT_THEME), str(root)]
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(search, encoding="utf-8"),
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        auto_reload=False,
+    )
+    env.filters.update(FILTERS)
+    env.filters["href"] = _href
+    env.filters["slug"] = slug
+    return env

@@ -1,0 +1,429 @@
+"""View-models of the two pages every documented file gets: docs and keywords."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import defaultdict
+
+from docgen.facts import FileFacts, MarkdownFacts, ScannedFile, Tag
+from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
+
+from .anchors import (
+    DOCS_SECTIONS,
+    DOCS_SUBSECTIONS,
+    KW_GROUPS,
+    KW_SECTIONS,
+    anchored_definitions,
+    kw_group_anchor,
+    section_anchor,
+    subsection_anchor,
+)
+from .context import Linker, ReadSource, RenderContext, heading_anchors
+from .lookup import RepoLookup, page_tags
+from .python_views import (
+    architecture_view,
+    definition_views,
+    dependencies_view,
+    import_statement,
+    module_as_written,
+    patterns_view,
+    python_overview,
+    usage_view,
+)
+from .views import (
+    CodeBlockView,
+    CrossRefsView,
+    DetailedView,
+    DocsView,
+    EvidenceView,
+    FrontMatter,
+    KeywordEntry,
+    KeywordGroup,
+    KeywordTarget,
+    KwView,
+    LineRef,
+    MarkdownLinkView,
+    MarkdownOverview,
+    MetadataView,
+    OutlineItem,
+    OverviewView,
+    ProblemView,
+    PurposeView,
+    RelatedFile,
+    RelatedView,
+    SectionMapItem,
+    SourceView,
+    TagView,
+    TextOverview,
+)
+
+#: every tag the analyzer can give, named when none applies
+KNOWN_TAGS: tuple[str, ...] = ("test", "gpu", "jit", "distributed")
+#: tags whose evidence is listed under Performance Considerations
+PERFORMANCE_TAGS: tuple[str, ...] = ("gpu", "jit", "distributed")
+RELATED_LIMIT = 10
+TOP_HEADINGS_SHOWN = 12
+
+
+def front_matter(facts: FileFacts, tags: tuple[Tag, ...], context: RenderContext) -> FrontMatter:
+    return FrontMatter(
+        source=facts.path,
+        kind=facts.kind,
+        language=facts.language,
+        tags=tuple(t.name for t in tags),
+        sha256=facts.sha256,
+        generator=context.generator,
+    )
+
+
+def tag_views(facts: FileFacts, tags: tuple[Tag, ...], linker: Linker) -> tuple[TagView, ...]:
+    return tuple(
+        TagView(
+            t.name,
+            tuple(
+                EvidenceView(linker.line(facts.path, e.line, facts.line_count), e.text, e.reason)
+                for e in sorted(t.evidence, key=lambda e: (e.line, e.text, e.reason))
+            ),
+        )
+        for t in tags
+    )
+
+
+def problem_views(facts: FileFacts, linker: Linker) -> tuple[ProblemView, ...]:
+    return tuple(
+        ProblemView(linker.line(facts.path, p.line, facts.line_count), p.message, p.severity)
+        for p in sorted(facts.problems, key=lambda p: (p.line, p.message))
+    )
+
+
+def _source_view(
+    facts: FileFacts, context: RenderContext, read: ReadSource, linker: Linker
+) -> SourceView:
+    embedded = facts.size <= context.max_embed_bytes
+    text = read(facts.path) if embedded else None
+    return SourceView(
+        language={"python": "python", "markdown": "markdown"}.get(facts.kind, facts.language),
+        text=text or "",
+        embedded=embedded and text is not None,
+        available=not embedded or text is not None,
+        size=facts.size,
+        line_count=facts.line_count,
+        limit=context.max_embed_bytes,
+        href=linker.to_source(facts.path),
+    )
+
+
+def _markdown_overview(md: MarkdownFacts) -> MarkdownOverview | None:
+    if not (md.headings or md.code_blocks or md.links):
+        return None
+    title = next((h.text for h in md.headings if h.level == 1), "")
+    if not title and md.headings:
+        title = md.headings[0].text
+    top: tuple[str, ...] = ()
+    if md.headings:
+        levels = sorted({h.level for h in md.headings})
+        at_top = [h for h in md.headings if h.level == levels[0]]
+        if len(at_top) == 1:  # a lone top heading is the title: show the level below
+            at_top = [h for h in md.headings if len(levels) > 1 and h.level == levels[1]]
+        top = tuple(h.text for h in at_top[:TOP_HEADINGS_SHOWN])
+    return MarkdownOverview(
+        title=title,
+        headings=len(md.headings),
+        top_headings=top,
+        code_blocks=len(md.code_blocks),
+        links=len(md.links),
+    )
+
+
+def _outline(facts: FileFacts, md: MarkdownFacts, linker: Linker) -> tuple[OutlineItem, ...]:
+    items = []
+    open_levels: list[int] = []
+    anchors = heading_anchors(md.headings)
+    for h in sorted(md.headings, key=lambda h: h.line):
+        while open_levels and open_levels[-1] >= h.level:
+            open_levels.pop()
+        items.append(
+            OutlineItem(
+                len(open_levels),
+                h.level,
+                h.text,
+                linker.heading(facts.path, h.line, anchors[h.line]),
+            )
+        )
+        open_levels.append(h.level)
+    return tuple(items)
+
+
+def _markdown_detailed(facts: FileFacts, linker: Linker) -> DetailedView | None:
+    md = facts.markdown
+    failed = not facts.parsed
+    if md is None:
+        return (
+            DetailedView(parse_failed=True, problems=problem_views(facts, linker))
+            if failed
+            else None
+        )
+
+    def line(n: int) -> LineRef:
+        return linker.line(facts.path, n, facts.line_count)
+
+    view = DetailedView(
+        outline=_outline(facts, md, linker),
+        code_blocks=tuple(
+            CodeBlockView(b.language, line(b.line))
+            for b in sorted(md.code_blocks, key=lambda b: b.line)
+        ),
+        links=tuple(
+            MarkdownLinkView(k.target, k.text, line(k.line))
+            for k in sorted(md.links, key=lambda k: (k.line, k.target))
+        ),
+        parse_failed=failed,
+        problems=problem_views(facts, linker) if failed else (),
+    )
+    if not (view.outline or view.code_blocks or view.links or failed):
+        return None
+    return view
+
+
+def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedView | None:
+    """Other documented files of the folder: the first few by name, and how many more."""
+    folder = folder_of(facts.path)
+    documented = lookup.documented_in(folder)
+    shown: list[str] = []
+    for path in documented:
+        if len(shown) == RELATED_LIMIT:
+            break
+        if path != facts.path:
+            shown.append(path)
+    if not shown:
+        return None
+    at = bisect_left(documented, facts.path)
+    others = len(documented) - (at < len(documented) and documented[at] == facts.path)
+    return RelatedView(
+        files=tuple(RelatedFile(p, linker.to_page(docs_page(p)), ("same folder",)) for p in shown),
+        more=others - len(shown),
+        folder_index=linker.to_page(folder_index(folder)),
+    )
+
+
+def docs_view(
+    lookup: RepoLookup, scanned: ScannedFile, context: RenderContext, read: ReadSource
+) -> DocsView:
+    facts = scanned.facts
+    path = facts.path
+    page = docs_page(path)
+    linker = Linker(page, context.source_root)
+    tags = page_tags(scanned)
+    folder = folder_of(path)
+    python = facts.python if facts.kind == "python" else None
+    anchored = anchored_definitions(path, python.definitions) if python else ()
+
+    overview = None
+    detailed = None
+    if facts.kind == "python":
+        if python is not None:
+            overview = OverviewView(python=python_overview(python, tuple(t.name for t in tags)))
+        definitions = definition_views(path, facts, anchored, linker)
+        if definitions or not facts.parsed:
+            detailed = DetailedView(
+                definitions=definitions,
+                parse_failed=not facts.parsed,
+                problems=problem_views(facts, linker) if not facts.parsed else (),
+            )
+    elif facts.kind == "markdown":
+        md_overview = _markdown_overview(facts.markdown) if facts.markdown else None
+        overview = OverviewView(markdown=md_overview) if md_overview else None
+        detailed = _markdown_detailed(facts, linker)
+    else:
+        overview = OverviewView(
+            text=TextOverview(
+                size=facts.size,
+                line_count=facts.line_count,
+                language=facts.language,
+                folder=linker.page_link(folder or context.project, folder_index(folder)),
+            )
+        )
+
+    performance = tuple(
+        v for v in tag_views(facts, tags, linker) if v.name in PERFORMANCE_TAGS and v.evidence
+    )
+    return DocsView(
+        page=page,
+        path=path,
+        front=front_matter(facts, tags, context),
+        sections=DOCS_SECTIONS,
+        subsections=DOCS_SUBSECTIONS,
+        metadata=MetadataView(
+            path=path,
+            kind=facts.kind,
+            language=facts.language,
+            size=facts.size,
+            line_count=facts.line_count,
+            encoding=facts.encoding,
+            sha256=facts.sha256,
+            parsed=facts.parsed,
+            problems=problem_views(facts, linker),
+        ),
+        purpose=PurposeView(facts.kind, tag_views(facts, tags, linker), KNOWN_TAGS),
+        source=_source_view(facts, context, read, linker),
+        overview=overview,
+        detailed=detailed,
+        architecture=architecture_view(anchored, linker) if python else None,
+        dependencies=dependencies_view(path, facts, linker) if python else None,
+        patterns=patterns_view(path, facts, anchored, linker) if python else None,
+        performance=performance or None,
+        testing=usage_view(path, facts, scanned.analysis, anchored, linker),
+        related=_related(lookup, facts, linker),
+        crossrefs=CrossRefsView(
+            kw_page=linker.page_link(kw_page(path), kw_page(path)),
+            folder_index=linker.page_link(folder_index(folder), folder_index(folder)),
+            folder_doc=linker.page_link(folder_doc(folder), folder_doc(folder)),
+        ),
+    )
+
+
+# ---------------------------------------------------------------- keyword page
+
+
+def _python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
+    python = facts.python
+    if python is None:
+        return []
+    docs = docs_page(path)
+    by_group: dict[str, dict[str, list[KeywordTarget]]] = {
+        "classes": defaultdict(list),
+        "functions": defaultdict(list),
+        "imports": defaultdict(list),
+    }
+    for item in anchored_definitions(path, python.definitions):
+        d = item.definition
+        group = "classes" if d.kind == "class" else "functions"
+        by_group[group][d.name].append(
+            KeywordTarget(
+                d.qualname,
+                linker.to_page(docs, item.anchor),
+                linker.line(path, d.line, facts.line_count),
+            )
+        )
+    dependencies = section_anchor("dependencies")
+    for imp in sorted(python.imports, key=lambda i: (i.line, module_as_written(i))):
+        target = KeywordTarget(
+            import_statement(imp),
+            linker.to_page(docs, dependencies),
+            linker.line(path, imp.line, facts.line_count),
+        )
+        keys = [n for n in imp.names if n != "*"]
+        if imp.module is not None:
+            keys.append(module_as_written(imp))
+        for key in dict.fromkeys(keys):
+            by_group["imports"][key].append(target)
+    return [
+        KeywordGroup(
+            key,
+            KW_GROUPS[key],
+            tuple(KeywordEntry(name, tuple(entries[name])) for name in sorted(entries)),
+        )
+        for key, entries in by_group.items()
+        if entries
+    ]
+
+
+def _markdown_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
+    md = facts.markdown
+    if md is None:
+        return []
+    groups = []
+    outline = linker.to_page(docs_page(path), subsection_anchor("outline"))
+    headings: dict[str, list[KeywordTarget]] = defaultdict(list)
+    anchors = heading_anchors(md.headings)
+    for h in sorted(md.headings, key=lambda h: h.line):
+        headings[h.text].append(
+            KeywordTarget(f"H{h.level}", outline, linker.heading(path, h.line, anchors[h.line]))
+        )
+    if headings:
+        entries = tuple(KeywordEntry(t, tuple(headings[t])) for t in sorted(headings))
+        groups.append(KeywordGroup("headings", KW_GROUPS["headings"], entries))
+    identifiers = sorted(set(md.code_identifiers))
+    if identifiers:
+        entries = tuple(KeywordEntry(name, ()) for name in identifiers)
+        groups.append(KeywordGroup("code_identifiers", KW_GROUPS["code_identifiers"], entries))
+    return groups
+
+
+def _no_keywords(facts: FileFacts) -> str:
+    if facts.kind == "python":
+        if facts.python is None:
+            return "No keywords were extracted: the file could not be parsed."
+        return "This Python file defines no classes or functions and imports nothing."
+    if facts.kind == "markdown":
+        return "This Markdown file has no headings and no code identifiers."
+    language = facts.language or "plain"
+    return (
+        "Keywords are extracted from Python and Markdown files only,"
+        f" not from {language} text files."
+    )
+
+
+def covering_section(facts: FileFacts, group: str) -> tuple[str, str] | None:
+    """(title, anchor) of the docs page section that covers a keyword group, if it exists.
+
+    Mirrors when `docs_view` emits those sections, from the facts alone, so a
+    keyword page never has to build its docs page to know.
+    """
+    python = facts.python if facts.kind == "python" else None
+    md = facts.markdown if facts.kind == "markdown" else None
+    if group in ("classes", "functions") and python and python.definitions:
+        return DOCS_SECTIONS["detailed"], section_anchor("detailed")
+    if group == "imports" and python and python.imports:
+        return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
+    if group == "headings" and md and md.headings:
+        return DOCS_SUBSECTIONS["outline"], subsection_anchor("outline")
+    if group == "code_identifiers" and md and md.code_blocks:
+        return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
+    return None
+
+
+def _section_map(
+    facts: FileFacts, groups: list[KeywordGroup], linker: Linker
+) -> tuple[SectionMapItem, ...]:
+    items = []
+    for group in groups:
+        covered = covering_section(facts, group.key)
+        if covered:
+            title, anchor = covered
+            items.append(
+                SectionMapItem(
+                    group.title,
+                    linker.here(kw_group_anchor(group.key)),
+                    title,
+                    linker.to_page(docs_page(facts.path), anchor),
+                )
+            )
+    return tuple(items)
+
+
+def kw_view(scanned: ScannedFile, context: RenderContext) -> KwView:
+    facts = scanned.facts
+    path = facts.path
+    page = kw_page(path)
+    linker = Linker(page, context.source_root)
+    folder = folder_of(path)
+    if facts.kind == "python":
+        groups = _python_groups(path, facts, linker)
+    elif facts.kind == "markdown":
+        groups = _markdown_groups(path, facts, linker)
+    else:
+        groups = []
+    return KwView(
+        page=page,
+        path=path,
+        front=front_matter(facts, page_tags(scanned), context),
+        sections=KW_SECTIONS,
+        source=linker.source_link(path, path),
+        docs_page=linker.page_link(docs_page(path), docs_page(path)),
+        folder_index=linker.page_link(folder_index(folder), folder_index(folder)),
+        groups=tuple(groups),
+        no_keywords="" if groups else _no_keywords(facts),
+        problems=problem_views(facts, linker) if not facts.parsed else (),
+        section_map=_section_map(facts, groups, linker),
+    )

@@ -1,0 +1,136 @@
+"""Jinja filters that turn untrusted text into inert Markdown and YAML.
+
+Autoescaping is off because the output is Markdown, not HTML, so every string
+that comes from a scanned file (names, docstrings, headings, paths, evidence)
+must pass through one of these filters: it can then never open a link, an
+image, HTML, emphasis or a heading, whatever it contains.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import string
+from collections.abc import Iterable
+
+#: ASCII punctuation that CommonMark or GitHub's extensions give a meaning
+#: somewhere: CommonMark lets a backslash make any of it literal, and escaping
+#: it everywhere needs no knowledge of where the text lands (line start, link
+#: label, after `www`, `http:` or `$`).  Only characters that start nothing in
+#: any position are left bare, to keep the raw Markdown readable.
+_NEVER_SPECIAL = frozenset(",;?%\"'/")
+_ASCII_PUNCTUATION = frozenset(string.punctuation) - _NEVER_SPECIAL
+
+#: Line breaks as CommonMark sees them (\r\n first so it folds to one space),
+#: plus the Unicode ones some renderers honour.
+_LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x85\u2028\u2029]")
+
+_BACKTICK_RUN = re.compile(r"`+")
+_TILDE_RUN = re.compile(r"~+")
+
+#: Characters YAML does not allow raw inside a double-quoted scalar (or would
+#: fold as line breaks); JSON leaves them alone when ensure_ascii is off.
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+#: An info string must not carry characters that could end or confuse it.
+_LANGUAGE_TAG = re.compile(r"[^A-Za-z0-9_+.#-]")
+
+
+def fold_lines(text: str) -> str:
+    """Turn every line break into one space, as a code span would, and NUL into U+FFFD."""
+    return _LINE_BREAKS.sub(" ", text).replace("\0", "\ufffd")
+
+
+def md_text(value: object) -> str:
+    """Markdown that renders as exactly this text, on one line, with no markup.
+
+    Leading and trailing whitespace is dropped (a paragraph drops it anyway, and
+    leading spaces could start an indented code block).
+    """
+    text = fold_lines(str(value)).strip()
+    return "".join("\\" + ch if ch in _ASCII_PUNCTUATION else ch for ch in text)
+
+
+def _longest_run(pattern: re.Pattern[str], text: str) -> int:
+    return max((len(m) for m in pattern.findall(text)), default=0)
+
+
+def inline_code(value: object) -> str:
+    """A code span whose content is exactly the text (line breaks folded to spaces).
+
+    The fence is one backtick longer than the longest run inside, and one space
+    of padding is added where CommonMark would otherwise eat a space or merge a
+    backtick into the fence.  The empty string becomes a one-space span, the
+    closest a code span can get.
+    """
+    text = fold_lines(str(value))
+    if not text:
+        return "` `"
+    fence = "`" * (_longest_run(_BACKTICK_RUN, text) + 1)
+    touches_fence = text.startswith("`") or text.endswith("`")
+    would_be_stripped = text.startswith(" ") and text.endswith(" ") and text.strip(" ") != ""
+    if touches_fence or would_be_stripped:
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def fence_language(language: str) -> str:
+    """A safe info string for a fenced block ("text" when unknown)."""
+    cleaned = _LANGUAGE_TAG.sub("", language)
+    return cleaned or "text"
+
+
+def fenced(value: object, language: str = "text") -> str:
+    """A fenced code block that shows the text verbatim and that no content can close.
+
+    The fence is backticks, one longer than the longest backtick run in the text
+    (at least three).  The block ends with the closing fence and no newline, so
+    it sits in a template like any other expression.
+    """
+    text = str(value)
+    fence = "`" * max(3, _longest_run(_BACKTICK_RUN, text) + 1)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return f"{fence}{fence_language(language)}\n{body}{fence}"
+
+
+def yaml_str(value: object) -> str:
+    """A JSON string literal, which is also a valid YAML double-quoted scalar."""
+    quoted = json.dumps(str(value), ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+
+
+def yaml_list(values: Iterable[object]) -> str:
+    """A YAML flow sequence of JSON strings: `["gpu", "test"]`, or `[]`."""
+    return "[" + ", ".join(yaml_str(v) for v in values) + "]"
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """`1 class`, `2 classes`: numbers in generated prose read naturally."""
+    word = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count:,} {word}"
+
+
+def blockquote(value: object) -> str:
+    """Inert text as a one-line blockquote (for docstrings and README paragraphs)."""
+    return "> " + md_text(value)
+
+
+def shell_quote(value: object) -> str:
+    """A POSIX shell word for a repo-relative path (`./` in front of a leading `-`)."""
+    text = str(value)
+    if text.startswith("-"):
+        text = "./" + text
+    return shlex.quote(text)
+
+
+FILTERS = {
+    "md_text": md_text,
+    "inline_code": inline_code,
+    "fenced": fenced,
+    "yaml_str": yaml_str,
+    "yaml_list": yaml_list,
+    "plural": plural,
+    "blockquote": blockquote,
+    "shell_quote": shell_quote,
+}

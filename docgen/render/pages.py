@@ -1,0 +1,61 @@
+"""The renderer: one method per page kind, each returning the finished page text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jinja2
+
+from docgen.index import RepoIndex
+
+from .context import RenderContext
+from .file_views import docs_view, kw_view
+from .folder_views import folder_doc_view, folder_index_view
+from .lookup import RepoLookup
+from .tidy import tidy
+
+#: page kind -> template name (looked up in user folders first, then the builtin ones)
+TEMPLATES: dict[str, str] = {
+    "docs": "docs.md.j2",
+    "kw": "kw.md.j2",
+    "folder_index": "folder_index.md.j2",
+    "folder_doc": "folder_doc.md.j2",
+}
+
+
+class Renderer:
+    """Renders the pages of one build; holds no state beyond its inputs."""
+
+    def __init__(
+        self,
+        env: jinja2.Environment,
+        index: RepoIndex,
+        context: RenderContext,
+        read_source: Callable[[str], str | None],
+    ) -> None:
+        self._env = env
+        self._lookup = RepoLookup(index)
+        self._context = context
+        self._read_source = read_source
+
+    def _render(self, kind: str, page: object) -> str:
+        return tidy(self._env.get_template(TEMPLATES[kind]).render(page=page))
+
+    def docs_page(self, path: str) -> str:
+        """Text of `OUT/<path>_docs.md`."""
+        scanned = self._lookup.index.files[path]
+        view = docs_view(self._lookup, scanned, self._context, self._read_source)
+        return self._render("docs", view)
+
+    def kw_page(self, path: str) -> str:
+        """Text of `OUT/<path>_kw.md`."""
+        return self._render("kw", kw_view(self._lookup.index.files[path], self._context))
+
+    def folder_index(self, folder: str) -> str:
+        """Text of `OUT/<folder>/index.md` ("" is the root)."""
+        return self._render("folder_index", folder_index_view(self._lookup, folder, self._context))
+
+    def folder_doc(self, folder: str) -> str:
+        """Text of `OUT/<folder>/doc.md` ("" is the root)."""
+        view = folder_doc_view(self._lookup, folder, self._context, self._read_source)
+        return self._render("folder_doc", view)

@@ -1,0 +1,378 @@
+"""Docs page sections for a Python file, read straight from its facts.
+
+Every statement these views make is something the scanner saw (a decorator, a
+base, an import line) or the analyzer proved (a tag with evidence); nothing is
+guessed from names alone, and a section with nothing to say is None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from docgen.facts import Analysis, Definition, FileFacts, Import, PythonFacts
+
+from .anchors import DOCS_SUBSECTIONS, AnchoredDefinition, definition_heading_level
+from .context import Linker
+from .filters import shell_quote
+from .views import (
+    ArchitectureView,
+    CaseView,
+    DefinitionView,
+    DependenciesView,
+    DependencyEntry,
+    DependencyGroup,
+    HierarchyItem,
+    ImportUse,
+    LinkView,
+    MemberView,
+    NestingItem,
+    PatternItem,
+    PatternsView,
+    PatternView,
+    PythonOverview,
+    UsageView,
+)
+
+DUNDER_ALL_SHOWN = 60  # names of `__all__` listed before "and N more"
+
+_DATACLASS = {"dataclass", "dataclasses.dataclass"}
+_ENUM_BASES = {
+    name
+    for bare in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum")
+    for name in (bare, f"enum.{bare}")
+}
+_ABSTRACT_BASES = {
+    "ABC",
+    "abc.ABC",
+    "Protocol",
+    "typing.Protocol",
+    "typing_extensions.Protocol",
+}
+_ABC_META = {"ABCMeta", "abc.ABCMeta"}
+_ABSTRACT_METHOD = {"abstractmethod", "abc.abstractmethod"}
+_PROPERTY = {"property", "cached_property", "functools.cached_property"}
+_PROPERTY_ACCESSOR = (".setter", ".getter", ".deleter")
+_CONTEXT_MANAGER = {
+    "contextmanager",
+    "contextlib.contextmanager",
+    "asynccontextmanager",
+    "contextlib.asynccontextmanager",
+}
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_LINE_BREAK_INDENT = re.compile(r"\s*\n\s*")
+
+
+def declaration(definition: Definition) -> str:
+    """`class Foo(Base)` or `async def bar(x) -> int`: the header as written, on one line."""
+    if definition.kind == "class":
+        bases = ", ".join(definition.bases)
+        text = f"class {definition.name}" + (f"({bases})" if bases else "")
+    else:
+        prefix = "async def" if definition.is_async else "def"
+        text = f"{prefix} {definition.name}{definition.signature or '()'}"
+    return _LINE_BREAK_INDENT.sub(" ", text)
+
+
+def first_paragraph(docstring: str | None) -> str:
+    """The docstring's first paragraph on one line ("" when there is none)."""
+    if not docstring or not docstring.strip():
+        return ""
+    return " ".join(_PARAGRAPH_BREAK.split(docstring.strip(), maxsplit=1)[0].split())
+
+
+def first_line(docstring: str | None) -> str:
+    for line in (docstring or "").splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def first_sentence(text: str, limit: int = 160) -> str:
+    """Up to the first full stop followed by a space, cut to `limit` characters."""
+    match = re.search(r"[.!?](\s|$)", text)
+    sentence = text[: match.start() + 1] if match else text
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+def _call_name(expression: str) -> str:
+    """`dataclass(frozen=True)` -> `dataclass`: the decorator or base without its arguments."""
+    return expression.split("(", 1)[0].split("[", 1)[0].strip()
+
+
+def _is_keyword(base: str) -> bool:
+    key, sep, _ = base.partition("=")
+    return bool(sep) and key.strip().isidentifier()
+
+
+def _positional_bases(definition: Definition) -> list[str]:
+    return [b for b in definition.bases if not _is_keyword(b)]
+
+
+def _metaclass(definition: Definition) -> str:
+    for base in definition.bases:
+        key, sep, value = base.partition("=")
+        if sep and key.strip() == "metaclass":
+            return value.strip()
+    return ""
+
+
+def module_as_written(imp: Import) -> str:
+    """`a.b`, `.x`, or `.` / `..` for `from . import y`."""
+    module = imp.module or ""
+    if imp.level and not module.startswith("."):
+        module = "." * imp.level + module
+    return module or "." * max(imp.level, 1)
+
+
+def import_names(imp: Import) -> tuple[str, ...]:
+    """Names an import binds from its module, never `*`."""
+    return tuple(n for n in imp.names if n != "*")
+
+
+def _bound_names(imp: Import) -> list[str]:
+    """For each imported name, the name it is bound to (itself unless `as` renamed it).
+
+    The scanner lists one binding per name, in order, as (bound, qualified
+    target); when the counts differ, a binding is matched by the target's last part.
+    """
+    if len(imp.aliases) == len(imp.names):
+        return [bound for bound, _ in imp.aliases]
+    bound_to = {target.rsplit(".", 1)[-1]: bound for bound, target in imp.aliases}
+    return [bound_to.get(name, name) for name in imp.names]
+
+
+def import_statement(imp: Import) -> str:
+    """The statement rebuilt from the facts, aliases included."""
+    module = module_as_written(imp)
+    if not imp.is_from:
+        alias = next((b for b, t in imp.aliases if t == module and b != module), "")
+        return f"import {module}" + (f" as {alias}" if alias else "")
+    if imp.star:
+        return f"from {module} import *"
+    parts = [
+        name if bound == name else f"{name} as {bound}"
+        for name, bound in zip(imp.names, _bound_names(imp), strict=True)
+    ]
+    return f"from {module} import {', '.join(parts)}"
+
+
+def _anchor_map(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
+    """qualname -> anchor of its first definition."""
+    result: dict[str, str] = {}
+    for item in anchored:
+        result.setdefault(item.definition.qualname, item.anchor)
+    return result
+
+
+def definition_views(
+    path: str, facts: FileFacts, anchored: tuple[AnchoredDefinition, ...], linker: Linker
+) -> tuple[DefinitionView, ...]:
+    anchors = _anchor_map(anchored)
+    members: dict[str, list[MemberView]] = defaultdict(list)
+    for item in anchored:
+        d = item.definition
+        if d.kind == "method" and d.parent is not None:
+            members[d.parent].append(MemberView(d.name, declaration(d), linker.here(item.anchor)))
+    views = []
+    for item in anchored:
+        d = item.definition
+        parent = None
+        if d.parent is not None:
+            parent_anchor = anchors.get(d.parent)
+            parent = LinkView(d.parent, linker.here(parent_anchor) if parent_anchor else "")
+        views.append(
+            DefinitionView(
+                kind=d.kind,
+                name=d.name,
+                qualname=d.qualname,
+                anchor=item.anchor,
+                heading_level=definition_heading_level(d),
+                line=linker.line(path, d.line, facts.line_count),
+                end_line=d.end_line,
+                declaration=declaration(d),
+                signature=d.signature,
+                is_async=d.is_async,
+                decorators=d.decorators,
+                bases=d.bases,
+                summary=first_line(d.docstring),
+                parent=parent,
+                methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
+            )
+        )
+    return tuple(views)
+
+
+def python_overview(python: PythonFacts, tags: tuple[str, ...]) -> PythonOverview:
+    kinds = [d.kind for d in python.definitions]
+    return PythonOverview(
+        docstring=first_paragraph(python.module_docstring),
+        classes=kinds.count("class"),
+        functions=kinds.count("function"),
+        methods=kinds.count("method"),
+        imports=len({module_as_written(i) for i in python.imports}),
+        tags=tags,
+    )
+
+
+def architecture_view(
+    anchored: tuple[AnchoredDefinition, ...], linker: Linker
+) -> ArchitectureView | None:
+    """Class hierarchy and nesting, only when the file has either."""
+    anchors = _anchor_map(anchored)
+    by_name: dict[str, str] = {}
+    for item in anchored:
+        if item.definition.kind == "class":
+            by_name.setdefault(item.definition.name, item.definition.qualname)
+            by_name.setdefault(item.definition.qualname, item.definition.qualname)
+    classes = [a for a in anchored if a.definition.kind == "class"]
+    hierarchy: tuple[HierarchyItem, ...] = ()
+    if any(a.definition.bases for a in classes):
+        hierarchy = tuple(
+            HierarchyItem(
+                qualname=a.definition.qualname,
+                href=linker.here(a.anchor),
+                bases=a.definition.bases,
+                local_bases=tuple(
+                    LinkView(by_name[b], linker.here(anchors[by_name[b]]))
+                    for b in _positional_bases(a.definition)
+                    if b in by_name and by_name[b] != a.definition.qualname
+                ),
+            )
+            for a in classes
+        )
+    nesting = tuple(
+        NestingItem(
+            qualname=a.definition.qualname,
+            kind=a.definition.kind,
+            href=linker.here(a.anchor),
+            parent=LinkView(
+                a.definition.parent,
+                linker.here(anchors[a.definition.parent]) if a.definition.parent in anchors else "",
+            ),
+        )
+        for a in anchored
+        if a.definition.parent is not None and a.definition.kind != "method"
+    )
+    if not hierarchy and not nesting:
+        return None
+    return ArchitectureView(hierarchy, nesting)
+
+
+def dependencies_view(path: str, facts: FileFacts, linker: Linker) -> DependenciesView | None:
+    python = facts.python
+    if python is None or not python.imports:
+        return None
+    uses: dict[str, list[ImportUse]] = defaultdict(list)
+    for imp in sorted(python.imports, key=lambda i: (i.line, module_as_written(i))):
+        uses[module_as_written(imp)].append(
+            ImportUse(
+                line=linker.line(path, imp.line, facts.line_count),
+                statement=import_statement(imp),
+                names=import_names(imp),
+                context=imp.context,
+            )
+        )
+    entries = tuple(DependencyEntry(module, tuple(uses[module])) for module in sorted(uses))
+    return DependenciesView((DependencyGroup("imports", DOCS_SUBSECTIONS["imports"], entries),))
+
+
+def _decorator_names(definition: Definition) -> set[str]:
+    return {_call_name(d) for d in definition.decorators}
+
+
+def patterns_view(
+    path: str, facts: FileFacts, anchored: tuple[AnchoredDefinition, ...], linker: Linker
+) -> PatternsView | None:
+    python = facts.python
+    if python is None:
+        return None
+    found: dict[str, list[PatternItem]] = defaultdict(list)
+    methods_of: dict[str, set[str]] = defaultdict(set)
+    for a in anchored:
+        if a.definition.kind == "method" and a.definition.parent:
+            methods_of[a.definition.parent].add(a.definition.name)
+
+    def add(key: str, a: AnchoredDefinition, label: str = "") -> None:
+        found[key].append(
+            PatternItem(
+                label or a.definition.qualname,
+                linker.here(a.anchor),
+                linker.line(path, a.definition.line, facts.line_count),
+            )
+        )
+
+    for a in anchored:
+        d = a.definition
+        decorators = _decorator_names(d)
+        if d.kind == "class":
+            bases = {_call_name(b) for b in _positional_bases(d)}
+            if decorators & _DATACLASS:
+                add("dataclasses", a)
+            if bases & _ENUM_BASES:
+                add("enums", a)
+            if bases & _ABSTRACT_BASES or _metaclass(d) in _ABC_META:
+                add("abstract", a)
+            methods = methods_of.get(d.qualname, set())
+            if {"__enter__", "__exit__"} <= methods or {"__aenter__", "__aexit__"} <= methods:
+                add("context_managers", a)
+        else:
+            if decorators & _ABSTRACT_METHOD:
+                add("abstract_methods", a)
+            if decorators & _PROPERTY or any(x.endswith(_PROPERTY_ACCESSOR) for x in decorators):
+                add("properties", a)
+            if decorators & _CONTEXT_MANAGER:
+                add("context_managers", a)
+            if d.is_async:
+                add("async", a)
+    patterns = tuple(
+        PatternView(key, title, tuple(found[key])) for key, title in PATTERNS if found.get(key)
+    )
+    exported = python.dunder_all
+    if not patterns and exported is None:
+        return None
+    return PatternsView(
+        patterns=patterns,
+        dunder_all=None if exported is None else exported[:DUNDER_ALL_SHOWN],
+        dunder_all_total=0 if exported is None else len(exported),
+    )
+
+
+#: pattern key -> title, in page order
+PATTERNS: tuple[tuple[str, str], ...] = (
+    ("dataclasses", "Dataclasses"),
+    ("enums", "Enums"),
+    ("abstract", "Abstract base classes and protocols"),
+    ("abstract_methods", "Abstract methods"),
+    ("properties", "Properties"),
+    ("context_managers", "Context managers"),
+    ("async", "Async functions"),
+)
+
+
+def usage_view(
+    path: str,
+    facts: FileFacts,
+    analysis: Analysis,
+    anchored: tuple[AnchoredDefinition, ...],
+    linker: Linker,
+) -> UsageView | None:
+    """How to run a test file; None for anything the analyzer did not tag `test`."""
+    test_tags = [t for t in analysis.tags if t.name == "test"]
+    if facts.kind != "python" or not test_tags:
+        return None
+    quoted = shell_quote(path)
+    commands = [f"pytest {quoted}"]
+    if any("__main__" in e.reason for t in test_tags for e in t.evidence):
+        commands.append(f"python {quoted}")
+    tests = tuple(
+        CaseView(
+            a.definition.qualname,
+            linker.here(a.anchor),
+            linker.line(path, a.definition.line, facts.line_count),
+        )
+        for a in anchored
+        if a.definition.kind in ("function", "method") and a.definition.name.startswith("test")
+    )
+    return UsageView(tuple(commands), tests)

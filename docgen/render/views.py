@@ -1,0 +1,443 @@
+"""View-models: what each template receives.
+
+Everything a template shows is decided here, in Python, from the facts: which
+sections exist, every link destination, every anchor.  Strings that come from
+scanned files stay raw in these objects; templates make them inert with the
+`md_text` / `inline_code` / `fenced` filters.  Link destinations (`href`
+fields) are already encoded and safe to print as they are; an empty `href`
+means "nothing to link to".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# ---------------------------------------------------------------- shared pieces
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    source: str  # repo-relative path; "." for the root folder
+    kind: str  # python / markdown / text / folder
+    language: str
+    tags: tuple[str, ...]
+    sha256: str  # "" for folders (then the key is left out)
+    generator: str
+
+
+@dataclass(frozen=True)
+class LineRef:
+    """A source line; `href` is "" when the line cannot be linked (0 or past the end)."""
+
+    line: int
+    href: str
+
+
+@dataclass(frozen=True)
+class LinkView:
+    """A link to a path; `label` is raw text (shown as code), `href` is encoded."""
+
+    label: str
+    href: str
+
+
+@dataclass(frozen=True)
+class EvidenceView:
+    line: LineRef
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TagView:
+    name: str
+    evidence: tuple[EvidenceView, ...]
+
+
+@dataclass(frozen=True)
+class ProblemView:
+    line: LineRef
+    message: str
+    severity: str
+
+
+# ------------------------------------------------------------------- docs page
+
+
+@dataclass(frozen=True)
+class MetadataView:
+    path: str
+    kind: str
+    language: str
+    size: int
+    line_count: int
+    encoding: str
+    sha256: str
+    parsed: bool
+    problems: tuple[ProblemView, ...]
+
+
+@dataclass(frozen=True)
+class PurposeView:
+    kind: str
+    tags: tuple[TagView, ...]
+    known_tags: tuple[str, ...]  # every tag the analyzer can give, for "none applies"
+
+
+@dataclass(frozen=True)
+class SourceView:
+    language: str  # fence info string
+    text: str  # the whole source when `embedded`
+    embedded: bool
+    available: bool  # False when the text could not be read
+    size: int
+    line_count: int
+    limit: int  # max_embed_bytes
+    href: str  # the original file
+
+
+@dataclass(frozen=True)
+class PythonOverview:
+    docstring: str  # first paragraph of the module docstring, "" when none
+    classes: int
+    functions: int
+    methods: int
+    imports: int  # distinct modules imported
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MarkdownOverview:
+    title: str  # first heading's text, "" when none
+    headings: int
+    top_headings: tuple[str, ...]  # headings of the two highest levels used, in order
+    code_blocks: int
+    links: int
+
+
+@dataclass(frozen=True)
+class TextOverview:
+    size: int
+    line_count: int
+    language: str
+    folder: LinkView  # the folder's index page
+
+
+@dataclass(frozen=True)
+class OverviewView:
+    python: PythonOverview | None = None
+    markdown: MarkdownOverview | None = None
+    text: TextOverview | None = None
+
+
+@dataclass(frozen=True)
+class MemberView:
+    """A method listed under its class, linking to its own heading."""
+
+    name: str
+    declaration: str  # `def name(args) -> T` on one line
+    href: str  # "#anchor" on the same page
+
+
+@dataclass(frozen=True)
+class DefinitionView:
+    kind: str  # class / function / method
+    name: str
+    qualname: str
+    anchor: str
+    heading_level: int
+    line: LineRef
+    end_line: int
+    declaration: str  # `class Foo(Base)` / `async def bar(x) -> int`, on one line
+    signature: str  # as written
+    is_async: bool
+    decorators: tuple[str, ...]
+    bases: tuple[str, ...]
+    summary: str  # first line of the docstring, "" when none
+    parent: LinkView | None  # the enclosing definition (href "#anchor")
+    methods: tuple[MemberView, ...]
+
+
+@dataclass(frozen=True)
+class OutlineItem:
+    depth: int  # nesting depth in the rendered list (never jumps by more than one)
+    level: int  # the heading's own level (1-6)
+    text: str
+    line: LineRef
+
+
+@dataclass(frozen=True)
+class CodeBlockView:
+    language: str
+    line: LineRef
+
+
+@dataclass(frozen=True)
+class MarkdownLinkView:
+    target: str  # shown as code, never as a link
+    text: str
+    line: LineRef
+
+
+@dataclass(frozen=True)
+class DetailedView:
+    definitions: tuple[DefinitionView, ...] = ()
+    outline: tuple[OutlineItem, ...] = ()
+    code_blocks: tuple[CodeBlockView, ...] = ()
+    links: tuple[MarkdownLinkView, ...] = ()
+    parse_failed: bool = False
+    problems: tuple[ProblemView, ...] = ()  # shown when parse_failed
+
+
+@dataclass(frozen=True)
+class HierarchyItem:
+    qualname: str
+    href: str  # "#anchor" of the class heading
+    bases: tuple[str, ...]
+    local_bases: tuple[LinkView, ...]  # bases defined in this same file
+
+
+@dataclass(frozen=True)
+class NestingItem:
+    qualname: str
+    kind: str
+    href: str
+    parent: LinkView
+
+
+@dataclass(frozen=True)
+class ArchitectureView:
+    hierarchy: tuple[HierarchyItem, ...]
+    nesting: tuple[NestingItem, ...]
+
+
+@dataclass(frozen=True)
+class ImportUse:
+    """One import statement of a module: where, what it binds, in which block."""
+
+    line: LineRef
+    statement: str  # the import rebuilt from the facts: `from x import y as z`
+    names: tuple[str, ...]  # names bound from the module ("y"); empty for `import a.b`
+    context: tuple[str, ...]  # enclosing blocks, empty at top level
+
+
+@dataclass(frozen=True)
+class DependencyEntry:
+    module: str  # as written, relative dots included ("." for `from . import y`)
+    uses: tuple[ImportUse, ...]
+    href: str = ""  # a later index can point at the module's docs page
+
+
+@dataclass(frozen=True)
+class DependencyGroup:
+    """One `###` block of the Dependencies section.
+
+    Today there is one group ("imports"); an import graph in `RepoIndex` adds
+    internal / external / imported-by groups without touching templates.
+    """
+
+    key: str
+    title: str
+    entries: tuple[DependencyEntry, ...]
+
+
+@dataclass(frozen=True)
+class DependenciesView:
+    groups: tuple[DependencyGroup, ...]
+
+
+@dataclass(frozen=True)
+class PatternItem:
+    label: str  # a qualname or decorator, shown as code
+    href: str  # "#anchor" of its heading, "" when it has none
+    line: LineRef
+
+
+@dataclass(frozen=True)
+class PatternView:
+    key: str
+    title: str
+    items: tuple[PatternItem, ...]
+
+
+@dataclass(frozen=True)
+class PatternsView:
+    patterns: tuple[PatternView, ...]
+    dunder_all: tuple[str, ...] | None  # names listed, None when no `__all__`
+    dunder_all_total: int  # how many names `__all__` has (the list may be cut)
+
+
+@dataclass(frozen=True)
+class CaseView:
+    """A test function or method (the name avoids pytest's `Test*` collection)."""
+
+    qualname: str
+    href: str
+    line: LineRef
+
+
+@dataclass(frozen=True)
+class UsageView:
+    commands: tuple[str, ...]  # shell command lines, already quoted
+    tests: tuple[CaseView, ...]
+
+
+@dataclass(frozen=True)
+class RelatedFile:
+    path: str
+    href: str  # its docs page
+    reasons: tuple[str, ...]  # ranked reasons, "same folder" today
+
+
+@dataclass(frozen=True)
+class RelatedView:
+    files: tuple[RelatedFile, ...]
+    more: int  # further candidates left out by the cap
+    folder_index: str  # href of the folder index listing all of them
+
+
+@dataclass(frozen=True)
+class CrossRefsView:
+    kw_page: LinkView
+    folder_index: LinkView
+    folder_doc: LinkView
+
+
+@dataclass(frozen=True)
+class DocsView:
+    """Data for `docs.md.j2`; a section that is None is left out of the page."""
+
+    page: str  # this page's output path
+    path: str
+    front: FrontMatter
+    sections: dict[str, str]  # section key -> heading text (see anchors.DOCS_SECTIONS)
+    subsections: dict[str, str]
+    metadata: MetadataView
+    purpose: PurposeView
+    source: SourceView
+    overview: OverviewView | None
+    detailed: DetailedView | None
+    architecture: ArchitectureView | None
+    dependencies: DependenciesView | None
+    patterns: PatternsView | None
+    performance: tuple[TagView, ...] | None
+    testing: UsageView | None
+    related: RelatedView | None
+    crossrefs: CrossRefsView
+
+
+# ---------------------------------------------------------------- keyword page
+
+
+@dataclass(frozen=True)
+class KeywordTarget:
+    """One place a keyword points to: a docs page anchor and/or a source line."""
+
+    label: str  # shown as code: a qualname, a module, a heading's text
+    href: str  # docs page anchor, "" when none
+    line: LineRef | None
+
+
+@dataclass(frozen=True)
+class KeywordEntry:
+    name: str
+    targets: tuple[KeywordTarget, ...]
+
+
+@dataclass(frozen=True)
+class KeywordGroup:
+    key: str
+    title: str
+    entries: tuple[KeywordEntry, ...]
+
+
+@dataclass(frozen=True)
+class SectionMapItem:
+    group: str  # keyword group title
+    group_href: str  # anchor of the group on this page
+    section: str  # docs page section title
+    href: str  # link to that section on the docs page
+
+
+@dataclass(frozen=True)
+class KwView:
+    page: str
+    path: str
+    front: FrontMatter
+    sections: dict[str, str]  # see anchors.KW_SECTIONS
+    source: LinkView
+    docs_page: LinkView
+    folder_index: LinkView
+    groups: tuple[KeywordGroup, ...]
+    no_keywords: str  # why there are none ("" when there are groups)
+    problems: tuple[ProblemView, ...]
+    section_map: tuple[SectionMapItem, ...]
+
+
+# ---------------------------------------------------------------- folder pages
+
+
+@dataclass(frozen=True)
+class FolderFile:
+    name: str
+    path: str
+    kind: str
+    language: str
+    size: int
+    tags: tuple[str, ...]
+    summary: str  # one line, raw text
+    docs_page: str  # href, "" for binary files (no pages)
+    kw_page: str
+
+
+@dataclass(frozen=True)
+class FolderIndexView:
+    page: str
+    folder: str
+    title: str  # the folder path, or the project name for the root
+    is_root: bool
+    front: FrontMatter
+    parent: LinkView | None
+    subfolders: tuple[LinkView, ...]
+    files: tuple[FolderFile, ...]
+    folder_doc: str
+
+
+@dataclass(frozen=True)
+class Count:
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class ClassLink:
+    qualname: str
+    file: str  # the file's name inside the folder
+    href: str  # its heading on the file's docs page
+    line: LineRef
+
+
+@dataclass(frozen=True)
+class ReadmeView:
+    paragraph: str  # the opening paragraph as plain text
+    source: LinkView  # the README's docs page
+
+
+@dataclass(frozen=True)
+class FolderDocView:
+    page: str
+    folder: str
+    title: str
+    is_root: bool
+    front: FrontMatter
+    readme: ReadmeView | None
+    kinds: tuple[Count, ...]  # files directly in the folder
+    tags: tuple[Count, ...]
+    total_files: int  # directly in the folder
+    tree_kinds: tuple[Count, ...]  # the whole subtree
+    tree_tags: tuple[Count, ...]
+    tree_files: int
+    classes: tuple[ClassLink, ...]
+    parent: LinkView | None
+    children: tuple[LinkView, ...]
+    folder_index: str

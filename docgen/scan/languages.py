@@ -1,0 +1,62 @@
+"""File name to language, and the binary test."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+#: file suffix (lower case) -> language name shown on pages
+LANGUAGES_BY_SUFFIX: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "python",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".rst": "rst",
+    ".txt": "text",
+    ".toml": "toml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".json": "json",
+    ".cfg": "ini",
+    ".ini": "ini",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".hh": "cpp",
+    ".cu": "cuda",
+    ".cuh": "cuda",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".html": "html",
+    ".css": "css",
+    ".xml": "xml",
+    ".cmake": "cmake",
+    ".in": "text",
+    ".j2": "jinja",
+    ".jinja": "jinja",
+}
+
+LANGUAGES_BY_NAME: dict[str, str] = {
+    "CMakeLists.txt": "cmake",
+    "Makefile": "make",
+    "Dockerfile": "dockerfile",
+}
+
+BINARY_SNIFF_BYTES = 8192
+
+
+def language_for(path: str) -> str:
+    """The language of a file from its name; "" when unknown."""
+    pure = PurePosixPath(path)
+    if pure.name in LANGUAGES_BY_NAME:
+        return LANGUAGES_BY_NAME[pure.name]
+    return LANGUAGES_BY_SUFFIX.get(pure.suffix.lower(), "")
+
+
+def is_binary(data: bytes) -> bool:
+    """A NUL byte in the first 8 KiB makes a file binary, as git decides."""
+    return b"\0" in data[:BINARY_SNIFF_BYTES]

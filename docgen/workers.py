@@ -1,0 +1,233 @@
+"""Scanning in worker processes, where a crash costs one file and not the build.
+
+libcst's native parser can die with a segfault on valid but pathological input,
+so parsing never happens in the build's own process.  Each worker takes one
+file at a time; when a worker dies, the file it held is documented without
+parsing and a fresh worker takes its place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+
+from docgen.analyze import analyze
+from docgen.discover import SourceFile
+from docgen.facts import FileFacts, Problem, ScannedFile
+from docgen.scan import scan_file
+from docgen.scan.decode import decode_python, decode_text
+from docgen.scan.languages import language_for
+from docgen.scan.text import scan as scan_text
+
+Progress = Callable[[int], None]
+
+
+def read_source(source: SourceFile) -> bytes:
+    with open(source.abs_path, "rb") as handle:
+        return handle.read()
+
+
+def scan_one(source: SourceFile) -> ScannedFile:
+    """Read, scan and analyze one file (runs inside a worker)."""
+    try:
+        data = read_source(source)
+    except OSError as exc:
+        return ScannedFile(unreadable_facts(source, exc))
+    facts = scan_file(source.path, data)
+    text: str | None = None
+    if facts.kind == "python":
+        text = decode_python(data).text
+    return ScannedFile(facts, analyze(facts, text))
+
+
+def unreadable_facts(source: SourceFile, exc: OSError) -> FileFacts:
+    return FileFacts(
+        path=source.path,
+        kind="text",
+        language=language_for(source.path),
+        size=source.size,
+        sha256="",
+        parsed=False,
+        problems=(Problem(0, f"could not be read: {exc.strerror or exc}", "error"),),
+    )
+
+
+def crashed_facts(source: SourceFile, how: str) -> ScannedFile:
+    """Facts for a file whose scanner killed or hung its process: metadata and text, no parse."""
+    try:
+        data = read_source(source)
+    except OSError as exc:
+        return ScannedFile(unreadable_facts(source, exc))
+    facts = scan_text(source.path, data)
+    language = language_for(source.path)
+    problem = Problem(0, f"the scanner {how} on this file; it is shown unparsed", "error")
+    kind = "python" if language == "python" else facts.kind
+    encoding = decode_python(data).encoding if kind == "python" else decode_text(data).encoding
+    facts = replace(
+        facts,
+        kind=kind,
+        language=language,
+        encoding=encoding,
+        parsed=False,
+        problems=(*facts.problems, problem),
+    )
+    return ScannedFile(facts)
+
+
+def describe_exit(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"process died of {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"process died of signal {-exitcode}"
+    return f"process exited with status {exitcode}"
+
+
+def _worker_main(conn: Connection) -> None:
+    """Worker loop: receive (index, SourceFile), send (index, ScannedFile)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    faulthandler.disable()  # a crash is reported once, by the parent, as a warning
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        index, source = job
+        conn.send((index, scan_one(source)))
+
+
+#: Seconds one file may take before its worker is stopped and the file shown unparsed.
+DEFAULT_FILE_TIMEOUT = 120.0
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    job: tuple[int, SourceFile] | None = None
+    started: float = 0.0
+
+
+def _context() -> BaseContext:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def _start(ctx: BaseContext) -> _Worker:
+    parent_conn, child_conn = ctx.Pipe()
+    process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=True)  # type: ignore[attr-defined]
+    process.start()
+    child_conn.close()
+    return _Worker(process, parent_conn)
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def scan_files(
+    sources: Sequence[SourceFile],
+    jobs: int,
+    progress: Progress | None = None,
+    file_timeout: float = DEFAULT_FILE_TIMEOUT,
+) -> list[ScannedFile]:
+    """Scan every file in worker processes; results in the order of `sources`."""
+    results: list[ScannedFile | None] = [None] * len(sources)
+    if not sources:
+        return []
+    ctx = _context()
+    pending = list(reversed(list(enumerate(sources))))
+    workers = [_start(ctx) for _ in range(max(1, min(jobs, len(sources))))]
+    try:
+        for worker in workers:
+            _assign(worker, pending)
+        while any(w.job is not None for w in workers):
+            busy = [w for w in workers if w.job is not None]
+            deadline = min(w.started for w in busy) + file_timeout
+            ready = wait(
+                [w.conn for w in busy] + [w.process.sentinel for w in busy],
+                timeout=max(0.0, deadline - time.monotonic()),
+            )
+            for i, worker in enumerate(workers):
+                if worker.job is None:
+                    continue
+                if worker.conn in ready or worker.conn.poll():
+                    try:
+                        index, scanned = worker.conn.recv()
+                    except (EOFError, OSError):
+                        workers[i] = _replace_dead(ctx, worker, results)
+                        _assign(workers[i], pending)
+                        _tick(progress)
+                        continue
+                    results[index] = scanned
+                    worker.job = None
+                    _assign(worker, pending)
+                    _tick(progress)
+                elif worker.process.sentinel in ready:
+                    workers[i] = _replace_dead(ctx, worker, results)
+                    _assign(workers[i], pending)
+                    _tick(progress)
+                elif time.monotonic() - worker.started > file_timeout:
+                    worker.process.kill()
+                    workers[i] = _replace_dead(ctx, worker, results, timed_out=file_timeout)
+                    _assign(workers[i], pending)
+                    _tick(progress)
+    finally:
+        for worker in workers:
+            _stop(worker)
+    return [r for r in results if r is not None]
+
+
+def _tick(progress: Progress | None) -> None:
+    if progress is not None:
+        progress(1)
+
+
+def _assign(worker: _Worker, pending: list[tuple[int, SourceFile]]) -> None:
+    if pending:
+        worker.job = pending.pop()
+        worker.started = time.monotonic()
+        worker.conn.send(worker.job)
+
+
+def _replace_dead(
+    ctx: BaseContext,
+    worker: _Worker,
+    results: list[ScannedFile | None],
+    timed_out: float | None = None,
+) -> _Worker:
+    worker.process.join(timeout=5)
+    assert worker.job is not None
+    index, source = worker.job
+    how = (
+        f"took longer than {timed_out:g} s"
+        if timed_out is not None
+        else describe_exit(worker.process.exitcode)
+    )
+    results[index] = crashed_facts(source, how)
+    worker.conn.close()
+    return _start(ctx)
+
+
+def _stop(worker: _Worker) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        worker.conn.send(None)
+    worker.process.join(timeout=2)
+    if worker.process.is_alive():
+        worker.process.kill()
+        worker.process.join()
+    worker.conn.close()

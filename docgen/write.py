@@ -1,0 +1,140 @@
+"""Writing pages: only when their bytes change, atomically, and only our own.
+
+docgen keeps a manifest of the pages it wrote in `OUT/.docgen/state.sqlite`.
+A page is replaced only when docgen wrote it (it is in the manifest, or it
+carries docgen's front matter); a user's file at the same place is left alone
+and reported.  Pages that the build no longer produces are pruned, and only
+those.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docgen.discover import is_docgen_page
+from docgen.errors import DocgenError
+
+STATE_DIR = ".docgen"
+STATE_FILE = "state.sqlite"
+SCHEMA = "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)"
+
+
+@dataclass
+class WriteResult:
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    pruned: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # user files docgen would not replace
+
+
+@contextlib.contextmanager
+def open_state(out: Path) -> Iterator[sqlite3.Connection]:
+    state_dir = out / STATE_DIR
+    state_dir.mkdir(parents=True, exist_ok=True)
+    path = state_dir / STATE_FILE
+    try:
+        conn = sqlite3.connect(path)
+        conn.execute(SCHEMA)
+    except sqlite3.DatabaseError:
+        # A corrupt or foreign state file: start afresh rather than trust it.
+        path.unlink(missing_ok=True)
+        conn = sqlite3.connect(path)
+        conn.execute(SCHEMA)
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
+
+
+def manifest(conn: sqlite3.Connection) -> dict[str, str]:
+    return dict(conn.execute("SELECT path, sha256 FROM pages ORDER BY path"))
+
+
+def atomic_write(target: Path, data: bytes) -> None:
+    """Write via a temporary file in the same folder and rename, so no reader sees half a page."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _ours(target: Path, known: Mapping[str, str], rel: str) -> bool:
+    if rel in known:
+        return True
+    try:
+        with open(target, "rb") as handle:
+            return is_docgen_page(handle.read(512))
+    except OSError:
+        return False
+
+
+def _safe_target(out: Path, rel: str) -> Path:
+    target = out / rel
+    if ".." in Path(rel).parts or Path(rel).is_absolute():
+        raise DocgenError(f"refusing to write outside the output folder: {rel}")
+    return target
+
+
+def write_pages(out: Path, pages: Mapping[str, str]) -> WriteResult:
+    """Bring OUT in line with `pages` (output-relative path -> text)."""
+    result = WriteResult()
+    with open_state(out) as conn:
+        known = manifest(conn)
+        for rel in sorted(pages):
+            data = pages[rel].encode("utf-8")
+            digest = hashlib.sha256(data).hexdigest()
+            target = _safe_target(out, rel)
+            if target.is_symlink() or (target.exists() and not target.is_file()):
+                result.refused.append(rel)
+                continue
+            if target.is_file():
+                if not _ours(target, known, rel):
+                    result.refused.append(rel)
+                    continue
+                if target.read_bytes() == data:
+                    result.unchanged += 1
+                    if known.get(rel) != digest:
+                        conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
+                    continue
+            atomic_write(target, data)
+            conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
+            result.written.append(rel)
+        for rel in sorted(set(known) - set(pages)):
+            target = _safe_target(out, rel)
+            with contextlib.suppress(FileNotFoundError):
+                if target.is_file() and not target.is_symlink():
+                    target.unlink()
+                    result.pruned.append(rel)
+            conn.execute("DELETE FROM pages WHERE path = ?", (rel,))
+            _remove_empty_parents(out, target.parent)
+    return result
+
+
+def _remove_empty_parents(out: Path, folder: Path) -> None:
+    out = out.resolve()
+    while True:
+        try:
+            resolved = folder.resolve()
+        except OSError:
+            return
+        if resolved == out or out not in resolved.parents:
+            return
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent

@@ -1,0 +1,236 @@
+"""The renderer's filters keep untrusted text inert, and links work from any directory."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from urllib.parse import unquote
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from docgen.links import href
+from docgen.render.context import Linker, make_href, relative_path
+from docgen.render.filters import (
+    blockquote,
+    fenced,
+    fold_lines,
+    inline_code,
+    md_text,
+    plural,
+    shell_quote,
+    yaml_list,
+    yaml_str,
+)
+from docgen.render.tidy import tidy
+
+MD = MarkdownIt("commonmark")
+
+#: text as read_source hands it over: newlines normalised, no NUL (NUL means binary)
+source_text = st.text(st.characters(exclude_characters="\r\0"))
+#: punctuation-heavy text that tries hard to form Markdown constructs
+nasty_text = st.lists(
+    st.sampled_from([*"`*_[]()!<>#&\\|~-+=.:@$ \t\nab1", "http://", "www.", "&amp;", "\r\n"]),
+).map("".join)
+any_text = st.one_of(st.text(), nasty_text)
+
+
+def inline_children(markdown: str) -> list[Token]:
+    """The children of the single paragraph the Markdown must parse into."""
+    tokens = MD.parse(markdown)
+    assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"], markdown
+    return list(tokens[1].children or [])
+
+
+# ------------------------------------------------------------------- md_text
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("[click](http://evil)", r"\[click\]\(http\://evil\)"),
+        ("<script>", r"\<script\>"),
+        ("a & b", r"a \& b"),
+        ("# Heading", r"\# Heading"),
+        ("line one\nline two", "line one line two"),
+        ("  padded\r\n", "padded"),
+        ("1. not a list", r"1\. not a list"),
+        ("a, b; c? 50% 'q' \"d\" e/f", "a, b; c? 50% 'q' \"d\" e/f"),
+    ],
+)
+def test_md_text_escapes(raw: str, expected: str) -> None:
+    assert md_text(raw) == expected
+
+
+@given(any_text)
+def test_md_text_renders_as_exactly_its_text(raw: str) -> None:
+    out = md_text(raw)
+    expected = fold_lines(raw).strip()
+    if not expected:
+        assert out == ""
+        return
+    assert "\n" not in out
+    children = inline_children(out)
+    assert {c.type for c in children} == {"text"}
+    assert "".join(c.content for c in children) == expected
+
+
+def test_md_text_stays_inert_after_other_text() -> None:
+    """Even after a line of template text, escaped text cannot underline it into a heading."""
+    tokens = MD.parse("Title\n" + md_text("===") + "\n\n> " + md_text("# x"))
+    assert "heading_open" not in [t.type for t in tokens]
+
+
+# --------------------------------------------------------------- inline_code
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("plain", "`plain`"),
+        ("a`b", "``a`b``"),
+        ("`edge`", "`` `edge` ``"),
+        (" both ", "`  both  `"),
+        (" left", "` left`"),
+        ("   ", "`   `"),
+        ("", "` `"),
+    ],
+)
+def test_inline_code_examples(raw: str, expected: str) -> None:
+    assert inline_code(raw) == expected
+
+
+@given(any_text.filter(lambda s: fold_lines(s) != ""))
+def test_inline_code_round_trips(raw: str) -> None:
+    children = inline_children(inline_code(raw))
+    assert [c.type for c in children] == ["code_inline"]
+    assert children[0].content == fold_lines(raw)
+
+
+def test_inline_code_inside_link_label() -> None:
+    children = inline_children(f"[{inline_code('a]b`c')}](x.md)")
+    assert [c.type for c in children] == ["link_open", "code_inline", "link_close"]
+    assert children[1].content == "a]b`c"
+
+
+# ------------------------------------------------------------------- fenced
+
+
+def fence_tokens(markdown: str) -> list[Token]:
+    return [t for t in MD.parse(markdown) if t.type in ("fence", "code_block")]
+
+
+@given(source_text, st.sampled_from(["python", "markdown", "toml", "", "c++", "x`y"]))
+def test_fenced_round_trips(text: str, language: str) -> None:
+    block = fenced(text, language)
+    tokens = MD.parse(block)
+    assert [t.type for t in tokens] == ["fence"]
+    assert tokens[0].content == (text if text.endswith("\n") or not text else text + "\n")
+    assert tokens[0].info == (language.replace("`", "") or "text")
+
+
+@given(source_text)
+def test_fenced_survives_tidy_inside_a_page(text: str) -> None:
+    page = tidy(f"# Title  \n\n\n\nBefore\n\n{fenced(text, 'python')}\n\n\n\nAfter  \n\n")
+    fences = fence_tokens(page)
+    assert len(fences) == 1
+    assert fences[0].content == (text if text.endswith("\n") or not text else text + "\n")
+    assert page.endswith("After\n")
+
+
+def test_fence_is_longer_than_any_backtick_run() -> None:
+    block = fenced("x = '````'\n```\n", "python")
+    assert block.startswith("`````python\n")
+    assert block.endswith("\n`````")
+
+
+# --------------------------------------------------------------------- yaml
+
+
+@given(st.text())
+def test_yaml_str_is_json_and_yaml(value: str) -> None:
+    quoted = yaml_str(value)
+    assert "\n" not in quoted
+    assert json.loads(quoted) == value
+    yaml = pytest.importorskip("yaml")
+    assert yaml.safe_load(f"key: {quoted}\n") == {"key": value}
+
+
+def test_yaml_str_keeps_readable_non_ascii() -> None:
+    assert yaml_str("pkg/ünï.py") == '"pkg/ünï.py"'
+    assert yaml_str("a\u2028b") == '"a\\u2028b"'
+
+
+def test_yaml_list() -> None:
+    assert yaml_list([]) == "[]"
+    assert yaml_list(["gpu", 'te"st']) == '["gpu", "te\\"st"]'
+    assert json.loads(yaml_list(["a", "b"])) == ["a", "b"]
+
+
+# -------------------------------------------------------------------- small
+
+
+def test_plural() -> None:
+    assert plural(1, "class", "classes") == "1 class"
+    assert plural(2, "class", "classes") == "2 classes"
+    assert plural(1234, "byte") == "1,234 bytes"
+
+
+def test_blockquote_is_inert() -> None:
+    tokens = MD.parse(blockquote("# not a heading\n[x](y)"))
+    types = [t.type for t in tokens]
+    assert types == [
+        "blockquote_open",
+        "paragraph_open",
+        "inline",
+        "paragraph_close",
+        "blockquote_close",
+    ]
+    assert tokens[2].children is not None
+    assert {c.type for c in tokens[2].children} == {"text"}
+
+
+def test_shell_quote() -> None:
+    assert shell_quote("tests/test_a.py") == "tests/test_a.py"
+    assert shell_quote("a b/$x.py") == "'a b/$x.py'"
+    assert shell_quote("-x.py") == "./-x.py"
+
+
+# -------------------------------------------------------------------- tidy
+
+
+def test_tidy_normalises_whitespace_outside_fences() -> None:
+    page = "\n\n---\nsource: x  \n---\n\n\n\n# T \t\n\n\n~~~\nkeep  \n\n\n\n~~~\n\n\ntail"
+    assert tidy(page) == "---\nsource: x\n---\n\n# T\n\n~~~\nkeep  \n\n\n\n~~~\n\ntail\n"
+
+
+# -------------------------------------------------------------------- links
+
+page_paths = st.lists(
+    st.sampled_from(["a", "b c", "ü", "#", "%", "(x)", "[y]", "`z`"]), min_size=1, max_size=4
+).map("/".join)
+
+
+@given(page_paths, page_paths)
+def test_make_href_matches_links_href_inside_the_tree(from_page: str, to_path: str) -> None:
+    assert make_href(from_page, to_path, "L3") == href(from_page, to_path, "L3")
+
+
+@pytest.mark.parametrize("cwd", ["/", "/tmp"])
+def test_source_links_do_not_depend_on_the_working_directory(
+    cwd: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(cwd)
+    linker = Linker("pkg/sub/a.py_docs.md", "../../../..")
+    target = linker.to_source("pkg/sub/a b.py", "L2")
+    assert target == "../../../../../../pkg/sub/a%20b.py#L2"
+    # OUT sits four levels below the repository; the link resolves from the page's folder.
+    page_folder = "/repo/o1/o2/o3/o4/pkg/sub"
+    path, _, anchor = target.partition("#")
+    assert posixpath.normpath(posixpath.join(page_folder, unquote(path))) == "/repo/pkg/sub/a b.py"
+    assert anchor == "L2"
+    assert relative_path("x.md", "../../y") == "../../y"
+    assert relative_path("a/b/x.md", "") == "../.."

@@ -1,0 +1,92 @@
+"""Worker processes: a crash costs one file, results keep their order."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from docgen import workers
+from docgen.discover import SourceFile
+from docgen.facts import ScannedFile
+from docgen.workers import describe_exit, scan_files
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
+from make_pathological import write_pathological
+
+
+def _source(root: Path, name: str, text: str) -> SourceFile:
+    path = root / name
+    path.write_text(text)
+    return SourceFile(path=name, abs_path=str(path), size=path.stat().st_size)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_results_follow_input_order(tmp_path: Path, jobs: int) -> None:
+    sources = [_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(7)]
+    results = scan_files(sources, jobs)
+    assert [r.facts.path for r in results] == [s.path for s in sources]
+    assert [r.facts.python.definitions[0].name for r in results if r.facts.python] == [
+        f"f{i}" for i in range(7)
+    ]
+
+
+def _crash_or_hang(
+    original: Callable[[SourceFile], ScannedFile],
+) -> Callable[[SourceFile], ScannedFile]:
+    def scan(source: SourceFile) -> ScannedFile:
+        if source.path == "crash.py":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if source.path == "hang.py":
+            time.sleep(60)
+        return original(source)
+
+    return scan
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork and POSIX signals")
+def test_a_dying_worker_costs_one_file_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers, "scan_one", _crash_or_hang(workers.scan_one))
+    sources = [
+        _source(tmp_path, "a.py", "class A:\n    pass\n"),
+        _source(tmp_path, "crash.py", "def c():\n    pass\n"),
+        _source(tmp_path, "hang.py", "def h():\n    pass\n"),
+        _source(tmp_path, "z.py", "def z():\n    pass\n"),
+    ]
+    results = workers.scan_files(sources, jobs=1, file_timeout=2)
+    assert [r.facts.path for r in results] == ["a.py", "crash.py", "hang.py", "z.py"]
+    crashed, hung = results[1].facts, results[2].facts
+    assert (crashed.kind, crashed.parsed, crashed.line_count) == ("python", False, 2)
+    assert any("SIGSEGV" in p.message for p in crashed.problems)
+    assert any("longer than 2 s" in p.message for p in hung.problems)
+    assert results[3].facts.python is not None
+    assert [d.name for d in results[3].facts.python.definitions] == ["z"]
+
+
+def test_pathological_expression_is_survived(tmp_path: Path) -> None:
+    crash = write_pathological(tmp_path)
+    after = _source(tmp_path, "z.py", "def z():\n    pass\n")
+    sources = [SourceFile(crash.name, str(crash), crash.stat().st_size), after]
+    results = workers.scan_files(sources, jobs=1, file_timeout=60)
+    assert not results[0].facts.parsed
+    assert results[0].facts.problems
+    assert results[1].facts.parsed
+
+
+def test_unreadable_file_becomes_a_problem(tmp_path: Path) -> None:
+    missing = SourceFile("gone.py", str(tmp_path / "gone.py"), 0)
+    [result] = scan_files([missing], jobs=1)
+    assert not result.facts.parsed
+    assert "could not be read" in result.facts.problems[0].message
+
+
+def test_describe_exit() -> None:
+    assert describe_exit(-11) == "process died of SIGSEGV"
+    assert describe_exit(3) == "process exited with status 3"

@@ -1,0 +1,68 @@
+"""Writing pages: only changed bytes, atomically, never a user's file, pruning our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docgen.write import STATE_DIR, STATE_FILE, atomic_write, write_pages
+
+PAGE = '---\nsource: "a.py"\ngenerator: "docgen 0.1.0"\n---\n# Documentation\n'
+
+
+def test_writes_new_pages_and_records_them(tmp_path: Path) -> None:
+    result = write_pages(tmp_path, {"a.py_docs.md": PAGE, "sub/b.py_kw.md": PAGE})
+    assert result.written == ["a.py_docs.md", "sub/b.py_kw.md"]
+    assert (tmp_path / "sub" / "b.py_kw.md").read_text() == PAGE
+    assert (tmp_path / STATE_DIR / STATE_FILE).is_file()
+
+
+def test_unchanged_pages_are_not_rewritten(tmp_path: Path) -> None:
+    write_pages(tmp_path, {"a.py_docs.md": PAGE})
+    page = tmp_path / "a.py_docs.md"
+    before = page.stat().st_mtime_ns
+    result = write_pages(tmp_path, {"a.py_docs.md": PAGE})
+    assert result.written == []
+    assert result.unchanged == 1
+    assert page.stat().st_mtime_ns == before
+
+
+def test_user_file_is_never_overwritten(tmp_path: Path) -> None:
+    user = tmp_path / "a.py_docs.md"
+    user.write_text("my own notes\n")
+    result = write_pages(tmp_path, {"a.py_docs.md": PAGE})
+    assert result.refused == ["a.py_docs.md"]
+    assert user.read_text() == "my own notes\n"
+
+
+def test_page_with_docgen_front_matter_is_taken_over(tmp_path: Path) -> None:
+    old = tmp_path / "a.py_docs.md"
+    old.write_text(PAGE.replace("# Documentation", "# old"))
+    result = write_pages(tmp_path, {"a.py_docs.md": PAGE})
+    assert result.written == ["a.py_docs.md"]
+    assert old.read_text() == PAGE
+
+
+def test_prune_removes_only_pages_docgen_wrote(tmp_path: Path) -> None:
+    write_pages(tmp_path, {"gone/a.py_docs.md": PAGE, "kept.py_docs.md": PAGE})
+    user = tmp_path / "notes.md"
+    user.write_text("mine\n")
+    result = write_pages(tmp_path, {"kept.py_docs.md": PAGE})
+    assert result.pruned == ["gone/a.py_docs.md"]
+    assert not (tmp_path / "gone").exists()
+    assert user.read_text() == "mine\n"
+    assert (tmp_path / "kept.py_docs.md").is_file()
+
+
+def test_corrupt_state_is_replaced(tmp_path: Path) -> None:
+    state = tmp_path / STATE_DIR / STATE_FILE
+    state.parent.mkdir()
+    state.write_bytes(b"this is not a database" * 100)
+    result = write_pages(tmp_path, {"a.py_docs.md": PAGE})
+    assert result.written == ["a.py_docs.md"]
+
+
+def test_atomic_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "x" / "page.md"
+    atomic_write(target, b"hello")
+    assert target.read_bytes() == b"hello"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["page.md"]
