@@ -144,7 +144,7 @@ def _name_rules(collector: _Collector, name: str, lines: Iterable[int], verb: st
     for rule in NAME_RULES:
         if rule.matches(name):
             for line in lines:
-                collector.add(rule.tag, line, f"{rule.reason} ({verb} `{name}`)")
+                collector.add(rule.tag, line, f"{rule.reason} ({verb} {name})")
 
 
 def _test_evidence(
@@ -168,7 +168,7 @@ def _test_evidence(
                 c.add(
                     "test",
                     definition.line,
-                    f"`{definition.name}` subclasses `{base}` with test methods",
+                    f"{definition.name} subclasses {base} and has test methods",
                 )
                 break
     for ref in py.main_guard_calls:
@@ -176,7 +176,7 @@ def _test_evidence(
         short = ref.name.rsplit(".", 1)[-1]
         if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS or short == "run_tests":
             for line in ref.lines:
-                c.add("test", line, f"the `__main__` guard runs the tests (`{ref.name}()`)")
+                c.add("test", line, f"the __main__ guard runs the tests ({ref.name}())")
 
 
 def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) -> None:
@@ -188,14 +188,14 @@ def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) ->
         if (arg.keyword in DEVICE_KEYWORDS) or (
             arg.keyword is None and any(callee.endswith(end) for end in DEVICE_CALLEES)
         ):
-            where = f"{arg.keyword}=" if arg.keyword else ""
-            c.add("gpu", arg.line, f"puts work on the `{arg.value}` device ({where}`{arg.value}`)")
+            how = f"{arg.keyword}=" if arg.keyword else f"{arg.callee}("
+            c.add("gpu", arg.line, f"puts work on an accelerator ({how}{arg.value!r})")
     for ref in py.code_refs:
         if ref.call and (ref.name == ".cuda" or ref.name.endswith(".cuda")):
             full = canonical(ref.name, aliases)
             if full != "torch.cuda":
                 for line in ref.lines:
-                    c.add("gpu", line, "moves data to the GPU (`.cuda()`)")
+                    c.add("gpu", line, "moves data to the GPU (.cuda())")
 
 
 def analyze(facts: FileFacts, text: str | None) -> Analysis:

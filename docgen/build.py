@@ -21,14 +21,27 @@ from docgen.workers import Progress, read_source, scan_files
 from docgen.write import WriteResult, write_pages
 
 
+@dataclass(frozen=True, order=True)
+class BuildWarning:
+    """Something the user should know about one file; the build still completed."""
+
+    path: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line > 0 else self.path
+        return f"{where}: {self.message}"
+
+
 @dataclass
 class BuildReport:
     files: int = 0
     documented: int = 0
-    written: int = 0
+    written: list[str] = field(default_factory=list)
     unchanged: int = 0
-    pruned: int = 0
-    warnings: list[str] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
+    warnings: list[BuildWarning] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -109,22 +122,20 @@ def make_report(
     conflicts: list[str],
     seconds: float,
 ) -> BuildReport:
-    warnings = [f"{s.path}:0: skipped: {s.reason}" for s in discovery.skipped]
+    warnings = [BuildWarning(s.path, 0, f"skipped: {s.reason}") for s in discovery.skipped]
     for scanned in index.files.values():
         for problem in scanned.facts.problems:
-            warnings.append(f"{scanned.facts.path}:{problem.line}: {problem.message}")
-    warnings += [
-        f"{page}:0: page not written: a folder of the same name is needed" for page in conflicts
-    ]
-    warnings += [
-        f"{page}:0: not overwritten: a file docgen did not write" for page in written.refused
-    ]
+            warnings.append(BuildWarning(scanned.facts.path, problem.line, problem.message))
+    for page in conflicts:
+        warnings.append(BuildWarning(page, 0, "page not written: a folder has the same name"))
+    for page in written.refused:
+        warnings.append(BuildWarning(page, 0, "not overwritten: a file docgen did not write"))
     return BuildReport(
         files=len(discovery.files),
         documented=len(index.documented()),
-        written=len(written.written),
+        written=written.written,
         unchanged=written.unchanged,
-        pruned=len(written.pruned),
+        pruned=written.pruned,
         warnings=sorted(warnings),
         seconds=seconds,
     )

@@ -96,16 +96,23 @@ def progress_bar(quiet: bool) -> Iterator[Callable[[int], Progress] | None]:
 
 
 def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -> None:
-    if not quiet:
-        for warning in report.warnings:
-            click.echo(f"warning: {warning}", err=True)
-        click.echo(
-            f"docgen: {report.files} files, {report.documented} documented; "
-            f"pages: {report.written} written, {report.unchanged} unchanged, "
-            f"{report.pruned} pruned; {len(report.warnings)} warnings; "
-            f"{report.seconds:.1f}s -> {out}",
-            err=True,
-        )
+    """Pages written (with -v), then warnings, then one summary line, all on stderr."""
+    if quiet:
+        return
+    if verbose:
+        for page in report.written:
+            click.echo(f"wrote {page}", err=True)
+        for page in report.pruned:
+            click.echo(f"pruned {page}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(
+        f"docgen: {report.files} files, {report.documented} documented; "
+        f"pages: {len(report.written)} written, {report.unchanged} unchanged, "
+        f"{len(report.pruned)} pruned; {len(report.warnings)} warnings; "
+        f"{report.seconds:.1f}s -> {out}",
+        err=True,
+    )
 
 
 def main() -> None:

@@ -160,8 +160,13 @@ def _left_out_prefixes(repo: Path, exclude_dirs: Sequence[Path]) -> tuple[str, .
     return tuple(sorted(prefixes))
 
 
+#: Folders never documented: git's own, and docgen's state folder of any output
+#: folder (an earlier build into another place may have left one in the tree).
+ALWAYS_LEFT_OUT = frozenset({".git", ".docgen"})
+
+
 def _is_left_out(path: str, left_out: Iterable[str]) -> bool:
-    if ".git" in path.split("/"):
+    if not ALWAYS_LEFT_OUT.isdisjoint(path.split("/")):
         return True
     return any(p == "." or path == p or path.startswith(p + "/") for p in left_out)
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docgen.discover import is_docgen_page
+from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.errors import DocgenError
 
 STATE_DIR = ".docgen"
@@ -77,7 +77,7 @@ def _ours(target: Path, known: Mapping[str, str], rel: str) -> bool:
         return True
     try:
         with open(target, "rb") as handle:
-            return is_docgen_page(handle.read(512))
+            return is_docgen_page(handle.read(PAGE_HEAD_BYTES))
     except OSError:
         return False
 

@@ -768,7 +768,7 @@ def test_testing_section(site: Site) -> None:
     page = site.pages["tests/test_core.py_docs.md"]
     fences = [t for t in MD.parse(body(page)) if t.type == "fence" and t.info == "sh"]
     assert fences[0].content == "pytest tests/test_core.py\npython tests/test_core.py\n"
-    assert "  - whole file: file name matches test\\_\\*\\.py\n" in page
+    assert "  - whole file: file name matches test\\_\\*.py\n" in page
     assert "[`test_foo`](#function-test_foo)" in page
     assert "[`TestFoo.test_size`](#method-testfootest_size)" in page
     assert "`TestFoo.helper`](#" not in page.split("## Testing & Usage")[1]
@@ -854,7 +854,7 @@ def test_folder_pages(site: Site) -> None:
     assert heading_texts(index)[0] == (1, "Index: pkg")
     assert "- `blob.bin` — binary, 9 bytes" in index
     assert "blob.bin_docs" not in index
-    assert "Core tools\\." in index
+    assert "Core tools." in index
     assert "2 lines of toml" in index
     root = site.pages["index.md"]
     assert heading_texts(root)[0] == (1, "Index: demo")

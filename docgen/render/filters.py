@@ -42,6 +42,15 @@ def fold_lines(text: str) -> str:
     return _LINE_BREAKS.sub(" ", text).replace("\0", "\ufffd")
 
 
+#: Characters that can open markup anywhere on a line: CommonMark's inline syntax,
+#: GitHub's tables, strikethrough, math and e-mail/URL autolinks (`:`, `@`).
+_MARKUP_CHARACTERS = frozenset("\\`*_[]<>&!#|~$:@")
+#: Characters that open a block when they start a line (lists, quotes, setext).
+_LINE_START_MARKERS = frozenset("-+=>")
+_LIST_NUMBER = re.compile(r"^(\d{1,9})[.)]")
+_WWW_DOT = re.compile(r"(?i)(\bwww)\.")
+
+
 def md_text(value: object) -> str:
     """Markdown that renders as exactly this text, on one line, with no markup.
 
@@ -49,7 +58,14 @@ def md_text(value: object) -> str:
     leading spaces could start an indented code block).
     """
     text = fold_lines(str(value)).strip()
-    return "".join("\\" + ch if ch in _ASCII_PUNCTUATION else ch for ch in text)
+    escaped = "".join("\\" + ch if ch in _MARKUP_CHARACTERS else ch for ch in text)
+    escaped = _WWW_DOT.sub(r"\1\\.", escaped)  # GitHub links a bare www.host
+    leading = _LIST_NUMBER.match(escaped)
+    if leading:  # "1. x" or "1) x" at the start would open an ordered list
+        return f"{leading.group(1)}\\{escaped[len(leading.group(1)) :]}"
+    if escaped[:1] in _LINE_START_MARKERS:
+        return "\\" + escaped
+    return escaped
 
 
 def _longest_run(pattern: re.Pattern[str], text: str) -> int:
