@@ -12,13 +12,14 @@ from docgen import __version__
 from docgen.discover import Discovery, SourceFile, discover
 from docgen.facts import ScannedFile
 from docgen.index import RepoIndex, build_index
+from docgen.keywords import DefinitionSite, definition_sites, store_sites
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
 from docgen.project import project_name
 from docgen.render import RenderContext, Renderer, make_environment
 from docgen.scan.decode import decode_python, decode_text
 from docgen.workers import Progress, read_source, scan_files
-from docgen.write import WriteResult, write_pages
+from docgen.write import WriteResult, open_state, set_meta, write_pages
 
 
 @dataclass(frozen=True, order=True)
@@ -52,22 +53,34 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     tick = progress(len(discovery.files)) if progress else None
     scanned = scan_files(discovery.files, options.jobs, tick)
     index = build_index(project_name(options.repo), scanned)
-    pages, conflicts = render_pages(index, options, discovery)
+    sites = definition_sites(index)
+    pages, conflicts = render_pages(index, options, discovery, sites)
     written = write_pages(options.out, pages)
+    store_index(options, sites)
     return make_report(discovery, index, written, conflicts, time.perf_counter() - started)
 
 
+def store_index(options: BuildOptions, sites: list[DefinitionSite]) -> None:
+    """Keep the keyword index for `docgen find`, and where the sources are for `check-links`."""
+    with open_state(options.out) as conn:
+        store_sites(conn, sites)
+        set_meta(conn, "source_root", source_root(options))
+
+
+def source_root(options: BuildOptions) -> str:
+    """The repository root as seen from the output folder, with "/" separators."""
+    return posixpath.normpath(os.path.relpath(options.repo, options.out).replace(os.sep, "/"))
+
+
 def render_pages(
-    index: RepoIndex, options: BuildOptions, discovery: Discovery
+    index: RepoIndex, options: BuildOptions, discovery: Discovery, sites: list[DefinitionSite]
 ) -> tuple[dict[str, str], list[str]]:
     """Every page of the build, by output-relative path, and paths that could not be used."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
-        source_root=posixpath.normpath(os.path.relpath(options.repo, options.out)).replace(
-            os.sep, "/"
-        ),
+        source_root=source_root(options),
         max_embed_bytes=options.max_embed_bytes,
     )
     renderer = Renderer(
@@ -84,6 +97,8 @@ def render_pages(
     for folder in index.folders:
         pages[folder_index(folder)] = renderer.folder_index(folder)
         pages[folder_doc(folder)] = renderer.folder_doc(folder)
+    if hasattr(renderer, "keyword_pages"):  # TEMPORARY until the renderer has it
+        pages.update(renderer.keyword_pages(sites))
     conflicts = page_conflicts(pages)
     for page in conflicts:
         del pages[page]

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import click
 from click._termui_impl import ProgressBar
 
 from docgen import __version__
 from docgen.build import BuildReport, build
-from docgen.errors import DocgenError
-from docgen.options import resolve_options
+from docgen.errors import DocgenError, UsageError
+from docgen.keywords import MatchMode, find_sites
+from docgen.linkcheck import check_links, format_broken
+from docgen.options import DEFAULT_OUT, resolve_options
 from docgen.workers import Progress, default_jobs
+from docgen.write import get_meta, read_state
 
 BUILD_EXAMPLES = """
 \b
@@ -75,6 +80,82 @@ def build_command(
 
 
 cli.add_command(build_command, name="build")
+
+FIND_EXAMPLES = """
+\b
+Examples:
+  docgen find DeviceMesh                   every definition of that name
+  docgen find 'all_*' --kind function      a glob
+  docgen find init_ --prefix --out site    names that start with init_
+"""
+
+
+@cli.command(epilog=FIND_EXAMPLES)
+@click.argument("name")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=str(DEFAULT_OUT),
+    show_default=True,
+    help="The output folder of an earlier `docgen build`.",
+)
+@click.option("--kind", type=click.Choice(["class", "function", "method"]), help="Only this kind.")
+@click.option("--prefix", is_flag=True, help="Match names that start with NAME.")
+def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
+    """Print every definition of NAME as `path:line: kind qualified.name`.
+
+    NAME is matched exactly, as a glob when it holds * ? or [, or as a prefix with
+    --prefix. Exit status 1 when nothing matches.
+    """
+    conn = read_state(Path(out))
+    if conn is None:
+        raise UsageError(f"no docgen index in {out}; run `docgen build` first (or pass --out)")
+    mode: MatchMode = "prefix" if prefix else "glob" if any(c in name for c in "*?[") else "exact"
+    try:
+        sites = find_sites(conn, name, mode, kind)
+    except sqlite3.DatabaseError as exc:
+        raise UsageError(f"the docgen index in {out} cannot be read ({exc}); rebuild it") from exc
+    finally:
+        conn.close()
+    for site in sites:
+        click.echo(str(site))
+    if not sites:
+        sys.exit(1)
+
+
+@cli.command(name="check-links")
+@click.argument("out", type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option(
+    "--repo",
+    type=click.Path(exists=True, file_okay=False, path_type=str),
+    default=None,
+    help="The repository the pages link to (default: the one the build recorded).",
+)
+def check_links_command(out: str, repo: str | None) -> None:
+    """Report every relative link or anchor in OUT's pages that does not resolve.
+
+    One line per broken link, `page:line: target (why)`; exit status 1 if any.
+    """
+    out_path = Path(out)
+    repo_path = Path(repo) if repo else recorded_repo(out_path)
+    broken = check_links(out_path, repo_path)
+    for link in broken:
+        click.echo(format_broken(link))
+    click.echo(f"docgen: {len(broken)} broken links in {out}", err=True)
+    if broken:
+        sys.exit(1)
+
+
+def recorded_repo(out: Path) -> Path | None:
+    conn = read_state(out)
+    if conn is None:
+        return None
+    try:
+        root = get_meta(conn, "source_root")
+    finally:
+        conn.close()
+    return (out / root).resolve() if root else None
 
 
 @contextmanager

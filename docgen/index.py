@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from docgen.facts import ScannedFile
+from docgen.graph import ImportGraph, build_graph
 from docgen.links import folder_of, parent_folders
 
 
@@ -29,6 +30,7 @@ class RepoIndex:
     project: str
     files: Mapping[str, ScannedFile]  # by repo-relative path, in sorted order
     folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order
+    graph: ImportGraph  # who imports whom
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
@@ -61,4 +63,5 @@ def build_index(project: str, scanned: Iterable[ScannedFile]) -> RepoIndex:
         project=project,
         files=MappingProxyType(files),
         folders=MappingProxyType(folders),
+        graph=build_graph(files.values()),
     )

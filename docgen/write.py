@@ -23,7 +23,10 @@ from docgen.errors import DocgenError
 
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
-SCHEMA = "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)"
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
 
 
 @dataclass
@@ -40,18 +43,52 @@ def open_state(out: Path) -> Iterator[sqlite3.Connection]:
     state_dir.mkdir(parents=True, exist_ok=True)
     path = state_dir / STATE_FILE
     try:
-        conn = sqlite3.connect(path)
-        conn.execute(SCHEMA)
+        conn = _connect(path)
     except sqlite3.DatabaseError:
         # A corrupt or foreign state file: start afresh rather than trust it.
         path.unlink(missing_ok=True)
-        conn = sqlite3.connect(path)
-        conn.execute(SCHEMA)
+        conn = _connect(path)
     try:
         with conn:
             yield conn
     finally:
         conn.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path)
+    try:
+        for statement in SCHEMA:
+            conn.execute(statement)
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise
+    return conn
+
+
+def read_state(out: Path) -> sqlite3.Connection | None:
+    """The state of an earlier build, read-only, or None when there is none."""
+    path = out / STATE_DIR / STATE_FILE
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn.execute("SELECT count(*) FROM pages").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return conn
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+
+def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return None if row is None else str(row[0])
 
 
 def manifest(conn: sqlite3.Connection) -> dict[str, str]:

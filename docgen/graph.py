@@ -1,0 +1,170 @@
+"""Which file imports which: module names, import resolution and the reverse graph.
+
+Files map to dotted module names as Python would find them with the repository
+root and `src/` (when present) on `sys.path`; folders without `__init__.py` are
+namespace packages (PEP 420).  The edge rule: file F imports file G when an
+import statement in F reads `import a.b.c` and `a.b.c` is G, or `from P import N`
+and `P.N` is the module G, or else `P` is G.  Relative imports resolve against
+F's package.  A file never imports itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from docgen.facts import Import, ScannedFile
+
+#: Folders put on `sys.path`, in order; "" is the repository root.
+SOURCE_ROOTS = ("", "src")
+PYTHON_SUFFIXES = (".py", ".pyi")
+STDLIB_MODULES = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+
+
+@dataclass(frozen=True)
+class ImportTarget:
+    """One import statement of a file, resolved."""
+
+    line: int
+    written: str  # the module as written, or "." * level for `from . import x`
+    absolute: str  # the absolute dotted module it names ("" when a relative import climbs too far)
+    targets: tuple[str, ...]  # repo paths of the files it imports (may be empty)
+    names: tuple[str, ...] = ()
+
+    @property
+    def internal(self) -> bool:
+        return bool(self.targets) or self.written.startswith(".")
+
+
+@dataclass(frozen=True)
+class ImportGraph:
+    modules: Mapping[str, str]  # dotted module name -> repo path
+    module_names: Mapping[str, str]  # repo path -> its dotted module name
+    imports: Mapping[str, tuple[ImportTarget, ...]]  # repo path -> its resolved imports
+    imported_by: Mapping[str, tuple[str, ...]]  # repo path -> sorted importing paths
+
+    def imports_of(self, path: str) -> tuple[str, ...]:
+        """The repo files that `path` imports, sorted, without duplicates."""
+        found = {t for imp in self.imports.get(path, ()) for t in imp.targets}
+        return tuple(sorted(found))
+
+
+def module_name(path: str, root: str) -> str | None:
+    """The dotted module a file has under one source root, or None if it has none there."""
+    if root:
+        if not path.startswith(root + "/"):
+            return None
+        path = path[len(root) + 1 :]
+    for suffix in PYTHON_SUFFIXES:
+        if path.endswith(suffix):
+            stem = path[: -len(suffix)]
+            break
+    else:
+        return None
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None
+    return ".".join(parts)
+
+
+def map_modules(paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Dotted name -> file (first source root wins; a package beats a same-named module,
+    `.py` beats `.pyi`), and each file's own name under its most specific root."""
+    ordered = sorted(paths)
+    modules: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for root in SOURCE_ROOTS:
+        found: dict[str, str] = {}
+        for path in ordered:
+            name = module_name(path, root)
+            if name is None:
+                continue
+            names[path] = name  # later (more specific) roots override
+            current = found.get(name)
+            if current is None or _precedence(path) < _precedence(current):
+                found[name] = path
+        for name, path in found.items():
+            modules.setdefault(name, path)
+    return modules, names
+
+
+def _precedence(path: str) -> tuple[int, int]:
+    package = 0 if path.endswith(("/__init__.py", "/__init__.pyi")) else 1
+    stub = 1 if path.endswith(".pyi") else 0
+    return (package, stub)
+
+
+def package_of(path: str, name: str) -> str:
+    """The package a module's relative imports start from."""
+    if path.endswith(("/__init__.py", "/__init__.pyi")) or path in ("__init__.py", "__init__.pyi"):
+        return name
+    return name.rpartition(".")[0]
+
+
+def absolute_module(imp: Import, package: str | None) -> str:
+    """The absolute dotted module an import names; "" when it cannot be resolved."""
+    if imp.level == 0:
+        return imp.module or ""
+    if package is None:
+        return ""
+    parts = package.split(".") if package else []
+    if imp.level - 1 > len(parts):
+        return ""
+    base = parts[: len(parts) - (imp.level - 1)]
+    rest = (imp.module or "")[imp.level :]
+    return ".".join([*base, rest] if rest else base)
+
+
+def resolve_import(
+    imp: Import, package: str | None, modules: Mapping[str, str], self_path: str
+) -> ImportTarget:
+    absolute = absolute_module(imp, package)
+    written = imp.module if imp.module is not None else "." * imp.level
+    targets: set[str] = set()
+    if absolute:
+        if imp.is_from:
+            for name in imp.names or ("*",):
+                submodule = modules.get(f"{absolute}.{name}") if name != "*" else None
+                target = submodule or modules.get(absolute)
+                if target:
+                    targets.add(target)
+        elif absolute in modules:
+            targets.add(modules[absolute])
+    targets.discard(self_path)
+    return ImportTarget(imp.line, written, absolute, tuple(sorted(targets)), imp.names)
+
+
+def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
+    scanned = [f for f in files if f.facts.python is not None]
+    modules, names = map_modules(f.facts.path for f in scanned)
+    imports: dict[str, tuple[ImportTarget, ...]] = {}
+    importers: dict[str, set[str]] = {}
+    for f in sorted(scanned, key=lambda f: f.facts.path):
+        path = f.facts.path
+        assert f.facts.python is not None
+        own = names.get(path)
+        package = package_of(path, own) if own is not None else None
+        resolved = tuple(
+            resolve_import(imp, package, modules, path) for imp in f.facts.python.imports
+        )
+        imports[path] = resolved
+        for target in {t for r in resolved for t in r.targets}:
+            importers.setdefault(target, set()).add(path)
+    return ImportGraph(
+        modules=MappingProxyType(dict(sorted(modules.items()))),
+        module_names=MappingProxyType(dict(sorted(names.items()))),
+        imports=MappingProxyType(imports),
+        imported_by=MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(importers.items())}),
+    )
+
+
+def top_level(module: str) -> str:
+    return module.split(".", 1)[0]
+
+
+def is_stdlib(module: str) -> bool:
+    return top_level(module) in STDLIB_MODULES

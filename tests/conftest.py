@@ -1,0 +1,133 @@
+"""Shared fixtures for the integration tests: fixture copies, builds, page trees.
+
+The sample repositories in `fixtures/` are copied (symlinks kept as links)
+before every build, so no test writes into the checkout.  The builds of the two
+samples that golden, link and tag tests only read are made once per session.
+
+`--update-golden` rewrites `tests/golden/` from the current output instead of
+comparing against it (see tests/test_golden.py).
+"""
+
+from __future__ import annotations
+
+import shutil
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from docgen.build import BuildReport, build
+from docgen.options import resolve_options
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+STATE_FOLDER = ".docgen"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/ from the current build output instead of comparing",
+    )
+
+
+@dataclass(frozen=True)
+class Built:
+    """A finished build of a copied sample: where it is and what the build reported."""
+
+    repo: Path
+    out: Path
+    report: BuildReport
+
+
+#: Never copied from a sample: caches, and the pages of a `docgen build fixtures/<name>`
+#: someone ran in the checkout (they would be stale pages in every copy).
+LEFT_BEHIND = frozenset({"__pycache__", STATE_FOLDER})
+
+
+def copy_sample(name: str, parent: Path) -> Path:
+    """Copy `fixtures/<name>` to `parent/<name>`, keeping symlinks as links."""
+    source = FIXTURES / name
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        left = LEFT_BEHIND.intersection(names)
+        if Path(folder) == source / "docs" and "generated" in names:
+            left.add("generated")
+        return left
+
+    target = parent / name
+    shutil.copytree(source, target, symlinks=True, ignore=ignore)
+    return target
+
+
+def run_build(repo: Path, out: Path | None = None, jobs: int = 2) -> BuildReport:
+    """One build through the Python API, as `docgen build REPO [--out OUT] -j JOBS` does."""
+    return build(resolve_options(repo, out, jobs))
+
+
+def page_files(out: Path) -> dict[str, bytes]:
+    """Every `*.md` page under `out` (docgen's state folder left out), by NFC POSIX path."""
+    pages: dict[str, bytes] = {}
+    for path in sorted(out.rglob("*.md")):
+        rel = path.relative_to(out)
+        if rel.parts[0] == STATE_FOLDER or not path.is_file():
+            continue
+        pages[unicodedata.normalize("NFC", rel.as_posix())] = path.read_bytes()
+    return pages
+
+
+@pytest.fixture(scope="session")
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def docgen_build() -> Callable[..., BuildReport]:
+    """`docgen_build(repo, out=None, jobs=2)`: a build through the Python API."""
+    return run_build
+
+
+@pytest.fixture(scope="session")
+def read_pages() -> Callable[[Path], dict[str, bytes]]:
+    """`read_pages(out)`: every page's bytes by output-relative POSIX path."""
+    return page_files
+
+
+@pytest.fixture(scope="session")
+def copy_fixture() -> Callable[[str, Path], Path]:
+    """`copy_fixture(name, parent)`: copy `fixtures/<name>` to `parent/<name>`."""
+    return copy_sample
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Callable[..., Path]:
+    """`sample(name, under="")`: copy that fixture to `<this test's tmp>/<under>/<name>`."""
+
+    def make(name: str, under: str = "") -> Path:
+        parent = tmp_path / under
+        parent.mkdir(parents=True, exist_ok=True)
+        return copy_sample(name, parent)
+
+    return make
+
+
+def _build_sample(factory: pytest.TempPathFactory, name: str) -> Built:
+    repo = copy_sample(name, factory.mktemp("golden"))
+    out = repo / "docs" / "generated"
+    return Built(repo, out, run_build(repo, out, jobs=2))
+
+
+@pytest.fixture(scope="session")
+def torchlike_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """torchlike built into `<copy>/docs/generated` with 2 workers; read it, never change it."""
+    return _build_sample(tmp_path_factory, "torchlike")
+
+
+@pytest.fixture(scope="session")
+def badinputs_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """badinputs built into `<copy>/docs/generated` with 2 workers; read it, never change it."""
+    return _build_sample(tmp_path_factory, "badinputs")
