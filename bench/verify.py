@@ -37,6 +37,7 @@ from docgen.scan.languages import is_binary
 STATE_FOLDER = linkcheck.STATE_FOLDER
 GROUP_HEADINGS = {"Classes": "classes", "Functions": "functions", "Imports": "imports"}
 GROUPS = ("classes", "functions", "imports")
+FILE_AND_FOLDER_KINDS = frozenset({"python", "markdown", "text", "binary", "folder"})
 MIN_LEAK_LINE = 9  # "longer than 8 characters"
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _LINK = re.compile(r"\]\(([^()\s]*)\)")
@@ -411,14 +412,42 @@ def check_layout(tree: Tree, show: int) -> Result:
     expected |= {
         posixpath.join(f, n).lstrip("/") for f in folders for n in (FOLDER_INDEX, FOLDER_DOC)
     }
-    strays = sorted(pages - expected)
+    repo_wide: dict[str, int] = {}
+    strays = []
+    for page in sorted(pages - expected):
+        kind = repo_wide_kind(tree.out, page)
+        if kind is None:
+            strays.append(page)
+        else:
+            repo_wide[kind] = repo_wide.get(kind, 0) + 1
     problems += [f"page for nothing documented: {p}" for p in strays]
+    wide = ", ".join(f"{n} {kind}" for kind, n in sorted(repo_wide.items())) or "none"
     summary = (
-        f"{len(tree.sources)} files ({len(tree.documented)} documented), {len(folders)} folders; "
-        f"{len(of_pages)} pages of pages, {len(missing)} missing file pages, "
-        f"{len(missing_folder_pages)} missing folder pages, {len(strays)} stray pages"
+        f"{len(tree.sources)} files ({len(tree.documented)} documented), {len(folders)} folders, "
+        f"repo-wide pages: {wide}; {len(of_pages)} pages of pages, {len(missing)} missing "
+        f"file pages, {len(missing_folder_pages)} missing folder pages, {len(strays)} stray pages"
     )
     return Result("3 page layout", not problems, summary, problems[:show])
+
+
+def repo_wide_kind(out: Path, page: str) -> str | None:
+    """The kind of a page about the whole repository (`keywords-a.md`), else None.
+
+    Such a page sits at the top of OUT, is docgen's (by its front matter) and
+    documents the root (`source: "."`) with a kind no file or folder has.
+    """
+    if "/" in page or not page.endswith(".md"):
+        return None
+    front = front_matter(read_text(out / page) or "")
+    try:
+        source = json.loads(front.get("source", "null"))
+        kind = json.loads(front.get("kind", "null"))
+        generator = json.loads(front.get("generator", "null"))
+    except json.JSONDecodeError:
+        return None
+    if source != "." or not isinstance(kind, str) or kind in FILE_AND_FOLDER_KINDS:
+        return None
+    return kind if isinstance(generator, str) and generator.startswith("docgen") else None
 
 
 def check_modes(tree: Tree, show: int) -> Result:

@@ -140,11 +140,21 @@ class _Collector:
         return text if len(text) <= EVIDENCE_WIDTH else text[: EVIDENCE_WIDTH - 1] + "…"
 
 
+#: Calls that ask whether code is being compiled or traced: they make code
+#: compile-aware, but they compile nothing, so they are no evidence of `jit`.
+COMPILE_QUERIES = frozenset(
+    {"is_compiling", "is_dynamo_compiling", "is_scripting", "is_tracing", "is_exporting"}
+)
+
+
 def _name_rules(collector: _Collector, name: str, lines: Iterable[int], verb: str) -> None:
+    if name.rsplit(".", 1)[-1] in COMPILE_QUERIES:
+        return
     for rule in NAME_RULES:
         if rule.matches(name):
+            reason = rule.reason if name == rule.prefix else f"{rule.reason} ({verb} {name})"
             for line in lines:
-                collector.add(rule.tag, line, f"{rule.reason} ({verb} {name})")
+                collector.add(rule.tag, line, reason)
 
 
 def _test_evidence(
@@ -188,8 +198,8 @@ def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) ->
         if (arg.keyword in DEVICE_KEYWORDS) or (
             arg.keyword is None and any(callee.endswith(end) for end in DEVICE_CALLEES)
         ):
-            how = f"{arg.keyword}=" if arg.keyword else f"{arg.callee}("
-            c.add("gpu", arg.line, f"puts work on an accelerator ({how}{arg.value!r})")
+            how = f"{arg.keyword}={arg.value!r}" if arg.keyword else f"{arg.callee}({arg.value!r})"
+            c.add("gpu", arg.line, f"puts work on an accelerator ({how})")
     for ref in py.code_refs:
         if ref.call and (ref.name == ".cuda" or ref.name.endswith(".cuda")):
             full = canonical(ref.name, aliases)

@@ -8,8 +8,11 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+import jinja2
+
 from docgen import __version__
-from docgen.discover import Discovery, SourceFile, discover
+from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
+from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
 from docgen.index import RepoIndex, build_index
 from docgen.keywords import DefinitionSite, definition_sites, store_sites
@@ -54,10 +57,22 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     scanned = scan_files(discovery.files, options.jobs, tick)
     index = build_index(project_name(options.repo), scanned)
     sites = definition_sites(index)
-    pages, conflicts = render_pages(index, options, discovery, sites)
+    try:
+        pages, conflicts = render_pages(index, options, discovery, sites)
+    except jinja2.TemplateError as exc:
+        raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
     written = write_pages(options.out, pages)
     store_index(options, sites)
     return make_report(discovery, index, written, conflicts, time.perf_counter() - started)
+
+
+def describe_template_error(exc: jinja2.TemplateError) -> str:
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = exc.filename or exc.name or "template"
+        return f"{where}:{exc.lineno}: {exc.message}"
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return f"template not found: {exc.name}"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def store_index(options: BuildOptions, sites: list[DefinitionSite]) -> None:
@@ -97,8 +112,7 @@ def render_pages(
     for folder in index.folders:
         pages[folder_index(folder)] = renderer.folder_index(folder)
         pages[folder_doc(folder)] = renderer.folder_doc(folder)
-    if hasattr(renderer, "keyword_pages"):  # TEMPORARY until the renderer has it
-        pages.update(renderer.keyword_pages(sites))
+    pages.update(renderer.keyword_pages(sites))
     conflicts = page_conflicts(pages)
     for page in conflicts:
         del pages[page]
@@ -137,12 +151,19 @@ def make_report(
     conflicts: list[str],
     seconds: float,
 ) -> BuildReport:
-    warnings = [BuildWarning(s.path, 0, f"skipped: {s.reason}") for s in discovery.skipped]
+    # docgen's own pages found in the tree are left out on purpose: no warning.
+    warnings = [
+        BuildWarning(s.path, 0, f"skipped: {s.reason}")
+        for s in discovery.skipped
+        if s.reason != REASON_DOCGEN_PAGE
+    ]
     for scanned in index.files.values():
         for problem in scanned.facts.problems:
             warnings.append(BuildWarning(scanned.facts.path, problem.line, problem.message))
     for page in conflicts:
         warnings.append(BuildWarning(page, 0, "page not written: a folder has the same name"))
+    for page, why in written.failed:
+        warnings.append(BuildWarning(page, 0, f"page not written: {why}"))
     for page in written.refused:
         warnings.append(BuildWarning(page, 0, "not overwritten: a file docgen did not write"))
     return BuildReport(

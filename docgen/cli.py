@@ -29,7 +29,31 @@ Examples:
 """
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class DocgenGroup(click.Group):
+    """Turns docgen's own errors into one line and their exit code, for every caller."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except DocgenError as exc:
+            click.echo(f"docgen: error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+MAIN_EXAMPLES = """
+\b
+Examples:
+  docgen build .                      pages for this repository into ./docs/generated
+  docgen find DeviceMesh              where a class or function is defined
+  docgen check-links docs/generated   every relative link and anchor resolves
+"""
+
+
+@click.group(
+    cls=DocgenGroup,
+    epilog=MAIN_EXAMPLES,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="docgen")
 def cli() -> None:
     """docgen: keyword index and documentation pages for every file of a repository."""
@@ -73,7 +97,7 @@ def build_command(
     warnings, listed at the end as path:line: message), 1 on a fatal error, 2 on
     a usage error.
     """
-    options = resolve_options(repo, out, jobs or default_jobs(), templates)
+    options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
     with progress_bar(quiet) as progress:
         report = build(options, progress)
     print_report(report, options.out, quiet, verbose)
@@ -199,7 +223,9 @@ def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -
 def main() -> None:
     """Entry point: docgen's own errors become one line and an exit code."""
     try:
-        cli.main(standalone_mode=False, prog_name="docgen")
+        result = cli.main(standalone_mode=False, prog_name="docgen")
+        if isinstance(result, int) and result:  # ctx.exit(code) returns it in this mode
+            sys.exit(result)
     except click.exceptions.Abort:
         click.echo("docgen: interrupted", err=True)
         sys.exit(130)

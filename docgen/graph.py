@@ -139,8 +139,10 @@ def resolve_import(
 
 
 def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
-    scanned = [f for f in files if f.facts.python is not None]
-    modules, names = map_modules(f.facts.path for f in scanned)
+    # Every Python file is a module, even one that could not be parsed: others may import it.
+    python_files = [f for f in files if f.facts.kind == "python"]
+    modules, names = map_modules(f.facts.path for f in python_files)
+    scanned = [f for f in python_files if f.facts.python is not None]
     imports: dict[str, tuple[ImportTarget, ...]] = {}
     importers: dict[str, set[str]] = {}
     for f in sorted(scanned, key=lambda f: f.facts.path):

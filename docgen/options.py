@@ -35,8 +35,11 @@ def resolve_options(
         raise UsageError(f"repository path is not a folder: {repo_path}")
     repo_path = repo_path.resolve()
     out_path = (repo_path / DEFAULT_OUT) if out is None else Path(out).expanduser().resolve()
-    if out_path.exists() and not out_path.is_dir():
-        raise UsageError(f"output path exists and is not a folder: {out_path}")
+    for existing in (out_path, *out_path.parents):
+        if existing.exists():
+            if not existing.is_dir():
+                raise UsageError(f"output path is not a folder: {existing} exists as a file")
+            break
     if out_path == repo_path or out_path in repo_path.parents:
         raise UsageError(
             f"output folder {out_path} is the repository or contains it; "
@@ -47,7 +50,9 @@ def resolve_options(
     template_paths = []
     for folder in templates:
         path = Path(folder).expanduser().resolve()
-        if not path.is_dir():
+        if not path.exists():
             raise UsageError(f"template folder does not exist: {path}")
+        if not path.is_dir():
+            raise UsageError(f"template path is not a folder: {path}")
         template_paths.append(path)
     return BuildOptions(repo_path, out_path, jobs, tuple(template_paths))

@@ -35,6 +35,7 @@ class WriteResult:
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # user files docgen would not replace
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (page, why) not written
 
 
 @contextlib.contextmanager
@@ -95,13 +96,21 @@ def manifest(conn: sqlite3.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT path, sha256 FROM pages ORDER BY path"))
 
 
-def atomic_write(target: Path, data: bytes) -> None:
+def page_mode() -> int:
+    """The mode a plain `open()` would give a new file under the current umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def atomic_write(target: Path, data: bytes, mode: int = 0o644) -> None:
     """Write via a temporary file in the same folder and rename, so no reader sees half a page."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, mode)  # mkstemp makes files private; pages are as readable as any file
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -129,27 +138,10 @@ def _safe_target(out: Path, rel: str) -> Path:
 def write_pages(out: Path, pages: Mapping[str, str]) -> WriteResult:
     """Bring OUT in line with `pages` (output-relative path -> text)."""
     result = WriteResult()
+    mode = page_mode()
     with open_state(out) as conn:
         known = manifest(conn)
-        for rel in sorted(pages):
-            data = pages[rel].encode("utf-8")
-            digest = hashlib.sha256(data).hexdigest()
-            target = _safe_target(out, rel)
-            if target.is_symlink() or (target.exists() and not target.is_file()):
-                result.refused.append(rel)
-                continue
-            if target.is_file():
-                if not _ours(target, known, rel):
-                    result.refused.append(rel)
-                    continue
-                if target.read_bytes() == data:
-                    result.unchanged += 1
-                    if known.get(rel) != digest:
-                        conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
-                    continue
-            atomic_write(target, data)
-            conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
-            result.written.append(rel)
+        # Prune first: a stale page may stand where a new folder is needed, or the reverse.
         for rel in sorted(set(known) - set(pages)):
             target = _safe_target(out, rel)
             with contextlib.suppress(FileNotFoundError):
@@ -158,7 +150,40 @@ def write_pages(out: Path, pages: Mapping[str, str]) -> WriteResult:
                     result.pruned.append(rel)
             conn.execute("DELETE FROM pages WHERE path = ?", (rel,))
             _remove_empty_parents(out, target.parent)
+        for rel in sorted(pages):
+            try:
+                _write_one(out, rel, pages[rel].encode("utf-8"), known, mode, conn, result)
+            except OSError as exc:  # e.g. a name longer than the file system allows
+                result.failed.append((rel, exc.strerror or str(exc)))
     return result
+
+
+def _write_one(
+    out: Path,
+    rel: str,
+    data: bytes,
+    known: Mapping[str, str],
+    mode: int,
+    conn: sqlite3.Connection,
+    result: WriteResult,
+) -> None:
+    digest = hashlib.sha256(data).hexdigest()
+    target = _safe_target(out, rel)
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        result.refused.append(rel)
+        return
+    if target.is_file():
+        if not _ours(target, known, rel):
+            result.refused.append(rel)
+            return
+        if target.read_bytes() == data:
+            result.unchanged += 1
+            if known.get(rel) != digest:
+                conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
+            return
+    atomic_write(target, data, mode)
+    conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
+    result.written.append(rel)
 
 
 def _remove_empty_parents(out: Path, folder: Path) -> None:

@@ -88,6 +88,26 @@ def test_clean_builds_are_byte_identical_whatever_the_job_count(
     assert outs["one_worker"] == outs["first"]
 
 
+def test_sample_builds_report_what_fixtures_readme_and_expected_md_say(
+    torchlike_built: Built, badinputs_built: Built
+) -> None:
+    torchlike = torchlike_built.report
+    assert (torchlike.files, torchlike.documented) == (31, 30)  # weights.bin is only listed
+    assert [str(w) for w in torchlike.warnings] == []
+    badinputs = badinputs_built.report
+    assert (badinputs.files, badinputs.documented) == (22, 21)  # binary.dat is only listed
+    warned = sorted({str(w).split(":")[0] for w in badinputs.warnings})
+    assert warned == [
+        "invalid_utf8.md",
+        "invalid_utf8.py",
+        "link_abs",
+        "link_outside",
+        "loop/back",
+        "python2.py",
+        "syntax_error.py",
+    ]
+
+
 # --- rebuilds into the repository ------------------------------------------------
 
 
@@ -95,6 +115,7 @@ def test_rebuild_into_the_repository_documents_none_of_its_own_pages(
     sample: SampleFn, docgen_build: BuildFn, read_pages: PagesFn, tmp_path: Path
 ) -> None:
     repo = sample("torchlike")
+    sources = sources_in(repo)
     out = repo / "docs" / "generated"
     first = docgen_build(repo)
     pages = read_pages(out)
@@ -109,12 +130,11 @@ def test_rebuild_into_the_repository_documents_none_of_its_own_pages(
     own = [
         rel
         for rel in pages
-        if "_docs.md_" in rel
-        or "_kw.md_" in rel
-        or rel.startswith("docs/generated/")
-        or rel.endswith(".md_docs.md_docs.md")
+        if "_docs.md_" in rel or "_kw.md_" in rel or rel.startswith("docs/generated/")
     ]
     assert own == []
+    # Every `X.md_docs.md` is the page of a source X.md, never of a generated page.
+    assert documented(pages) == sources - {BINARY}
 
     # A build elsewhere still recognises the pages in docs/generated as docgen's.
     elsewhere = tmp_path / "elsewhere"
@@ -204,13 +224,6 @@ def test_users_file_at_a_page_path_is_never_overwritten(
         assert named == {plain.name, other_tool.name}
 
 
-STALE_PAGE_BUG = (
-    "docgen bug: write_pages writes the new pages before it prunes the stale ones, so a "
-    "stale page and a folder the new build needs (or the reverse) collide"
-)
-
-
-@pytest.mark.xfail(strict=True, raises=OSError, reason=STALE_PAGE_BUG + " (FileExistsError)")
 def test_rebuild_when_a_source_folder_takes_a_stale_pages_name(
     tmp_path: Path, docgen_build: BuildFn, read_pages: PagesFn
 ) -> None:
@@ -225,7 +238,6 @@ def test_rebuild_when_a_source_folder_takes_a_stale_pages_name(
     assert docs_page("index.md/y.py") in read_pages(repo / "docs" / "generated")
 
 
-@pytest.mark.xfail(strict=True, reason=STALE_PAGE_BUG + " (the root index is refused once)")
 def test_rebuild_when_a_source_folder_giving_a_pages_name_is_removed(
     tmp_path: Path, docgen_build: BuildFn
 ) -> None:
@@ -241,31 +253,22 @@ def test_rebuild_when_a_source_folder_giving_a_pages_name_is_removed(
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
-@pytest.mark.xfail(
-    strict=True,
-    reason="docgen bug: atomic_write keeps tempfile.mkstemp's mode 0600, so pages are "
-    "unreadable to other users (a web server, a CI artifact) whatever the umask",
-)
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640)])
 def test_pages_get_the_mode_the_umask_gives_new_files(
-    sample: SampleFn, docgen_build: BuildFn
+    sample: SampleFn, docgen_build: BuildFn, umask: int, mode: int
 ) -> None:
+    """Not mkstemp's private 0600: a web server or a CI artifact must be able to read pages."""
     repo = sample("torchlike")
-    umask = os.umask(0o022)
+    before = os.umask(umask)
     try:
         docgen_build(repo)
     finally:
-        os.umask(umask)
+        os.umask(before)
     out = repo / "docs" / "generated"
     modes = {oct(page.stat().st_mode & 0o777) for page in out.rglob("*.md")}
-    assert modes == {oct(0o644)}
+    assert modes == {oct(mode)}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OSError,
-    reason="docgen bug: a legal file name of 248-255 bytes gives a page name longer than "
-    "NAME_MAX, and the write error (ENAMETOOLONG) ends the whole build",
-)
 def test_a_file_whose_page_name_would_be_too_long_does_not_stop_the_build(
     tmp_path: Path, docgen_build: BuildFn, read_pages: PagesFn
 ) -> None:
@@ -354,11 +357,6 @@ def test_pathological_file_builds_and_is_shown_unparsed(
     assert message in kw
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docgen bug: a RecursionError from ast has no line, so the problem is on line 0; "
-    "fixtures/badinputs/EXPECTED.md puts it on line 1 (the file's only line)",
-)
 def test_pathological_problem_is_on_its_line(hostile: Hostile) -> None:
     problems = [str(w) for w in hostile.report.warnings if str(w).startswith("pathological.py")]
     assert problems and all(p.startswith("pathological.py:1: ") for p in problems)
@@ -411,15 +409,11 @@ def test_nothing_from_outside_the_repository_appears_in_a_page(
     assert found == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docgen bug: pages of a file that could not be parsed say it 'defines no classes "
-    "or functions', although syntax_error.py defines after_the_error()",
-)
 def test_unparsed_file_pages_do_not_claim_it_defines_nothing(badinputs_built: Built) -> None:
     for page in (docs_page("syntax_error.py"), kw_page("syntax_error.py")):
         text = unescaped((badinputs_built.out / page).read_text(encoding="utf-8")).lower()
         assert "defines no classes or functions" not in text, page
+        assert "could not be parsed" in text, page
 
 
 # --- which files are documented -----------------------------------------------------

@@ -149,28 +149,32 @@ USAGE_ERRORS: dict[str, Callable[[Path], list[str]]] = {
     "-j -3": lambda repo: ["build", str(repo), "-j", "-3"],
     "missing --templates": lambda repo: ["build", str(repo), "--templates", str(repo / "theme")],
 }
-J0_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="docgen bug: cli.py passes `jobs or default_jobs()`, so -j 0 means 'all CPUs' "
-    "and builds instead of failing",
-)
 
 
-@pytest.mark.parametrize(
-    "case",
-    [pytest.param(case, marks=J0_BUG) if case == "-j 0" else case for case in USAGE_ERRORS],
-)
+@pytest.mark.parametrize("case", list(USAGE_ERRORS))
 def test_usage_errors_exit_2_with_one_line(
     case: str,
     sample: SampleFn,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Through the installed entry point (`main`), which `docgen` and `python -m docgen` run."""
     repo = sample("torchlike")
     code, out, err = run_main(USAGE_ERRORS[case](repo), monkeypatch, capsys)
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("docgen: error: "), err
+    assert not (repo / "docs" / "generated").exists(), "a failed command wrote pages"
+
+
+@pytest.mark.parametrize("case", list(USAGE_ERRORS))
+def test_usage_errors_from_the_click_group_itself(case: str, sample: SampleFn) -> None:
+    """The same through `cli` alone, as CliRunner or a program embedding docgen calls it."""
+    repo = sample("torchlike")
+    result = CliRunner().invoke(cli, USAGE_ERRORS[case](repo))
+    assert not isinstance(result.exception, UsageError)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith("docgen: error: ")
     assert not (repo / "docs" / "generated").exists(), "a failed command wrote pages"
 
 
@@ -182,17 +186,6 @@ def test_missing_repo_argument_is_a_usage_error(
     assert out == ""
     errors = [line for line in err.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and "REPO" in errors[0], err
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="docgen bug: only main() maps DocgenError to an exit code; the click command "
-    "itself lets UsageError escape, so CliRunner (or any caller of `cli`) sees exit 1",
-)
-def test_cli_object_reports_usage_errors_with_exit_2(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["build", str(tmp_path / "nowhere")])
-    assert not isinstance(result.exception, UsageError)
-    assert result.exit_code == 2
 
 
 # --- real processes -----------------------------------------------------------------
@@ -215,11 +208,6 @@ def test_process_usage_error_exits_2_with_one_line(tmp_path: Path) -> None:
     assert result.stderr.startswith("docgen: error: ") and result.stderr.count("\n") == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docgen bug: a user template with a Jinja syntax error ends the build with a "
-    "jinja2 traceback instead of one 'docgen: error:' line",
-)
 def test_process_broken_template_is_one_error_line(sample: SampleFn, tmp_path: Path) -> None:
     repo = sample("torchlike")
     theme = tmp_path / "theme"
@@ -229,3 +217,20 @@ def test_process_broken_template_is_one_error_line(sample: SampleFn, tmp_path: P
     assert result.returncode in (1, 2)
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("docgen: error: ") and result.stderr.count("\n") == 1
+
+
+# --- check-links ------------------------------------------------------------------
+
+
+def test_check_links_finds_the_repository_the_build_recorded(sample: SampleFn) -> None:
+    repo = sample("torchlike")
+    out = repo / "docs" / "generated"
+    assert CliRunner().invoke(cli, ["build", str(repo), "-q", "-j", "2"]).exit_code == 0
+    clean = CliRunner().invoke(cli, ["check-links", str(out)])
+    assert clean.exit_code == 0, clean.output
+    assert clean.output.splitlines()[-1].startswith("docgen: 0 broken links")
+
+    (out / "notes.md").write_text("# Notes\n\nSee [the guide](nowhere.md).\n", encoding="utf-8")
+    broken = CliRunner().invoke(cli, ["check-links", str(out)])
+    assert broken.exit_code == 1
+    assert "notes.md:3: nowhere.md (no such file)" in broken.output.splitlines()

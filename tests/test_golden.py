@@ -11,27 +11,33 @@ After an intended change to the output, regenerate the snapshots with
     pytest tests/test_golden.py --update-golden
 
 and review the diff (`git diff tests/golden`) before committing it.  Git keeps
-the snapshots byte-exact (`tests/golden/.gitattributes` says `* -text`).  They
-carry docgen's front matter, so docgen never documents them when it runs on
-this repository.
+the snapshots byte-exact (`tests/golden/.gitattributes` says `* -text`), and
+`tests/golden/ruff.toml` keeps `ruff format` from reformatting the Python
+embedded in them (ruff formats code blocks in `*.md` files).  They carry
+docgen's front matter, so docgen never documents them when it runs on this
+repository.
 """
 
 from __future__ import annotations
 
 import difflib
 import shutil
+import subprocess
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.linkcheck import check_links, format_broken
 
 if TYPE_CHECKING:
     from conftest import Built
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
 SAMPLES = ("torchlike", "badinputs")
 MAX_DIFFS_SHOWN = 3
 MAX_DIFF_LINES = 40
@@ -42,7 +48,7 @@ def golden_files(folder: Path) -> dict[str, bytes]:
     if not folder.is_dir():
         return {}
     return {
-        path.relative_to(folder).as_posix(): path.read_bytes()
+        unicodedata.normalize("NFC", path.relative_to(folder).as_posix()): path.read_bytes()
         for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
@@ -121,6 +127,19 @@ def test_pages_do_not_contain_the_build_location(
     assert leaks == []
 
 
+def test_every_page_is_recognised_as_docgens_own(
+    built: Built, read_pages: Callable[[Path], dict[str, bytes]]
+) -> None:
+    """Discovery skips pages by their front matter; that is what keeps rebuilds and this
+    repository's own golden files from being documented."""
+    strangers = [
+        rel
+        for rel, data in read_pages(built.out).items()
+        if not is_docgen_page(data[:PAGE_HEAD_BYTES])
+    ]
+    assert strangers == []
+
+
 def test_every_relative_link_and_anchor_resolves(built: Built) -> None:
     broken = check_links(built.out, built.repo)
     assert broken == [], "broken links:\n" + "\n".join(format_broken(b) for b in broken)
@@ -133,6 +152,40 @@ def test_pages_link_to_the_sources(built: Built) -> None:
     assert {b.why for b in broken} == {"leaves the output folder"}
 
 
-def test_golden_attributes_keep_bytes_exact() -> None:
-    attributes = (GOLDEN / ".gitattributes").read_text().splitlines()
-    assert "* -text" in attributes
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed")
+    return path
+
+
+def test_git_keeps_the_golden_bytes() -> None:
+    """No line-ending conversion, whatever core.autocrlf says (tests/golden/.gitattributes)."""
+    inside = subprocess.run(
+        [tool("git"), "-C", str(ROOT), "rev-parse", "--is-inside-work-tree"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if inside.stdout.strip() != "true":
+        pytest.skip("not a git checkout")
+    pages = [GOLDEN / sample / "index.md" for sample in SAMPLES]
+    result = subprocess.run(
+        [tool("git"), "-C", str(ROOT), "check-attr", "text", "--", *map(str, pages)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.splitlines() == [f"{page}: text: unset" for page in pages]
+
+
+def test_ruff_format_leaves_the_golden_pages_alone() -> None:
+    """ruff formats Python code blocks in *.md files; tests/golden/ruff.toml excludes the pages."""
+    result = subprocess.run(
+        [tool("ruff"), "format", "--check", "--no-cache", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "golden" not in result.stdout + result.stderr

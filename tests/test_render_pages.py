@@ -31,6 +31,7 @@ from docgen.facts import (
     Tag,
 )
 from docgen.index import RepoIndex, build_index
+from docgen.keywords import definition_sites
 from docgen.linkcheck import heading_anchors
 from docgen.links import Slugger, docs_page, folder_doc, folder_index, kw_page
 from docgen.render import RenderContext, Renderer, builtin_templates_dir, make_environment
@@ -508,6 +509,7 @@ def render_all(
     for folder in index.folders:
         pages[folder_index(folder)] = renderer.folder_index(folder)
         pages[folder_doc(folder)] = renderer.folder_doc(folder)
+    pages.update(renderer.keyword_pages(definition_sites(index)))
     return pages
 
 
@@ -641,6 +643,8 @@ def test_page_shape(site: Site) -> None:
         assert isinstance(meta["tags"], list)
         if page.endswith(("index.md", "doc.md")) and not page.endswith(("_docs.md", "_kw.md")):
             assert meta["kind"] == "folder" and "sha256" not in meta
+        elif page.startswith("keywords"):
+            assert meta["kind"] == "keywords" and "sha256" not in meta
         else:
             assert isinstance(meta["sha256"], str) and len(meta["sha256"]) == 64
         for banned in ("no obvious security", "requires profiling", "TODO"):
@@ -706,7 +710,6 @@ def test_docs_page_headings(site: Site) -> None:
     assert [t for level, t in headings if level == 2] == [
         "File Metadata",
         "File Purpose",
-        "Original Source",
         "High-Level Overview",
         "Detailed Analysis",
         "Architecture & Design",
@@ -714,6 +717,7 @@ def test_docs_page_headings(site: Site) -> None:
         "Code Patterns & Idioms",
         "Performance Considerations",
         "Related Files",
+        "Original Source",
         "Cross-References",
     ]
     assert (3, "class Foo") in headings
@@ -906,6 +910,7 @@ def test_builtin_templates_dir() -> None:
         "kw.md.j2",
         "folder_index.md.j2",
         "folder_doc.md.j2",
+        "keywords.md.j2",
     ):
         assert (root / "default" / name).is_file()
 
@@ -918,7 +923,7 @@ def test_source_root_far_away(tmp_path: Path) -> None:
     # OUT is /x/o1/o2/o3, so "../../../repo" from it is /x/repo.
     for target in links(text):
         path = target.partition("#")[0]
-        if "core.py" in path and not path.endswith(".md"):
+        if path.endswith("pkg/core.py"):
             assert (
                 posixpath.normpath(posixpath.join("/x/o1/o2/o3/pkg", unquote(path)))
                 == "/x/repo/pkg/core.py"

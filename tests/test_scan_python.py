@@ -259,9 +259,37 @@ def test_signatures_equal_libcst_code_generation() -> None:
     facts = facts_of(SIGNATURE_CASES)
     functions = [d for d in facts.definitions if d.kind != "class"]
     assert [d.signature for d in functions] == libcst_signatures(SIGNATURE_CASES)
-    assert [d.name for d in functions] == [
-        *("a", "b", "c", "d", "e", "ünïcode", "m", "inner", "n", "o", "p", "q", "r")
-    ]
+    names = ["a", "b", "c", "d", "e", "ünïcode", "m", "inner", "n", "o", "p", "q", "r"]
+    assert [d.name for d in functions] == names
+
+
+@pytest.mark.parametrize(
+    ("source", "cut"),
+    [
+        ("def b(\n    x,  # )\n    y=')',\n) -> int:\n    pass\n", True),
+        ("class A:\n    def m(self, s='(('):  # )\n        pass\n", True),
+        ("class A:\n    def m(\n        self,\n    ):\n        pass\n", False),
+    ],
+)
+def test_parameters_are_cut_from_the_source_when_that_is_provably_right(
+    source: str, cut: bool
+) -> None:
+    # Regenerating parameters with libcst was most of a definition's cost; cutting
+    # them from the source must give the same text, or not be done at all.
+    module = cst.parse_module(source)
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
+    found = [item for item in python._walk_cst(module) if isinstance(item.node, cst.FunctionDef)]
+    function = found[0].node
+    assert isinstance(function, cst.FunctionDef)
+    returns = module.code_for_node(function.returns.annotation) if function.returns else ""
+    params = python._params_slice(
+        module, python._Source(source), function, node.lineno, node.col_offset, returns
+    )
+    if cut:
+        assert params == module.code_for_node(function.params)
+    else:  # libcst drops the block's indentation from continuation lines: leave it to libcst
+        assert params is None
 
 
 def test_signatures_when_lines_come_from_libcst(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -515,6 +543,16 @@ def test_absurd_input_is_an_error_not_a_crash(data: bytes) -> None:
     assert [p.severity for p in facts.problems] == ["error"]
 
 
+def test_nesting_too_deep_for_any_parser_is_on_its_line() -> None:
+    # CPython gives up with RecursionError, which has no line; libcst must not see it.
+    data = b"import os\n\nx = " + b" + ".join([b"1"] * 100_000) + b"\ny = 2\n"
+    facts = python.scan("pathological.py", data)
+    assert not facts.parsed
+    (problem,) = facts.problems
+    assert (problem.line, problem.severity) == (3, "error")
+    assert problem.message.startswith("too deeply nested to parse")
+
+
 def test_syntax_newer_than_this_python_still_gives_definitions() -> None:
     # PEP 695 generics parse in libcst everywhere but in ast only from Python 3.12.
     source = "import os\n\nclass Box[T]:\n    def get[U](self, x: U) -> T:\n        os.sep\n"
@@ -524,7 +562,7 @@ def test_syntax_newer_than_this_python_still_gives_definitions() -> None:
         ("Box", 3, 5),
         ("Box.get", 4, 5),
     ]
-    assert facts.python.definitions[1].signature == "(self, x: U) -> T"
+    assert facts.python.definitions[1].signature == "[U](self, x: U) -> T"
     if sys.version_info < (3, 12):
         (problem,) = facts.problems
         assert problem.severity == "warning" and problem.line == 3

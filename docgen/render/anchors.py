@@ -18,7 +18,6 @@ from docgen.links import Slugger, slug
 DOCS_SECTIONS: dict[str, str] = {
     "metadata": "File Metadata",
     "purpose": "File Purpose",
-    "source": "Original Source",
     "overview": "High-Level Overview",
     "detailed": "Detailed Analysis",
     "architecture": "Architecture & Design",
@@ -27,6 +26,7 @@ DOCS_SECTIONS: dict[str, str] = {
     "performance": "Performance Considerations",
     "testing": "Testing & Usage",
     "related": "Related Files",
+    "source": "Original Source",
     "crossrefs": "Cross-References",
 }
 

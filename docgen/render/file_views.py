@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import defaultdict
 
 from docgen.facts import FileFacts, MarkdownFacts, ScannedFile, Tag
@@ -19,17 +18,19 @@ from .anchors import (
     subsection_anchor,
 )
 from .context import Linker, ReadSource, RenderContext, heading_anchors
+from .dependency_views import dependencies_view
+from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
 from .python_views import (
     architecture_view,
     definition_views,
-    dependencies_view,
     import_statement,
     module_as_written,
     patterns_view,
     python_overview,
     usage_view,
 )
+from .related import rank_related
 from .views import (
     CodeBlockView,
     CrossRefsView,
@@ -61,7 +62,6 @@ from .views import (
 KNOWN_TAGS: tuple[str, ...] = ("test", "gpu", "jit", "distributed")
 #: tags whose evidence is listed under Performance Considerations
 PERFORMANCE_TAGS: tuple[str, ...] = ("gpu", "jit", "distributed")
-RELATED_LIMIT = 10
 TOP_HEADINGS_SHOWN = 12
 
 
@@ -76,17 +76,25 @@ def front_matter(facts: FileFacts, tags: tuple[Tag, ...], context: RenderContext
     )
 
 
-def tag_views(facts: FileFacts, tags: tuple[Tag, ...], linker: Linker) -> tuple[TagView, ...]:
-    return tuple(
-        TagView(
-            t.name,
-            tuple(
-                EvidenceView(linker.line(facts.path, e.line, facts.line_count), e.text, e.reason)
-                for e in sorted(t.evidence, key=lambda e: (e.line, e.text, e.reason))
-            ),
+#: Evidence lines per tag under File Purpose; Performance Considerations lists more.
+PURPOSE_EVIDENCE = 3
+#: Evidence lines per tag under Performance Considerations.
+PERFORMANCE_EVIDENCE = 50
+
+
+def tag_views(
+    facts: FileFacts, tags: tuple[Tag, ...], linker: Linker, limit: int
+) -> tuple[TagView, ...]:
+    """Each tag with its first `limit` evidence lines and a count of the rest."""
+    views = []
+    for t in tags:
+        ordered = sorted(t.evidence, key=lambda e: (e.line, e.text, e.reason))
+        shown = tuple(
+            EvidenceView(linker.line(facts.path, e.line, facts.line_count), e.text, e.reason)
+            for e in ordered[:limit]
         )
-        for t in tags
-    )
+        views.append(TagView(t.name, shown, max(0, len(ordered) - limit)))
+    return tuple(views)
 
 
 def problem_views(facts: FileFacts, linker: Linker) -> tuple[ProblemView, ...]:
@@ -186,22 +194,25 @@ def _markdown_detailed(facts: FileFacts, linker: Linker) -> DetailedView | None:
 
 
 def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedView | None:
-    """Other documented files of the folder: the first few by name, and how many more."""
-    folder = folder_of(facts.path)
-    documented = lookup.documented_in(folder)
-    shown: list[str] = []
-    for path in documented:
-        if len(shown) == RELATED_LIMIT:
-            break
-        if path != facts.path:
-            shown.append(path)
-    if not shown:
+    """Files related by tests, imports or folder, best first (see `related.rank_related`)."""
+    path = facts.path
+    graph = lookup.index.graph
+    folder = folder_of(path)
+    ranking = rank_related(
+        path,
+        tests=lookup.tests_of(path),
+        importers=graph.imported_by.get(path, ()),
+        imports=graph.imports_of(path),
+        same_folder=lookup.documented_in(folder),
+    )
+    if not ranking.files:
         return None
-    at = bisect_left(documented, facts.path)
-    others = len(documented) - (at < len(documented) and documented[at] == facts.path)
     return RelatedView(
-        files=tuple(RelatedFile(p, linker.to_page(docs_page(p)), ("same folder",)) for p in shown),
-        more=others - len(shown),
+        files=tuple(
+            RelatedFile(r.path, linker.to_page(docs_page(r.path)), r.reasons, r.score)
+            for r in ranking.files
+        ),
+        more=ranking.more,
         folder_index=linker.to_page(folder_index(folder)),
     )
 
@@ -221,7 +232,7 @@ def docs_view(
     overview = None
     detailed = None
     if facts.kind == "python":
-        if python is not None:
+        if python is not None and facts.parsed:
             overview = OverviewView(python=python_overview(python, tuple(t.name for t in tags)))
         definitions = definition_views(path, facts, anchored, linker)
         if definitions or not facts.parsed:
@@ -245,7 +256,9 @@ def docs_view(
         )
 
     performance = tuple(
-        v for v in tag_views(facts, tags, linker) if v.name in PERFORMANCE_TAGS and v.evidence
+        v
+        for v in tag_views(facts, tags, linker, PERFORMANCE_EVIDENCE)
+        if v.name in PERFORMANCE_TAGS and v.evidence
     )
     return DocsView(
         page=page,
@@ -264,20 +277,28 @@ def docs_view(
             parsed=facts.parsed,
             problems=problem_views(facts, linker),
         ),
-        purpose=PurposeView(facts.kind, tag_views(facts, tags, linker), KNOWN_TAGS),
+        purpose=PurposeView(
+            facts.kind, tag_views(facts, tags, linker, PURPOSE_EVIDENCE), KNOWN_TAGS
+        ),
         source=_source_view(facts, context, read, linker),
         overview=overview,
         detailed=detailed,
         architecture=architecture_view(anchored, linker) if python else None,
-        dependencies=dependencies_view(path, facts, linker) if python else None,
+        dependencies=dependencies_view(
+            path, facts, lookup.index.graph, lookup.packages, lookup.line_counts, linker
+        )
+        if facts.kind == "python"
+        else None,
         patterns=patterns_view(path, facts, anchored, linker) if python else None,
         performance=performance or None,
+        performance_anchor=section_anchor("performance"),
         testing=usage_view(path, facts, scanned.analysis, anchored, linker),
         related=_related(lookup, facts, linker),
         crossrefs=CrossRefsView(
             kw_page=linker.page_link(kw_page(path), kw_page(path)),
             folder_index=linker.page_link(folder_index(folder), folder_index(folder)),
             folder_doc=linker.page_link(folder_doc(folder), folder_doc(folder)),
+            keywords=linker.page_link(KEYWORDS_PAGE, KEYWORDS_PAGE),
         ),
     )
 
@@ -352,7 +373,7 @@ def _markdown_groups(path: str, facts: FileFacts, linker: Linker) -> list[Keywor
 
 def _no_keywords(facts: FileFacts) -> str:
     if facts.kind == "python":
-        if facts.python is None:
+        if facts.python is None or not facts.parsed:
             return "No keywords were extracted: the file could not be parsed."
         return "This Python file defines no classes or functions and imports nothing."
     if facts.kind == "markdown":
@@ -422,6 +443,7 @@ def kw_view(scanned: ScannedFile, context: RenderContext) -> KwView:
         source=linker.source_link(path, path),
         docs_page=linker.page_link(docs_page(path), docs_page(path)),
         folder_index=linker.page_link(folder_index(folder), folder_index(folder)),
+        keywords=linker.page_link(KEYWORDS_PAGE, KEYWORDS_PAGE),
         groups=tuple(groups),
         no_keywords="" if groups else _no_keywords(facts),
         problems=problem_views(facts, linker) if not facts.parsed else (),

@@ -14,6 +14,7 @@ from docgen.links import docs_page, folder_doc, folder_index, kw_page
 
 from .anchors import anchored_definitions
 from .context import Linker, ReadSource, RenderContext
+from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
 from .python_views import first_paragraph, first_sentence
 from .views import (
@@ -23,6 +24,7 @@ from .views import (
     FolderFile,
     FolderIndexView,
     FrontMatter,
+    ImportedFile,
     LinkView,
     ReadmeView,
 )
@@ -219,6 +221,10 @@ def folder_doc_view(
         tree_tags=_sorted_counts(lookup.tree_tags(folder)),
         tree_files=sum(lookup.tree_kinds(folder).values()),
         classes=_public_classes(lookup, entry, linker),
+        most_imported=tuple(
+            ImportedFile(path, linker.to_page(docs_page(path)), count)
+            for path, count in lookup.most_imported(folder)
+        ),
         parent=None
         if parent is None
         else LinkView(_title(parent, context), linker.to_page(folder_doc(parent))),
@@ -227,4 +233,5 @@ def folder_doc_view(
             for sub in entry.subfolders
         ),
         folder_index=linker.to_page(folder_index(folder)),
+        keywords=linker.page_link(KEYWORDS_PAGE, KEYWORDS_PAGE),
     )

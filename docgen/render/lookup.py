@@ -1,17 +1,24 @@
 """Repository-wide lookups the pages need again and again, computed once per build.
 
-A docs page lists its folder's files and a folder page counts its subtree;
-asking the index afresh for each page would cost time quadratic in the size of
-the largest folder.
+A docs page lists its folder's files and its tests, a folder page counts its
+subtree and ranks its most imported files; asking the index afresh for each
+page would cost time quadratic in the size of the largest folder.
 """
 
 from __future__ import annotations
 
+import heapq
+import posixpath
 from collections import Counter
 
 from docgen.facts import ScannedFile, Tag
+from docgen.graph import PYTHON_SUFFIXES, top_level
 from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
+
+MOST_IMPORTED_LIMIT = 10
+TEST_PREFIX = "test_"
+TEST_SUFFIX = "_test"
 
 
 def page_tags(scanned: ScannedFile) -> tuple[Tag, ...]:
@@ -22,6 +29,32 @@ def page_tags(scanned: ScannedFile) -> tuple[Tag, ...]:
     return tuple(tags[name] for name in sorted(tags))
 
 
+def module_stem(path: str) -> str:
+    """The name a test file would be named after: `core` for `pkg/core.py`, `pkg` for
+    `pkg/__init__.py`; "" for anything that is not a Python file."""
+    name = posixpath.basename(path)
+    for suffix in PYTHON_SUFFIXES:
+        if name.endswith(suffix):
+            stem = name[: -len(suffix)]
+            if stem == "__init__":
+                stem = posixpath.basename(folder_of(path))
+            return stem
+    return ""
+
+
+def stem_tested_by(path: str) -> str:
+    """The stem a test file is named after (`core` for `test_core.py` or `core_test.py`)."""
+    name = posixpath.basename(path)
+    if not name.endswith(".py"):
+        return ""
+    stem = name[: -len(".py")]
+    if stem.startswith(TEST_PREFIX) and len(stem) > len(TEST_PREFIX):
+        return stem[len(TEST_PREFIX) :]
+    if stem.endswith(TEST_SUFFIX) and len(stem) > len(TEST_SUFFIX):
+        return stem[: -len(TEST_SUFFIX)]
+    return ""
+
+
 class RepoLookup:
     """The index plus per-folder lists and counts; read-only after construction."""
 
@@ -30,6 +63,8 @@ class RepoLookup:
         documented: dict[str, list[str]] = {}
         self._tree_kinds: dict[str, Counter[str]] = {}
         self._tree_tags: dict[str, Counter[str]] = {}
+        tests: set[str] = set()
+        named: dict[str, list[str]] = {}
         for path, scanned in index.files.items():
             if scanned.facts.kind != "binary":
                 documented.setdefault(folder_of(path), []).append(path)
@@ -37,7 +72,22 @@ class RepoLookup:
             for folder in parent_folders(path):
                 self._tree_kinds.setdefault(folder, Counter())[scanned.facts.kind] += 1
                 self._tree_tags.setdefault(folder, Counter()).update(tags)
+            if scanned.facts.kind == "python" and "test" in tags:
+                tests.add(path)
+                stem = stem_tested_by(path)
+                if stem:
+                    named.setdefault(stem, []).append(path)
         self._documented = {folder: tuple(sorted(paths)) for folder, paths in documented.items()}
+        self._tests = frozenset(tests)
+        self._tests_named = {stem: tuple(sorted(paths)) for stem, paths in named.items()}
+        imported: dict[str, list[tuple[int, str]]] = {}
+        for path, importers in index.graph.imported_by.items():
+            for folder in parent_folders(path):
+                imported.setdefault(folder, []).append((-len(importers), path))
+        self._imported = imported
+        #: the repository's own top-level module names
+        self.packages = frozenset(top_level(name) for name in index.graph.modules)
+        self.line_counts = {path: f.facts.line_count for path, f in index.files.items()}
 
     def folder(self, folder: str) -> FolderEntry:
         return self.index.folders.get(folder) or FolderEntry(folder, (), ())
@@ -52,3 +102,19 @@ class RepoLookup:
 
     def tree_tags(self, folder: str) -> Counter[str]:
         return self._tree_tags.get(folder, Counter())
+
+    def is_test(self, path: str) -> bool:
+        """Whether the analyzer tagged this Python file `test`."""
+        return path in self._tests
+
+    def tests_of(self, path: str) -> tuple[str, ...]:
+        """Test files that exercise `path`: named after it anywhere, or importing it; sorted."""
+        stem = module_stem(path)
+        named = self._tests_named.get(stem, ()) if stem else ()
+        importing = (p for p in self.index.graph.imported_by.get(path, ()) if p in self._tests)
+        return tuple(sorted({*named, *importing} - {path}))
+
+    def most_imported(self, folder: str, limit: int = MOST_IMPORTED_LIMIT) -> list[tuple[str, int]]:
+        """(path, number of importers) of the most imported files in the folder's subtree."""
+        best = heapq.nsmallest(limit, self._imported.get(folder, ()))
+        return [(path, -negative) for negative, path in best]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import jinja2
 
@@ -11,8 +12,12 @@ from docgen.index import RepoIndex
 from .context import RenderContext
 from .file_views import docs_view, kw_view
 from .folder_views import folder_doc_view, folder_index_view
+from .keyword_views import LETTER_PAGE_LIMIT, SINGLE_PAGE_LIMIT, keywords_views
 from .lookup import RepoLookup
 from .tidy import tidy
+
+if TYPE_CHECKING:  # docgen.keywords imports docgen.render.anchors: no import cycle at run time
+    from docgen.keywords import DefinitionSite
 
 #: page kind -> template name (looked up in user folders first, then the builtin ones)
 TEMPLATES: dict[str, str] = {
@@ -20,6 +25,7 @@ TEMPLATES: dict[str, str] = {
     "kw": "kw.md.j2",
     "folder_index": "folder_index.md.j2",
     "folder_doc": "folder_doc.md.j2",
+    "keywords": "keywords.md.j2",
 }
 
 
@@ -59,3 +65,25 @@ class Renderer:
         """Text of `OUT/<folder>/doc.md` ("" is the root)."""
         view = folder_doc_view(self._lookup, folder, self._context, self._read_source)
         return self._render("folder_doc", view)
+
+    def keyword_pages(
+        self,
+        sites: Sequence[DefinitionSite],
+        *,
+        single_page_limit: int = SINGLE_PAGE_LIMIT,
+        letter_page_limit: int = LETTER_PAGE_LIMIT,
+    ) -> dict[str, str]:
+        """The repository-wide keyword index: output-relative page path -> text.
+
+        Always `keywords.md`; over `single_page_limit` distinct names it lists
+        letter pages (`keywords-a.md`, ...), and a letter with more than
+        `letter_page_limit` names is cut into `keywords-a-2.md`, ...
+        """
+        views = keywords_views(
+            sites,
+            self._lookup.line_counts,
+            self._context,
+            single_page_limit=single_page_limit,
+            letter_page_limit=letter_page_limit,
+        )
+        return {view.page: self._render("keywords", view) for view in views}

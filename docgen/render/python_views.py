@@ -13,18 +13,14 @@ from collections.abc import Iterable
 
 from docgen.facts import Analysis, Definition, FileFacts, Import, PythonFacts
 
-from .anchors import DOCS_SUBSECTIONS, AnchoredDefinition, definition_heading_level
+from .anchors import AnchoredDefinition, definition_heading_level
 from .context import Linker
 from .filters import shell_quote
 from .views import (
     ArchitectureView,
     CaseView,
     DefinitionView,
-    DependenciesView,
-    DependencyEntry,
-    DependencyGroup,
     HierarchyItem,
-    ImportUse,
     LinkView,
     MemberView,
     NestingItem,
@@ -64,6 +60,26 @@ _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _LINE_BREAK_INDENT = re.compile(r"\s*\n\s*")
 
 
+_COMMA_BEFORE_CLOSE = re.compile(r",\s*\n\s*([)\]}])")
+_AFTER_OPEN = re.compile(r"([(\[{])\s*\n\s*")
+_BEFORE_CLOSE = re.compile(r"\s*\n\s*([)\]}])")
+
+
+def one_line_code(text: str) -> str:
+    """Code written over several lines, folded onto one as a formatter would print it.
+
+    A line break after an opening bracket or before a closing one disappears,
+    with the trailing comma a formatter adds there; any other line break and
+    its indentation become one space.  Code already on one line is unchanged.
+    """
+    if "\n" not in text:
+        return text
+    text = _COMMA_BEFORE_CLOSE.sub(r"\1", text)
+    text = _AFTER_OPEN.sub(r"\1", text)
+    text = _BEFORE_CLOSE.sub(r"\1", text)
+    return _LINE_BREAK_INDENT.sub(" ", text)
+
+
 def declaration(definition: Definition) -> str:
     """`class Foo(Base)` or `async def bar(x) -> int`: the header as written, on one line."""
     if definition.kind == "class":
@@ -72,7 +88,7 @@ def declaration(definition: Definition) -> str:
     else:
         prefix = "async def" if definition.is_async else "def"
         text = f"{prefix} {definition.name}{definition.signature or '()'}"
-    return _LINE_BREAK_INDENT.sub(" ", text)
+    return one_line_code(text)
 
 
 def first_paragraph(docstring: str | None) -> str:
@@ -80,13 +96,6 @@ def first_paragraph(docstring: str | None) -> str:
     if not docstring or not docstring.strip():
         return ""
     return " ".join(_PARAGRAPH_BREAK.split(docstring.strip(), maxsplit=1)[0].split())
-
-
-def first_line(docstring: str | None) -> str:
-    for line in (docstring or "").splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
@@ -194,9 +203,9 @@ def definition_views(
                 declaration=declaration(d),
                 signature=d.signature,
                 is_async=d.is_async,
-                decorators=d.decorators,
-                bases=d.bases,
-                summary=first_line(d.docstring),
+                decorators=tuple(one_line_code(x) for x in d.decorators),
+                bases=tuple(one_line_code(x) for x in d.bases),
+                summary=first_sentence(first_paragraph(d.docstring)),
                 parent=parent,
                 methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
             )
@@ -258,24 +267,6 @@ def architecture_view(
     if not hierarchy and not nesting:
         return None
     return ArchitectureView(hierarchy, nesting)
-
-
-def dependencies_view(path: str, facts: FileFacts, linker: Linker) -> DependenciesView | None:
-    python = facts.python
-    if python is None or not python.imports:
-        return None
-    uses: dict[str, list[ImportUse]] = defaultdict(list)
-    for imp in sorted(python.imports, key=lambda i: (i.line, module_as_written(i))):
-        uses[module_as_written(imp)].append(
-            ImportUse(
-                line=linker.line(path, imp.line, facts.line_count),
-                statement=import_statement(imp),
-                names=import_names(imp),
-                context=imp.context,
-            )
-        )
-    entries = tuple(DependencyEntry(module, tuple(uses[module])) for module in sorted(uses))
-    return DependenciesView((DependencyGroup("imports", DOCS_SUBSECTIONS["imports"], entries),))
 
 
 def _decorator_names(definition: Definition) -> set[str]:

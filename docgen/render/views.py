@@ -51,7 +51,8 @@ class EvidenceView:
 @dataclass(frozen=True)
 class TagView:
     name: str
-    evidence: tuple[EvidenceView, ...]
+    evidence: tuple[EvidenceView, ...]  # the lines shown here
+    more: int = 0  # evidence lines left out of this list
 
 
 @dataclass(frozen=True)
@@ -222,28 +223,42 @@ class ImportUse:
 
 
 @dataclass(frozen=True)
-class DependencyEntry:
+class InternalImport:
+    """An import statement that names a module of this repository."""
+
     module: str  # as written, relative dots included ("." for `from . import y`)
-    uses: tuple[ImportUse, ...]
-    href: str = ""  # a later index can point at the module's docs page
+    use: ImportUse
+    targets: tuple[LinkView, ...]  # docs pages of the files it imports; empty when unresolved
+    itself: bool  # it names this very file (the graph has no edge from a file to itself)
+    candidates: tuple[str, ...]  # unresolved: the absolute modules no file of the repository is
+    unresolved: str  # no targets, not itself and no candidates: why it names no module
 
 
 @dataclass(frozen=True)
-class DependencyGroup:
-    """One `###` block of the Dependencies section.
+class ExternalPackage:
+    """The imports of one top-level package that resolve to no file of the repository."""
 
-    Today there is one group ("imports"); an import graph in `RepoIndex` adds
-    internal / external / imported-by groups without touching templates.
-    """
+    package: str
+    stdlib: bool
+    uses: tuple[ImportUse, ...]  # in line order
 
-    key: str
-    title: str
-    entries: tuple[DependencyEntry, ...]
+
+@dataclass(frozen=True)
+class Importer:
+    """A file whose import statements resolve to this one."""
+
+    path: str
+    href: str  # its docs page
+    lines: tuple[LineRef, ...]  # those statements in the importing file
 
 
 @dataclass(frozen=True)
 class DependenciesView:
-    groups: tuple[DependencyGroup, ...]
+    internal: tuple[InternalImport, ...]  # in line order
+    external: tuple[ExternalPackage, ...]  # by package name
+    imported_by: tuple[Importer, ...]  # every importer, sorted by path, never cut
+    imports_anything: bool  # False when the file has no import statement
+    imports_known: bool = True  # False when the file could not be parsed
 
 
 @dataclass(frozen=True)
@@ -286,14 +301,15 @@ class UsageView:
 class RelatedFile:
     path: str
     href: str  # its docs page
-    reasons: tuple[str, ...]  # ranked reasons, "same folder" today
+    reasons: tuple[str, ...]  # see render.related: "tests this file", "imports this file", ...
+    score: int
 
 
 @dataclass(frozen=True)
 class RelatedView:
-    files: tuple[RelatedFile, ...]
-    more: int  # further candidates left out by the cap
-    folder_index: str  # href of the folder index listing all of them
+    files: tuple[RelatedFile, ...]  # best first
+    more: int  # related files left out by the cap
+    folder_index: str  # href of the folder index, which lists every file of the folder
 
 
 @dataclass(frozen=True)
@@ -301,6 +317,7 @@ class CrossRefsView:
     kw_page: LinkView
     folder_index: LinkView
     folder_doc: LinkView
+    keywords: LinkView  # the repository-wide keyword index
 
 
 @dataclass(frozen=True)
@@ -324,6 +341,12 @@ class DocsView:
     testing: UsageView | None
     related: RelatedView | None
     crossrefs: CrossRefsView
+    performance_anchor: str = ""  # the Performance Considerations section's anchor
+
+    @property
+    def performance_tags(self) -> tuple[str, ...]:
+        """Tags whose full evidence is listed under Performance Considerations."""
+        return tuple(t.name for t in self.performance or ())
 
 
 # ---------------------------------------------------------------- keyword page
@@ -368,6 +391,7 @@ class KwView:
     source: LinkView
     docs_page: LinkView
     folder_index: LinkView
+    keywords: LinkView  # the repository-wide keyword index
     groups: tuple[KeywordGroup, ...]
     no_keywords: str  # why there are none ("" when there are groups)
     problems: tuple[ProblemView, ...]
@@ -418,6 +442,15 @@ class ClassLink:
 
 
 @dataclass(frozen=True)
+class ImportedFile:
+    """A file and how many files import it."""
+
+    path: str
+    href: str  # its docs page
+    importers: int
+
+
+@dataclass(frozen=True)
 class ReadmeView:
     paragraph: str  # the opening paragraph as plain text
     source: LinkView  # the README's docs page
@@ -438,6 +471,63 @@ class FolderDocView:
     tree_tags: tuple[Count, ...]
     tree_files: int
     classes: tuple[ClassLink, ...]
+    most_imported: tuple[ImportedFile, ...]  # files of the subtree, most imported first
     parent: LinkView | None
     children: tuple[LinkView, ...]
     folder_index: str
+    keywords: LinkView  # the repository-wide keyword index
+
+
+# ------------------------------------------------------- repo-wide keyword index
+
+
+@dataclass(frozen=True)
+class SiteView:
+    """One definition of a name: its heading on the docs page and its source line."""
+
+    kind: str  # class / function / method
+    qualname: str
+    href: str  # the definition's anchor on the file's docs page
+    location: str  # "path:line", the source link's text
+    line_href: str  # the source line, "" when it cannot be linked
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    name: str
+    sites: tuple[SiteView, ...]  # by path, then line
+
+
+@dataclass(frozen=True)
+class KeywordPart:
+    """One page of a split keyword index, as the entry page lists it."""
+
+    label: str  # "a" … "z", "_", or "other"
+    part: int  # 1, or the part number when one letter fills several pages
+    parts: int  # how many pages that letter has
+    href: str
+    first: str  # first and last name on the page
+    last: str
+    names: int
+    definitions: int
+
+
+@dataclass(frozen=True)
+class KeywordsView:
+    """Data for `keywords.md.j2`: the entry page `keywords.md` or one letter page."""
+
+    page: str
+    project: str
+    front: FrontMatter
+    is_entry: bool
+    letter: str  # "" on the entry page; "a" … "z", "_" or "other"
+    part: int
+    parts: int
+    names: int  # on this page
+    definitions: int
+    total_names: int  # in the repository
+    total_definitions: int
+    entries: tuple[NameEntry, ...]  # empty on the entry page of a split index
+    pages: tuple[KeywordPart, ...]  # the letter pages, on the entry page of a split index
+    entry_page: LinkView | None  # `keywords.md`, from a letter page
+    folder_index: LinkView  # the root `index.md`

@@ -40,7 +40,8 @@ def _decode(data: bytes, encoding: str) -> DecodedText:
         text = data.decode(encoding, errors="replace")
         problem = Problem(
             _line_of_offset(data, exc.start),
-            f"not valid {encoding}: byte {exc.start} cannot be decoded; shown as U+FFFD",
+            f"not valid {encoding}: the byte at offset {exc.start} cannot be decoded"
+            " (shown as U+FFFD)",
         )
         return DecodedText(_normalise(text), encoding, (problem,), ok=False)
     return DecodedText(_normalise(text), encoding)

@@ -33,8 +33,8 @@ Decisions worth knowing:
   its backticked spans; math gives nothing (`x_i` is not code).
 * YAML (`---`) and TOML (`+++`) front matter is blanked before parsing so that
   it is not read as a rule plus a setext heading; line numbers are unchanged.
-* As for plain text, `parsed` is False when bytes had to be replaced while
-  decoding (the rest is still scanned) or when markdown-it failed.
+* `parsed` is False only when markdown-it failed; bytes replaced while decoding
+  are problems of their own (as for Python, where the replaced text is parsed).
 """
 
 from __future__ import annotations
@@ -404,7 +404,7 @@ def markdown_facts(tokens: Iterable[Token]) -> MarkdownFacts:
 def scan(path: str, data: bytes) -> FileFacts:
     decoded = decode_text(data)
     problems: list[Problem] = list(decoded.problems)
-    parsed = decoded.ok
+    parsed = True
     try:
         facts = markdown_facts(parser().parse(blank_front_matter(decoded.text)))
     except Exception as exc:  # markdown-it almost never fails; one file must not stop a build

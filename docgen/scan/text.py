@@ -34,6 +34,6 @@ def scan(path: str, data: bytes) -> FileFacts:
         sha256=hashlib.sha256(data).hexdigest(),
         line_count=count_lines(decoded.text),
         encoding=decoded.encoding,
-        parsed=decoded.ok,
+        parsed=True,  # nothing to parse; undecodable bytes are listed as problems
         problems=decoded.problems,
     )

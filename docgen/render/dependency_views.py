@@ -1,0 +1,132 @@
+"""The Dependencies section: what a Python file imports, and who imports it.
+
+The import graph (`docgen.graph`) decides which statements name files of the
+repository; this module only sorts them into internal imports (linked to the
+files' docs pages), external imports by top-level package, and importers.
+An import whose top-level package is one of the repository's own, but which
+names no file, is internal and unresolved: calling it external would send the
+reader looking for a package that does not exist outside.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+
+from docgen.facts import FileFacts, Import
+from docgen.graph import (
+    ImportGraph,
+    ImportTarget,
+    is_stdlib,
+    package_of,
+    resolve_import,
+    top_level,
+)
+from docgen.links import docs_page
+
+from .context import Linker
+from .python_views import import_names, import_statement, module_as_written
+from .views import DependenciesView, ExternalPackage, Importer, ImportUse, InternalImport
+
+NO_MODULE_NAME = "this file has no importable module name, so a relative import names nothing"
+CLIMBS_TOO_FAR = "it climbs above the top-level package"
+
+
+def _use(path: str, facts: FileFacts, imp: Import, linker: Linker) -> ImportUse:
+    return ImportUse(
+        line=linker.line(path, imp.line, facts.line_count),
+        statement=import_statement(imp),
+        names=import_names(imp),
+        context=imp.context,
+    )
+
+
+def _resolved(graph: ImportGraph, path: str, imports: tuple[Import, ...]) -> list[ImportTarget]:
+    """Each import statement with what the graph made of it (one per statement, same order)."""
+    resolved = graph.imports.get(path, ())
+    if len(resolved) == len(imports):
+        return list(resolved)
+    # The graph was built from other facts: resolve these the way it would have.
+    name = graph.module_names.get(path)
+    package = package_of(path, name) if name is not None else None
+    return [resolve_import(i, package, graph.modules, path) for i in imports]
+
+
+def candidates(imp: Import, absolute: str) -> tuple[str, ...]:
+    """The modules an import could have named, as the graph looks them up (see docgen.graph)."""
+    if not absolute:
+        return ()
+    if not imp.is_from:
+        return (absolute,)
+    names = [n for n in imp.names if n != "*"]
+    return (*(f"{absolute}.{n}" for n in dict.fromkeys(names)), absolute)
+
+
+def _importers(
+    graph: ImportGraph, path: str, line_counts: Mapping[str, int], linker: Linker
+) -> tuple[Importer, ...]:
+    importers = []
+    for other in graph.imported_by.get(path, ()):
+        lines = sorted({t.line for t in graph.imports.get(other, ()) if path in t.targets})
+        importers.append(
+            Importer(
+                path=other,
+                href=linker.to_page(docs_page(other)),
+                lines=tuple(linker.line(other, n, line_counts.get(other, 0)) for n in lines),
+            )
+        )
+    return tuple(importers)
+
+
+def dependencies_view(
+    path: str,
+    facts: FileFacts,
+    graph: ImportGraph,
+    packages: frozenset[str],
+    line_counts: Mapping[str, int],
+    linker: Linker,
+) -> DependenciesView | None:
+    """None when the file imports nothing and nothing imports it.
+
+    `packages` are the repository's top-level module names; `line_counts`
+    gives each file's line count, so that an importer's lines link only when
+    they exist.
+    """
+    imports = facts.python.imports if facts.python is not None else ()
+    importers = _importers(graph, path, line_counts, linker)
+    if not imports and not importers:
+        return None
+    has_name = path in graph.module_names
+    internal: list[tuple[int, str, InternalImport]] = []
+    external: dict[str, list[tuple[int, str, ImportUse]]] = defaultdict(list)
+    for imp, target in zip(imports, _resolved(graph, path, imports), strict=True):
+        written = module_as_written(imp)
+        use = _use(path, facts, imp, linker)
+        package = top_level(target.absolute)
+        if target.internal or (target.absolute and package in packages):
+            links = tuple(linker.page_link(t, docs_page(t)) for t in target.targets)
+            looked_for = () if links else candidates(imp, target.absolute)
+            itself = any(c in graph.modules for c in looked_for)  # the graph drops self-imports
+            reason = ""
+            if itself:
+                looked_for = ()
+            elif not links and not looked_for:
+                reason = CLIMBS_TOO_FAR if has_name else NO_MODULE_NAME
+            item = InternalImport(written, use, links, itself, looked_for, reason)
+            internal.append((imp.line, written, item))
+        else:
+            external[package or written].append((imp.line, use.statement, use))
+    return DependenciesView(
+        internal=tuple(item for _, _, item in sorted(internal, key=lambda x: x[:2])),
+        external=tuple(
+            ExternalPackage(
+                package=name,
+                stdlib=is_stdlib(name),
+                uses=tuple(use for _, _, use in sorted(external[name], key=lambda x: x[:2])),
+            )
+            for name in sorted(external)
+        ),
+        imported_by=importers,
+        imports_anything=bool(imports),
+        imports_known=facts.parsed,
+    )

@@ -1,0 +1,177 @@
+"""The repository-wide keyword index: `keywords.md`, split by first letter when large.
+
+Every name links each of its definitions twice: to the heading on the file's
+docs page and to the source line.  The pages sit at the output root under
+names no mirrored page can have (mirrored pages end in `_docs.md`, `_kw.md`,
+`/index.md` or `/doc.md`), and a small repository gets one page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from docgen.links import docs_page, folder_index
+
+from .context import Linker, RenderContext
+from .views import FrontMatter, KeywordPart, KeywordsView, LinkView, NameEntry, SiteView
+
+if TYPE_CHECKING:  # docgen.keywords imports docgen.render.anchors: no import cycle at run time
+    from docgen.keywords import DefinitionSite
+
+KEYWORDS_PAGE = "keywords.md"
+KEYWORDS_KIND = "keywords"  # front matter `kind`
+ROOT_SOURCE = "."
+#: more distinct names than this and the index splits into letter pages
+SINGLE_PAGE_LIMIT = 1_500
+#: more names than this under one letter and that letter splits into numbered pages
+LETTER_PAGE_LIMIT = 5_000
+OTHER = "other"  # names that start with neither an ASCII letter nor `_`
+LETTERS: tuple[str, ...] = (*"abcdefghijklmnopqrstuvwxyz", "_", OTHER)
+
+
+def letter_of(name: str) -> str:
+    """The letter page a name belongs to, ignoring case."""
+    first = name[:1]
+    if first.isascii() and first.isalpha():
+        return first.lower()
+    return "_" if first == "_" else OTHER
+
+
+def letter_page(letter: str, part: int = 1) -> str:
+    """`keywords-a.md`, `keywords-a-2.md`, `keywords-_.md`, `keywords-other.md`."""
+    return f"keywords-{letter}.md" if part == 1 else f"keywords-{letter}-{part}.md"
+
+
+def name_order(name: str) -> tuple[int, str, str]:
+    """Letter pages in order (a-z, `_`, other), case ignored within; the exact name breaks ties.
+
+    One page or many, names come in the same order.
+    """
+    return (LETTERS.index(letter_of(name)), name.casefold(), name)
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    page: str
+    letter: str
+    part: int
+    parts: int
+    names: tuple[str, ...]
+
+
+def _chunks(names: Sequence[str], limit: int) -> list[_Chunk]:
+    """Letter pages: names grouped by letter, each group cut into pages of `limit` names."""
+    by_letter: dict[str, list[str]] = {}
+    for name in names:
+        by_letter.setdefault(letter_of(name), []).append(name)
+    chunks = []
+    size = max(limit, 1)
+    for letter in LETTERS:
+        group = by_letter.get(letter, [])
+        parts = (len(group) + size - 1) // size
+        for i in range(parts):
+            piece = tuple(group[i * size : (i + 1) * size])
+            chunks.append(_Chunk(letter_page(letter, i + 1), letter, i + 1, parts, piece))
+    return chunks
+
+
+def _front(context: RenderContext) -> FrontMatter:
+    return FrontMatter(ROOT_SOURCE, KEYWORDS_KIND, "", (), "", context.generator)
+
+
+def _entries(
+    names: Iterable[str],
+    by_name: Mapping[str, list[DefinitionSite]],
+    line_counts: Mapping[str, int],
+    linker: Linker,
+) -> tuple[NameEntry, ...]:
+    entries = []
+    for name in names:
+        sites = []
+        for site in sorted(by_name[name], key=lambda s: (s.path, s.line, s.qualname, s.anchor)):
+            line = linker.line(site.path, site.line, line_counts.get(site.path, 0))
+            sites.append(
+                SiteView(
+                    kind=site.kind,
+                    qualname=site.qualname,
+                    href=linker.to_page(docs_page(site.path), site.anchor),
+                    location=f"{site.path}:{site.line}",
+                    line_href=line.href,
+                )
+            )
+        entries.append(NameEntry(name, tuple(sites)))
+    return tuple(entries)
+
+
+def keywords_views(
+    sites: Sequence[DefinitionSite],
+    line_counts: Mapping[str, int],
+    context: RenderContext,
+    *,
+    single_page_limit: int = SINGLE_PAGE_LIMIT,
+    letter_page_limit: int = LETTER_PAGE_LIMIT,
+) -> list[KeywordsView]:
+    """The entry page first, then the letter pages (none when everything fits on one)."""
+    by_name: dict[str, list[DefinitionSite]] = {}
+    for site in sites:
+        by_name.setdefault(site.name, []).append(site)
+    names = sorted(by_name, key=name_order)
+    total_names, total_definitions = len(names), len(sites)
+    linker = Linker(KEYWORDS_PAGE, context.source_root)  # every keyword page is at the root
+    entry = KeywordsView(
+        page=KEYWORDS_PAGE,
+        project=context.project,
+        front=_front(context),
+        is_entry=True,
+        letter="",
+        part=1,
+        parts=1,
+        names=0,
+        definitions=0,
+        total_names=total_names,
+        total_definitions=total_definitions,
+        entries=(),
+        pages=(),
+        entry_page=None,
+        folder_index=linker.page_link(folder_index(""), folder_index("")),
+    )
+
+    def definitions(chosen: Iterable[str]) -> int:
+        return sum(len(by_name[n]) for n in chosen)
+
+    if total_names <= single_page_limit:
+        entries = _entries(names, by_name, line_counts, linker)
+        return [replace(entry, names=total_names, definitions=total_definitions, entries=entries)]
+    chunks = _chunks(names, letter_page_limit)
+    parts = tuple(
+        KeywordPart(
+            label=c.letter,
+            part=c.part,
+            parts=c.parts,
+            href=linker.to_page(c.page),
+            first=c.names[0],
+            last=c.names[-1],
+            names=len(c.names),
+            definitions=definitions(c.names),
+        )
+        for c in chunks
+    )
+    views = [replace(entry, pages=parts)]
+    for c in chunks:
+        views.append(
+            replace(
+                entry,
+                page=c.page,
+                is_entry=False,
+                letter=c.letter,
+                part=c.part,
+                parts=c.parts,
+                names=len(c.names),
+                definitions=definitions(c.names),
+                entries=_entries(c.names, by_name, line_counts, linker),
+                entry_page=LinkView(KEYWORDS_PAGE, linker.to_page(KEYWORDS_PAGE)),
+            )
+        )
+    return views

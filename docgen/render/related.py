@@ -1,0 +1,89 @@
+"""Which files a docs page lists under Related Files, best first, and why.
+
+Kept pure (paths in, ranking out) so that the order can be tested without
+building pages.  A relation is a fact from the index: a test that exercises
+the file, an import in either direction, or a shared folder.  Scores add up,
+so a test in the same folder that imports the file outranks one that only
+shares its name.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+#: The reasons a page shows, with their weights, in the order a file's reasons are listed.
+TESTS = "tests this file"
+IMPORTS = "imports this file"
+IMPORTED_BY = "imported by this file"
+SAME_FOLDER = "same folder"
+WEIGHTS: dict[str, int] = {TESTS: 4, IMPORTS: 3, IMPORTED_BY: 3, SAME_FOLDER: 1}
+
+RELATED_LIMIT = 12
+
+
+@dataclass(frozen=True)
+class Related:
+    path: str
+    score: int
+    reasons: tuple[str, ...]  # in the order of WEIGHTS
+
+
+@dataclass(frozen=True)
+class Ranking:
+    files: tuple[Related, ...]  # by score (highest first), then path
+    more: int  # related files left out by the limit
+
+
+def _key(item: Related) -> tuple[int, str]:
+    return (-item.score, item.path)
+
+
+def _contains(ordered: Sequence[str], path: str) -> bool:
+    at = bisect_left(ordered, path)
+    return at < len(ordered) and ordered[at] == path
+
+
+def rank_related(
+    path: str,
+    *,
+    tests: Iterable[str] = (),
+    importers: Iterable[str] = (),
+    imports: Iterable[str] = (),
+    same_folder: Sequence[str] = (),
+    limit: int = RELATED_LIMIT,
+) -> Ranking:
+    """The files related to `path`, ranked, at most `limit` of them.
+
+    `tests` exercise the file, `importers` import it, `imports` are what it
+    imports; `same_folder` are the files of its folder, sorted and unique (it
+    may be among them).  A folder can hold thousands of files and every one
+    of them gets a page, so files related only by folder are never scored one
+    by one: they all weigh the same and are taken in path order, as needed.
+    """
+    found: dict[str, list[str]] = {}
+    for reason, paths in ((TESTS, tests), (IMPORTS, importers), (IMPORTED_BY, imports)):
+        for other in paths:
+            if other != path and reason not in found.setdefault(other, []):
+                found[other].append(reason)
+    strong = []
+    in_folder = 0
+    for other, reasons in found.items():
+        if _contains(same_folder, other):
+            reasons.append(SAME_FOLDER)
+            in_folder += 1
+        ordered = tuple(r for r in WEIGHTS if r in reasons)
+        strong.append(Related(other, sum(WEIGHTS[r] for r in ordered), ordered))
+    strong.sort(key=_key)
+
+    def folder_only() -> Iterator[Related]:
+        for other in same_folder:
+            if other != path and other not in found:
+                yield Related(other, WEIGHTS[SAME_FOLDER], (SAME_FOLDER,))
+
+    weak = len(same_folder) - in_folder - _contains(same_folder, path)
+    shown = tuple(itertools.islice(heapq.merge(strong, folder_only(), key=_key), max(limit, 0)))
+    return Ranking(shown, len(found) + weak - len(shown))
