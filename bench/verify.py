@@ -704,6 +704,145 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+# --- 7: imported-by = the import rule, computed here independently with ast ----------
+
+
+def rule_modules(py_files: list[str]) -> dict[str, str]:
+    """Dotted module -> file, with the repository root and src/ on sys.path (in that order;
+    within one root a package's __init__.py beats a module of the same name)."""
+    modules: dict[str, str] = {}
+    for root in ("", "src"):
+        found: dict[str, str] = {}
+        for path in sorted(py_files):
+            if root and not path.startswith(root + "/"):
+                continue
+            rel = path[len(root) + 1 :] if root else path
+            parts = rel[: -len(".py")].split("/")
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            if not parts or not all(p.isidentifier() for p in parts):
+                continue
+            name = ".".join(parts)
+            if name not in found or path.endswith("/__init__.py"):
+                found[name] = path
+        for name, path in found.items():
+            modules.setdefault(name, path)
+    return modules
+
+
+def rule_edges(repo: Path, py_files: list[str]) -> dict[str, set[str]]:
+    """importer -> imported files, by the documented rule."""
+    modules = rule_modules(py_files)
+    names = {path: name for name, path in modules.items()}
+    edges: dict[str, set[str]] = {}
+    for path in py_files:
+        text = read_text(repo / path)
+        try:
+            tree = ast.parse(text or "")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        own = names.get(path)
+        if own is None:
+            parts = path[: -len(".py")].split("/")
+            own = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = own if path.endswith("__init__.py") else own.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules:
+                        found.add(modules[alias.name])
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base_parts = package.split(".") if package else []
+                    if node.level - 1 > len(base_parts):
+                        continue
+                    base = base_parts[: len(base_parts) - (node.level - 1)]
+                    if node.module:
+                        base.append(node.module)
+                    p_name = ".".join(base)
+                else:
+                    p_name = node.module or ""
+                for alias in node.names:
+                    sub = modules.get(f"{p_name}.{alias.name}") if alias.name != "*" else None
+                    target = sub or modules.get(p_name)
+                    if target:
+                        found.add(target)
+        found.discard(path)
+        edges[path] = found
+    return edges
+
+
+IMPORTER_LINK = re.compile(r"^- \[`([^`]+)`\]\(")
+
+
+def page_importers(out: Path, path: str) -> set[str] | None:
+    text = read_text(out / (path + "_docs.md"))
+    if text is None:
+        return None
+    if "### Imported by" not in text:
+        return set()
+    section = text.split("### Imported by", 1)[1].split("\n## ", 1)[0]
+    return {m.group(1) for line in section.splitlines() if (m := IMPORTER_LINK.match(line))}
+
+
+def check_imported_by(tree: Tree, show: int) -> Result:
+    py_files = [p for p in tree.documented if p.endswith(".py")]
+    edges = rule_edges(tree.repo, py_files)
+    expected: dict[str, set[str]] = {p: set() for p in py_files}
+    for importer, targets in edges.items():
+        for target in targets:
+            expected[target].add(importer)
+    bad = []
+    total = 0
+    for path in sorted(py_files):
+        shown = page_importers(tree.out, path)
+        total += len(expected[path])
+        if shown != expected[path]:
+            missing = sorted(expected[path] - (shown or set()))[:3]
+            extra = sorted((shown or set()) - expected[path])[:3]
+            bad.append(f"{path}: missing {missing} extra {extra}")
+    summary = f"{len(py_files)} files, {total} import edges by the rule, {len(bad)} pages differ"
+    return Result("7 imported-by = rule", not bad, summary, bad[:show])
+
+
+def check_find(tree: Tree, show: int) -> Result:
+    """`docgen find NAME` lists every definition an ast walk finds, for sampled names."""
+    expected: dict[str, set[tuple[str, int]]] = {}
+    for path in tree.documented:
+        if not path.endswith(".py"):
+            continue
+        try:
+            parsed = ast.parse(read_text(tree.repo / path) or "")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in ast.walk(parsed):
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                expected.setdefault(node.name, set()).add((path, node.lineno))
+    names = sorted(expected)[:: max(1, len(expected) // 40)]
+    bad = []
+    slowest = 0.0
+    for name in names:
+        started = time.perf_counter()
+        run = subprocess.run(
+            [sys.executable, "-m", "docgen", "find", name, "--out", str(tree.out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        slowest = max(slowest, time.perf_counter() - started)
+        got = set()
+        for line in run.stdout.splitlines():
+            where = line.split(": ", 1)[0]
+            file, _, number = where.rpartition(":")
+            got.add((file, int(number)))
+        if got != expected[name]:
+            missing, extra = sorted(expected[name] - got)[:3], sorted(got - expected[name])[:3]
+            bad.append(f"{name}: missing {missing} extra {extra}")
+    summary = f"{len(names)} sampled names, {len(bad)} differ; slowest `docgen find` {slowest:.2f}s"
+    return Result("8 docgen find", not bad, summary, bad[:show])
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     repo, out = args.repo.resolve(), args.out.resolve()
@@ -722,6 +861,8 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_all_links(tree, args.show, not args.no_count_links),
         lambda: check_layout(tree, args.show),
         lambda: check_modes(tree, args.show),
+        lambda: check_imported_by(tree, args.show),
+        lambda: check_find(tree, args.show),
     ]
     if args.labels:
         checks.append(lambda: check_labels(tree, args.labels, args.show))

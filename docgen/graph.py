@@ -46,7 +46,9 @@ class ImportGraph:
     imported_by: Mapping[str, tuple[str, ...]]  # repo path -> sorted importing paths
 
     def imports_of(self, path: str) -> tuple[str, ...]:
-        """The repo files that `path` imports, sorted, without duplicates."""
+        """The repo files that `path` imports, sorted, without duplicates (none for a stub)."""
+        if not is_module(path):
+            return ()
         found = {t for imp in self.imports.get(path, ()) for t in imp.targets}
         return tuple(sorted(found))
 
@@ -139,9 +141,20 @@ def resolve_import(
 
 
 def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
-    # Every Python file is a module, even one that could not be parsed: others may import it.
+    """The import graph of the repository's `.py` files.
+
+    Every `.py` file is a module, even one that could not be parsed: others may
+    import it.  Stubs (`.pyi`) are never imported by Python itself, so they are
+    neither modules nor importers here; their own imports are still resolved
+    for their pages.
+    """
     python_files = [f for f in files if f.facts.kind == "python"]
-    modules, names = map_modules(f.facts.path for f in python_files)
+    modules, names = map_modules(f.facts.path for f in python_files if is_module(f.facts.path))
+    for f in python_files:
+        if not is_module(f.facts.path):
+            stub_name = _own_name(f.facts.path)
+            if stub_name is not None:
+                names[f.facts.path] = stub_name
     scanned = [f for f in python_files if f.facts.python is not None]
     imports: dict[str, tuple[ImportTarget, ...]] = {}
     importers: dict[str, set[str]] = {}
@@ -154,6 +167,8 @@ def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
             resolve_import(imp, package, modules, path) for imp in f.facts.python.imports
         )
         imports[path] = resolved
+        if not is_module(path):
+            continue
         for target in {t for r in resolved for t in r.targets}:
             importers.setdefault(target, set()).add(path)
     return ImportGraph(
@@ -162,6 +177,18 @@ def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
         imports=MappingProxyType(imports),
         imported_by=MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(importers.items())}),
     )
+
+
+def is_module(path: str) -> bool:
+    """Whether Python's import system can load this file (stubs it never loads)."""
+    return path.endswith(".py")
+
+
+def _own_name(path: str) -> str | None:
+    name = None
+    for root in SOURCE_ROOTS:
+        name = module_name(path, root) or name
+    return name
 
 
 def top_level(module: str) -> str:

@@ -56,3 +56,21 @@ def test_edges_follow_the_rule() -> None:
     assert "app.py" not in graph.imported_by
     external = [t for t in graph.imports["app.py"] if not t.internal]
     assert [t.absolute for t in external] == ["os.path"]
+
+
+def test_stubs_are_neither_modules_nor_importers() -> None:
+    files = [
+        _py("pkg/__init__.py"),
+        _py("pkg/core.py"),
+        _py("pkg/core.pyi", _imp(1, "pkg.util")),
+        _py("pkg/util.py"),
+        _py("pkg/only_stub.pyi"),
+        _py("app.py", _imp(2, "pkg.only_stub"), _imp(3, "pkg.core")),
+    ]
+    graph = build_graph(files)
+    assert graph.modules["pkg.core"] == "pkg/core.py"
+    assert "pkg.only_stub" not in graph.modules
+    assert graph.imports_of("app.py") == ("pkg/core.py",)
+    assert "pkg/util.py" not in graph.imported_by  # only the stub imports it
+    # The stub's own import is still resolved, for its page.
+    assert graph.imports["pkg/core.pyi"][0].targets == ("pkg/util.py",)
