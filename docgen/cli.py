@@ -7,17 +7,19 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click._termui_impl import ProgressBar
 
+if TYPE_CHECKING:
+    from docgen.build import BuildReport
+    from docgen.workers import Progress
+
 from docgen import __version__
-from docgen.build import BuildReport, build
 from docgen.errors import DocgenError, UsageError
 from docgen.keywords import MatchMode, find_sites
-from docgen.linkcheck import check_links, format_broken
-from docgen.options import DEFAULT_OUT, resolve_options
-from docgen.workers import Progress, default_jobs
+from docgen.options import DEFAULT_OUT
 from docgen.write import get_meta, read_state
 
 BUILD_EXAMPLES = """
@@ -97,6 +99,11 @@ def build_command(
     warnings, listed at the end as path:line: message), 1 on a fatal error, 2 on
     a usage error.
     """
+    # The build's modules (libcst, jinja2, ...) load only for commands that need them.
+    from docgen.build import build
+    from docgen.options import resolve_options
+    from docgen.workers import default_jobs
+
     options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
     with progress_bar(quiet) as progress:
         report = build(options, progress)
@@ -161,6 +168,8 @@ def check_links_command(out: str, repo: str | None) -> None:
 
     One line per broken link, `page:line: target (why)`; exit status 1 if any.
     """
+    from docgen.linkcheck import check_links, format_broken
+
     out_path = Path(out)
     repo_path = Path(repo) if repo else recorded_repo(out_path)
     broken = check_links(out_path, repo_path)

@@ -10,10 +10,10 @@ import fnmatch
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from docgen.index import RepoIndex
-from docgen.render.anchors import anchored_definitions
+if TYPE_CHECKING:
+    from docgen.index import RepoIndex
 
 MatchMode = Literal["exact", "prefix", "glob"]
 
@@ -41,6 +41,9 @@ class DefinitionSite:
 
 
 def definition_sites(index: RepoIndex) -> list[DefinitionSite]:
+    # Imported here so that `docgen find` never loads the renderer.
+    from docgen.render.anchors import anchored_definitions
+
     sites = []
     for scanned in index.documented():
         py = scanned.facts.python
