@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import posixpath
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import jinja2
 
 from docgen import __version__
+from docgen.cache import FactsCache, facts_key
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
 from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
@@ -19,10 +24,17 @@ from docgen.keywords import DefinitionSite, definition_sites, store_sites
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
 from docgen.project import project_name
-from docgen.render import RenderContext, Renderer, make_environment
+from docgen.render import RenderContext, Renderer, builtin_templates_dir, make_environment
 from docgen.scan.decode import decode_python, decode_text
 from docgen.workers import Progress, read_source, scan_files
-from docgen.write import WriteResult, open_state, set_meta, write_pages
+from docgen.write import (
+    WriteResult,
+    get_meta,
+    open_state,
+    pages_intact,
+    set_meta,
+    write_pages,
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -42,6 +54,8 @@ class BuildWarning:
 class BuildReport:
     files: int = 0
     documented: int = 0
+    scanned: int = 0  # files parsed by this build
+    reused: int = 0  # files whose facts came from the cache
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)
@@ -53,17 +67,69 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     """Discover files, scan them in workers, index the repository, render and write pages."""
     started = time.perf_counter()
     discovery = discover(options.repo, exclude_dirs=[options.out])
-    tick = progress(len(discovery.files)) if progress else None
-    scanned = scan_files(discovery.files, options.jobs, tick)
-    index = build_index(project_name(options.repo), scanned)
+    project = project_name(options.repo)
+    inputs = inputs_digest(options, discovery, project)
+    with open_state(options.out) as conn:
+        unchanged = up_to_date(conn, options.out, inputs)
+        if unchanged is not None:
+            unchanged.seconds = time.perf_counter() - started
+            return unchanged
+        set_meta(conn, "inputs", "")  # until this build has finished, nothing is up to date
+        cache = FactsCache(conn, facts_key())
+        reused, fresh = cache.split(discovery.files)
+        tick = progress(len(fresh)) if progress and fresh else None
+        scanned_now = scan_files(fresh, options.jobs, tick)
+        cache.store(fresh, scanned_now)
+        cache.forget_all_but(s.path for s in discovery.files)
+    scanned = reused + scanned_now
+    index = build_index(project, scanned)
     sites = definition_sites(index)
     try:
         pages, conflicts = render_pages(index, options, discovery, sites)
     except jinja2.TemplateError as exc:
         raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
     written = write_pages(options.out, pages)
-    store_index(options, sites)
-    return make_report(discovery, index, written, conflicts, time.perf_counter() - started)
+    report = make_report(discovery, index, written, conflicts, time.perf_counter() - started)
+    report.scanned, report.reused = len(scanned_now), len(reused)
+    store_index(options, sites, report, inputs)
+    return report
+
+
+def inputs_digest(options: BuildOptions, discovery: Discovery, project: str) -> str:
+    """Everything a build's pages depend on, as one digest: when it is unchanged and the
+    pages are as docgen left them, there is nothing to do."""
+    digest = hashlib.sha256()
+    for part in (facts_key(), project, source_root(options), str(options.max_embed_bytes)):
+        digest.update(part.encode() + b"\0")
+    for folder in (builtin_templates_dir(), *options.templates):
+        for template in sorted(folder.rglob("*")):
+            if template.is_file():
+                digest.update(template.relative_to(folder).as_posix().encode() + b"\0")
+                digest.update(template.read_bytes())
+    for source in discovery.files:
+        digest.update(f"{source.path}\0{source.stamp}\0".encode())
+    for skipped in discovery.skipped:
+        digest.update(f"{skipped.path}\0{skipped.reason}\0".encode())
+    return digest.hexdigest()
+
+
+def up_to_date(conn: sqlite3.Connection, out: Path, inputs: str) -> BuildReport | None:
+    """The last build's report when nothing it depends on has changed since."""
+    if get_meta(conn, "inputs") != inputs:
+        return None
+    pages = pages_intact(conn, out)
+    stored = get_meta(conn, "report")
+    if pages is None or stored is None:
+        return None
+    try:
+        last = json.loads(stored)
+        warnings = [BuildWarning(str(p), int(n), str(m)) for p, n, m in last["warnings"]]
+        files, documented = int(last["files"]), int(last["documented"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return BuildReport(
+        files=files, documented=documented, reused=files, unchanged=pages, warnings=warnings
+    )
 
 
 def describe_template_error(exc: jinja2.TemplateError) -> str:
@@ -75,11 +141,21 @@ def describe_template_error(exc: jinja2.TemplateError) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def store_index(options: BuildOptions, sites: list[DefinitionSite]) -> None:
-    """Keep the keyword index for `docgen find`, and where the sources are for `check-links`."""
+def store_index(
+    options: BuildOptions, sites: list[DefinitionSite], report: BuildReport, inputs: str
+) -> None:
+    """Keep the keyword index for `docgen find`, where the sources are for `check-links`,
+    and what this build saw, so that an unchanged tree needs no work next time."""
+    summary = {
+        "files": report.files,
+        "documented": report.documented,
+        "warnings": [[w.path, w.line, w.message] for w in report.warnings],
+    }
     with open_state(options.out) as conn:
         store_sites(conn, sites)
         set_meta(conn, "source_root", source_root(options))
+        set_meta(conn, "report", json.dumps(summary, ensure_ascii=False))
+        set_meta(conn, "inputs", inputs)
 
 
 def source_root(options: BuildOptions) -> str:

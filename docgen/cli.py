@@ -221,7 +221,8 @@ def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(
-        f"docgen: {report.files} files, {report.documented} documented; "
+        f"docgen: {report.files} files ({report.scanned} scanned, {report.reused} from cache), "
+        f"{report.documented} documented; "
         f"pages: {len(report.written)} written, {report.unchanged} unchanged, "
         f"{len(report.pruned)} pruned; {len(report.warnings)} warnings; "
         f"{report.seconds:.1f}s -> {out}",

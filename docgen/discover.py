@@ -55,6 +55,9 @@ class SourceFile:
     path: str
     abs_path: str
     size: int
+    #: (size, mtime_ns, ctime_ns, inode) when listed: an unchanged stamp lets the
+    #: cache skip reading the file again.
+    stamp: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -407,7 +410,8 @@ def _open_and_check(rel: str, abs_path: str, open_path: str) -> SourceFile | Ski
         return Skipped(rel, f"unreadable: {exc.strerror}")
     finally:
         os.close(fd)
-    return SourceFile(path=rel, abs_path=abs_path, size=st.st_size)
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    return SourceFile(path=rel, abs_path=abs_path, size=st.st_size, stamp=stamp)
 
 
 def _inside(real_root: str, real_target: str) -> str | None:

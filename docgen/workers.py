@@ -83,6 +83,14 @@ def crashed_facts(source: SourceFile, how: str) -> ScannedFile:
     return ScannedFile(facts)
 
 
+TIMEOUT_WORDS = "took longer than"
+
+
+def is_transient(scanned: ScannedFile) -> bool:
+    """Facts that another run might not repeat (a timeout under load): never cache them."""
+    return any(TIMEOUT_WORDS in p.message for p in scanned.facts.problems)
+
+
 def describe_exit(exitcode: int | None) -> str:
     if exitcode is not None and exitcode < 0:
         try:
@@ -214,7 +222,7 @@ def _replace_dead(
     assert worker.job is not None
     index, source = worker.job
     how = (
-        f"took longer than {timed_out:g} s"
+        f"{TIMEOUT_WORDS} {timed_out:g} s"
         if timed_out is not None
         else describe_exit(worker.process.exitcode)
     )

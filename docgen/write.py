@@ -23,8 +23,11 @@ from docgen.errors import DocgenError
 
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
+#: Bumped whenever a table changes shape; a state of another version is discarded.
+STATE_VERSION = "2"
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS pages"
+    " (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, stamp TEXT NOT NULL DEFAULT '')",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
 
@@ -61,10 +64,37 @@ def _connect(path: Path) -> sqlite3.Connection:
     try:
         for statement in SCHEMA:
             conn.execute(statement)
+        if get_meta(conn, "state_version") != STATE_VERSION:
+            conn.close()
+            path.unlink()  # made by another docgen: start afresh (pages are still ours)
+            conn = sqlite3.connect(path)
+            for statement in SCHEMA:
+                conn.execute(statement)
+            set_meta(conn, "state_version", STATE_VERSION)
+            conn.commit()
     except sqlite3.DatabaseError:
         conn.close()
         raise
     return conn
+
+
+def page_stamp(target: Path) -> str:
+    """Size and modification time of a written page, to notice later edits cheaply."""
+    st = target.stat()
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+def pages_intact(conn: sqlite3.Connection, out: Path) -> int | None:
+    """The number of pages when every recorded page is on disk as docgen left it, else None."""
+    count = 0
+    for rel, stamp in conn.execute("SELECT path, stamp FROM pages"):
+        try:
+            if page_stamp(out / rel) != stamp:
+                return None
+        except OSError:
+            return None
+        count += 1
+    return count
 
 
 def read_state(out: Path) -> sqlite3.Connection | None:
@@ -178,11 +208,11 @@ def _write_one(
             return
         if target.read_bytes() == data:
             result.unchanged += 1
-            if known.get(rel) != digest:
-                conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
+            record = (rel, digest, page_stamp(target))
+            conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)", record)
             return
     atomic_write(target, data, mode)
-    conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?)", (rel, digest))
+    conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)", (rel, digest, page_stamp(target)))
     result.written.append(rel)
 
 

@@ -1,0 +1,129 @@
+"""Facts of earlier builds, so an unchanged file is never parsed again.
+
+Rows live in the output folder's state database, keyed by path and checked
+two ways: a file whose stamp (size, mtime, ctime, inode) is unchanged is
+reused without being read; otherwise its content hash decides.  Every row also
+carries the facts key (docgen's version and the code that makes facts): a row
+made by other code is never believed.  Facts are stored as JSON, never pickled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from docgen import __version__
+from docgen.discover import SourceFile
+from docgen.facts import ScannedFile
+from docgen.serialize import dumps, loads
+from docgen.workers import is_transient
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS files ("
+    " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, sha256 TEXT NOT NULL,"
+    " key TEXT NOT NULL, facts TEXT NOT NULL)",
+)
+
+#: The modules whose code decides what facts a file has.
+FACTS_CODE = ("facts.py", "analyze.py", "serialize.py", "scan")
+
+
+def facts_key() -> str:
+    """docgen's version, libcst's, and a digest of the code that makes facts."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(f"{__version__}\0{metadata.version('libcst')}".encode())
+    for name in FACTS_CODE:
+        entry = package / name
+        files = sorted(entry.rglob("*.py")) if entry.is_dir() else [entry]
+        for file in files:
+            digest.update(file.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class _Row:
+    stamp: str
+    sha256: str
+    facts: str
+
+
+class FactsCache:
+    """The facts rows of one output folder, read once per build."""
+
+    def __init__(self, conn: sqlite3.Connection, key: str) -> None:
+        self._conn = conn
+        self._key = key
+        for statement in SCHEMA:
+            conn.execute(statement)
+        self._rows = {
+            path: _Row(stamp, sha, facts)
+            for path, stamp, sha, facts in conn.execute(
+                "SELECT path, stamp, sha256, facts FROM files WHERE key = ?", (key,)
+            )
+        }
+
+    def split(self, sources: Sequence[SourceFile]) -> tuple[list[ScannedFile], list[SourceFile]]:
+        """Facts reused from the cache, and the files that must be scanned."""
+        reused: list[ScannedFile] = []
+        fresh: list[SourceFile] = []
+        for source in sources:
+            scanned = self._reuse(source)
+            if scanned is None:
+                fresh.append(source)
+            else:
+                reused.append(scanned)
+        return reused, fresh
+
+    def _reuse(self, source: SourceFile) -> ScannedFile | None:
+        row = self._rows.get(source.path)
+        if row is None:
+            return None
+        stamp = json.dumps(list(source.stamp))
+        if not source.stamp or row.stamp != stamp:
+            try:
+                with open(source.abs_path, "rb") as handle:
+                    sha = hashlib.sha256(handle.read()).hexdigest()
+            except OSError:
+                return None
+            if sha != row.sha256:
+                return None
+            self._conn.execute("UPDATE files SET stamp = ? WHERE path = ?", (stamp, source.path))
+        try:
+            scanned = loads(ScannedFile, row.facts)
+        except (ValueError, TypeError, KeyError):
+            return None  # a damaged row: scan the file again
+        if scanned.facts.path != source.path:
+            return None
+        return scanned
+
+    def store(self, sources: Iterable[SourceFile], scanned: Iterable[ScannedFile]) -> None:
+        """Remember freshly scanned files; forget files that are gone."""
+        by_path = {s.path: s for s in sources}
+        rows = []
+        for item in scanned:
+            source = by_path.get(item.facts.path)
+            if source is None or not item.facts.sha256 or is_transient(item):
+                continue
+            rows.append(
+                (
+                    item.facts.path,
+                    json.dumps(list(source.stamp)),
+                    item.facts.sha256,
+                    self._key,
+                    dumps(item),
+                )
+            )
+        self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", rows)
+
+    def forget_all_but(self, paths: Iterable[str]) -> None:
+        keep = set(paths)
+        gone = [(p,) for p in self._rows if p not in keep]
+        stale = self._conn.execute("SELECT path FROM files WHERE key != ?", (self._key,))
+        gone += list(stale)
+        self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
