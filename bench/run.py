@@ -399,11 +399,13 @@ def rows(find_name: str) -> list[Row]:
     ]
 
 
-def render(results: dict[str, dict[str, Measurement]], summaries: list[str], find_name: str) -> str:
+def render(
+    header: str, results: dict[str, dict[str, Measurement]], summaries: list[str], find_name: str
+) -> str:
     names = list(results)
     head = "| measurement | " + " | ".join(f"{n} s | {n} CPU s | {n} peak MB" for n in names)
     rule = "|---|" + "---:|---:|---:|" * len(names)
-    lines = ["# docgen benchmark", "", machine_line(), ""]
+    lines = ["# docgen benchmark", "", header, ""]
     lines += [f"- {s}" for s in summaries]
     lines += ["", head + " |", rule]
     for row in rows(find_name):
@@ -498,12 +500,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{corpus.name}: {corpus.root}")
         return 0
     RESULTS.mkdir(parents=True, exist_ok=True)
+    header = machine_line()  # before measuring: its load average is the one at the start
     started = time.perf_counter()
     summaries = [corpus_summary(c) for c in corpora]
     results = {
         c.name: measure_corpus(c, args.find_name, args.timeout, not args.no_peers) for c in corpora
     }
-    table = render(results, summaries, args.find_name)
+    table = render(header, results, summaries, args.find_name)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table += f"\nWhole run: {time.perf_counter() - started:.0f} s; load average at end {load}.\n"
     print(table, end="")

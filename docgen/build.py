@@ -8,8 +8,9 @@ import os
 import posixpath
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import jinja2
@@ -19,6 +20,7 @@ from docgen.cache import FactsCache, facts_key
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
 from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
+from docgen.incremental import PageInputs
 from docgen.index import RepoIndex, build_index
 from docgen.keywords import DefinitionSite, definition_sites, store_sites
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
@@ -31,6 +33,7 @@ from docgen.write import (
     WriteResult,
     get_meta,
     open_state,
+    page_inputs,
     pages_intact,
     set_meta,
     write_pages,
@@ -81,14 +84,17 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         scanned_now = scan_files(fresh, options.jobs, tick)
         cache.store(fresh, scanned_now)
         cache.forget_all_but(s.path for s in discovery.files)
+        previous = page_inputs(conn, options.out)
     scanned = reused + scanned_now
     index = build_index(project, scanned)
     sites = definition_sites(index)
     try:
-        pages, conflicts = render_pages(index, options, discovery, sites)
+        pages, inputs_of_pages, conflicts = render_pages(
+            index, options, discovery, sites, cache.digests, previous
+        )
     except jinja2.TemplateError as exc:
         raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
-    written = write_pages(options.out, pages)
+    written = write_pages(options.out, pages, inputs_of_pages)
     report = make_report(discovery, index, written, conflicts, time.perf_counter() - started)
     report.scanned, report.reused = len(scanned_now), len(reused)
     store_index(options, sites, report, inputs)
@@ -98,14 +104,7 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
 def inputs_digest(options: BuildOptions, discovery: Discovery, project: str) -> str:
     """Everything a build's pages depend on, as one digest: when it is unchanged and the
     pages are as docgen left them, there is nothing to do."""
-    digest = hashlib.sha256()
-    for part in (facts_key(), project, source_root(options), str(options.max_embed_bytes)):
-        digest.update(part.encode() + b"\0")
-    for folder in (builtin_templates_dir(), *options.templates):
-        for template in sorted(folder.rglob("*")):
-            if template.is_file():
-                digest.update(template.relative_to(folder).as_posix().encode() + b"\0")
-                digest.update(template.read_bytes())
+    digest = hashlib.sha256(common_inputs(options, project).encode())
     for source in discovery.files:
         digest.update(f"{source.path}\0{source.stamp}\0".encode())
     for skipped in discovery.skipped:
@@ -164,9 +163,16 @@ def source_root(options: BuildOptions) -> str:
 
 
 def render_pages(
-    index: RepoIndex, options: BuildOptions, discovery: Discovery, sites: list[DefinitionSite]
-) -> tuple[dict[str, str], list[str]]:
-    """Every page of the build, by output-relative path, and paths that could not be used."""
+    index: RepoIndex,
+    options: BuildOptions,
+    discovery: Discovery,
+    sites: list[DefinitionSite],
+    facts_digests: Mapping[str, str],
+    previous: Mapping[str, str],
+) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
+    """Every page of the build by output-relative path: its text, or None when its inputs
+    are those of the page already written (`previous`); the pages' input digests; and
+    paths that could not be used."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
@@ -180,19 +186,48 @@ def render_pages(
         context,
         lambda path: source_text(sources.get(path), index.files[path]),
     )
-    pages: dict[str, str] = {}
+    digests = PageInputs(
+        common_inputs(options, index.project), index, renderer.lookup, facts_digests
+    )
+    pages: dict[str, str | None] = {}
+    inputs: dict[str, str] = {}
+
+    def page(name: str, digest: str, render: Callable[[], str]) -> None:
+        inputs[name] = digest
+        pages[name] = None if previous.get(name) == digest else render()
+
     for scanned in index.documented():
         path = scanned.facts.path
-        pages[docs_page(path)] = renderer.docs_page(path)
-        pages[kw_page(path)] = renderer.kw_page(path)
+        page(docs_page(path), digests.docs(path), partial(renderer.docs_page, path))
+        page(kw_page(path), digests.kw(path), partial(renderer.kw_page, path))
     for folder in index.folders:
-        pages[folder_index(folder)] = renderer.folder_index(folder)
-        pages[folder_doc(folder)] = renderer.folder_doc(folder)
-    pages.update(renderer.keyword_pages(sites))
+        index_digest = digests.folder_index(folder)
+        page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
+        page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
+    keyword_digest = "keywords:" + digests.keyword_index(sites)
+    kept = sorted(name for name, digest in previous.items() if digest == keyword_digest)
+    if kept:
+        pages.update(dict.fromkeys(kept))
+    else:
+        pages.update(renderer.keyword_pages(sites))
+    inputs.update(dict.fromkeys(sorted(set(pages) - set(inputs)), keyword_digest))
     conflicts = page_conflicts(pages)
-    for page in conflicts:
-        del pages[page]
-    return pages, conflicts
+    for name in conflicts:
+        del pages[name]
+    return pages, inputs, conflicts
+
+
+def common_inputs(options: BuildOptions, project: str) -> str:
+    """What every page depends on: docgen's code, the templates, the project and paths."""
+    digest = hashlib.sha256()
+    for part in (facts_key(), project, source_root(options), str(options.max_embed_bytes)):
+        digest.update(part.encode() + b"\0")
+    for folder in (builtin_templates_dir(), *options.templates):
+        for template in sorted(folder.rglob("*")):
+            if template.is_file():
+                digest.update(template.relative_to(folder).as_posix().encode() + b"\0")
+                digest.update(template.read_bytes())
+    return digest.hexdigest()
 
 
 def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:

@@ -46,6 +46,10 @@ def facts_key() -> str:
     return digest.hexdigest()
 
 
+def facts_digest(facts_json: str) -> str:
+    return hashlib.sha256(facts_json.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 @dataclass(frozen=True)
 class _Row:
     stamp: str
@@ -61,6 +65,8 @@ class FactsCache:
         self._key = key
         for statement in SCHEMA:
             conn.execute(statement)
+        #: path -> sha256 of the facts' JSON, for every file this build knows facts of
+        self.digests: dict[str, str] = {}
         self._rows = {
             path: _Row(stamp, sha, facts)
             for path, stamp, sha, facts in conn.execute(
@@ -100,6 +106,7 @@ class FactsCache:
             return None  # a damaged row: scan the file again
         if scanned.facts.path != source.path:
             return None
+        self.digests[source.path] = facts_digest(row.facts)
         return scanned
 
     def store(self, sources: Iterable[SourceFile], scanned: Iterable[ScannedFile]) -> None:
@@ -107,6 +114,8 @@ class FactsCache:
         by_path = {s.path: s for s in sources}
         rows = []
         for item in scanned:
+            text = dumps(item)
+            self.digests[item.facts.path] = facts_digest(text)
             source = by_path.get(item.facts.path)
             if source is None or not item.facts.sha256 or is_transient(item):
                 continue
@@ -116,7 +125,7 @@ class FactsCache:
                     json.dumps(list(source.stamp)),
                     item.facts.sha256,
                     self._key,
-                    dumps(item),
+                    text,
                 )
             )
         self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", rows)

@@ -24,12 +24,15 @@ from docgen.errors import DocgenError
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "2"
+STATE_VERSION = "3"
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS pages"
-    " (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, stamp TEXT NOT NULL DEFAULT '')",
+    "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
+    " stamp TEXT NOT NULL DEFAULT '', inputs TEXT NOT NULL DEFAULT '')",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
+
+
+RECORD_PAGE = "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)"
 
 
 @dataclass
@@ -122,6 +125,18 @@ def get_meta(conn: sqlite3.Connection, key: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+def page_inputs(conn: sqlite3.Connection, out: Path) -> dict[str, str]:
+    """Page -> the digest of what it was made from, for pages still as docgen left them."""
+    found = {}
+    for rel, stamp, inputs in conn.execute("SELECT path, stamp, inputs FROM pages"):
+        try:
+            if inputs and page_stamp(out / rel) == stamp:
+                found[rel] = inputs
+        except OSError:
+            continue
+    return found
+
+
 def manifest(conn: sqlite3.Connection) -> dict[str, str]:
     return dict(conn.execute("SELECT path, sha256 FROM pages ORDER BY path"))
 
@@ -165,8 +180,13 @@ def _safe_target(out: Path, rel: str) -> Path:
     return target
 
 
-def write_pages(out: Path, pages: Mapping[str, str]) -> WriteResult:
-    """Bring OUT in line with `pages` (output-relative path -> text)."""
+def write_pages(
+    out: Path, pages: Mapping[str, str | None], inputs: Mapping[str, str] | None = None
+) -> WriteResult:
+    """Bring OUT in line with `pages` (output-relative path -> text, or None for a page
+    whose inputs did not change: it stays as it is).  `inputs` are the pages' input
+    digests, kept for the next build."""
+    inputs = inputs or {}
     result = WriteResult()
     mode = page_mode()
     with open_state(out) as conn:
@@ -181,10 +201,16 @@ def write_pages(out: Path, pages: Mapping[str, str]) -> WriteResult:
             conn.execute("DELETE FROM pages WHERE path = ?", (rel,))
             _remove_empty_parents(out, target.parent)
         for rel in sorted(pages):
+            text = pages[rel]
+            if text is None:
+                result.unchanged += 1
+                continue
             try:
-                _write_one(out, rel, pages[rel].encode("utf-8"), known, mode, conn, result)
+                _write_one(out, rel, text.encode("utf-8"), known, mode, conn, result)
             except OSError as exc:  # e.g. a name longer than the file system allows
                 result.failed.append((rel, exc.strerror or str(exc)))
+                continue
+            conn.execute("UPDATE pages SET inputs = ? WHERE path = ?", (inputs.get(rel, ""), rel))
     return result
 
 
@@ -209,10 +235,15 @@ def _write_one(
         if target.read_bytes() == data:
             result.unchanged += 1
             record = (rel, digest, page_stamp(target))
-            conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)", record)
+            conn.execute(
+                "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)", record
+            )
             return
     atomic_write(target, data, mode)
-    conn.execute("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)", (rel, digest, page_stamp(target)))
+    conn.execute(
+        "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)",
+        (rel, digest, page_stamp(target)),
+    )
     result.written.append(rel)
 
 

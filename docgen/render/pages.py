@@ -66,6 +66,11 @@ class Renderer:
         view = folder_doc_view(self._lookup, folder, self._context, self._read_source)
         return self._render("folder_doc", view)
 
+    @property
+    def lookup(self) -> RepoLookup:
+        """The repository-wide lists the pages read (also used to digest their inputs)."""
+        return self._lookup
+
     def keyword_pages(
         self,
         sites: Sequence[DefinitionSite],

@@ -1,0 +1,111 @@
+"""What each page is made from, as a digest: a page whose inputs are unchanged is not
+rendered again.
+
+A page's digest covers the facts of every file its view reads and every
+repository-wide relation it shows (importers, tests, the folder's listing), plus
+what all pages share (templates, docgen's code, the project name, where the
+sources are).  Two builds that agree on a page's digest render the same bytes,
+so skipping it cannot make an incremental build differ from a clean one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from docgen.index import RepoIndex
+from docgen.links import folder_of
+
+if TYPE_CHECKING:
+    from docgen.keywords import DefinitionSite
+    from docgen.render.lookup import RepoLookup
+
+
+def _digest(parts: Iterable[str]) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+class PageInputs:
+    """Digests of each page's inputs for one build."""
+
+    def __init__(
+        self,
+        common: str,
+        index: RepoIndex,
+        lookup: RepoLookup,
+        facts_digests: Mapping[str, str],
+    ) -> None:
+        self._index = index
+        self._lookup = lookup
+        self._facts = facts_digests
+        self._common = _digest([common, *sorted(lookup.packages)])
+        self._trees: dict[str, str] = {}
+
+    def _fact(self, path: str) -> str:
+        return f"{path}={self._facts.get(path, '?')}"
+
+    def docs(self, path: str) -> str:
+        graph = self._index.graph
+        importers = graph.imported_by.get(path, ())
+        resolved = [
+            f"{t.line}:{t.absolute}:{','.join(t.targets)}" for t in graph.imports.get(path, ())
+        ]
+        return _digest(
+            [
+                self._common,
+                "docs",
+                self._fact(path),
+                graph.module_names.get(path, ""),
+                *resolved,
+                "importers",
+                *(self._fact(p) for p in importers),
+                "tests",
+                *self._lookup.tests_of(path),
+                "imports",
+                *graph.imports_of(path),
+                "folder",
+                *self._lookup.documented_in(folder_of(path)),
+            ]
+        )
+
+    def kw(self, path: str) -> str:
+        return _digest([self._common, "kw", self._fact(path)])
+
+    def folder_index(self, folder: str) -> str:
+        entry = self._lookup.folder(folder)
+        return _digest(
+            [
+                self._common,
+                "index",
+                *(self._fact(p) for p in entry.files),
+                "folders",
+                *entry.subfolders,
+            ]
+        )
+
+    def folder_doc(self, folder: str) -> str:
+        entry = self._lookup.folder(folder)
+        most = [f"{p}:{n}" for p, n in self._lookup.most_imported(folder)]
+        return _digest([self._common, "doc", self._tree(folder), *entry.subfolders, "most", *most])
+
+    def _tree(self, folder: str) -> str:
+        """A digest of the facts of every file in the folder and below it."""
+        found = self._trees.get(folder)
+        if found is None:
+            entry = self._lookup.folder(folder)
+            found = _digest(
+                [
+                    *(self._fact(p) for p in entry.files),
+                    *(f"{sub}/{self._tree(sub)}" for sub in entry.subfolders),
+                ]
+            )
+            self._trees[folder] = found
+        return found
+
+    def keyword_index(self, sites: Sequence[DefinitionSite]) -> str:
+        return _digest([self._common, "keywords", *(f"{s}|{s.name}|{s.anchor}" for s in sites)])

@@ -1,0 +1,127 @@
+"""Incremental builds: after any change, the output equals a clean build of the same tree.
+
+Each step edits the sample, rebuilds into the same output folder, then builds a
+fresh copy of the tree from scratch and compares every page byte for byte.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import copy_sample, page_files, run_build
+
+Edit = Callable[[Path], None]
+
+
+def _append(path: str, text: str) -> Edit:
+    def edit(repo: Path) -> None:
+        with open(repo / path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+
+    return edit
+
+
+def _write(path: str, text: str) -> Edit:
+    def edit(repo: Path) -> None:
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text, encoding="utf-8")
+
+    return edit
+
+
+def _delete(path: str) -> Edit:
+    return lambda repo: (repo / path).unlink()
+
+
+def _rename(old: str, new: str) -> Edit:
+    return lambda repo: (repo / old).rename(repo / new)
+
+
+STEPS: list[tuple[str, Edit]] = [
+    ("edit a docstring", _append("minitorch/nn/modules.py", '\n\ndef extra():\n    """New."""\n')),
+    ("a comment only", _append("minitorch/utils/helpers.py", "\n# a comment\n")),
+    (
+        "a new module importing another",
+        _write(
+            "minitorch/nn/extra_layers.py",
+            "from minitorch.nn import modules\n\nclass X:\n    pass\n",
+        ),
+    ),
+    (
+        "a new test for a module",
+        _write(
+            "tests/test_extra_layers.py",
+            "import minitorch.nn.extra_layers\n\ndef test_x():\n    pass\n",
+        ),
+    ),
+    ("a test no more", _write("tests/test_extra_layers.py", "def helper():\n    pass\n")),
+    ("delete an imported module", _delete("minitorch/nn/extra_layers.py")),
+    ("a test named after a module", _write("tests/test_helpers.py", "def test_a():\n    pass\n")),
+    ("rename a module", _rename("minitorch/utils/notes.py", "minitorch/utils/remarks.py")),
+    ("edit the README", _append("README.md", "\n## A new heading\n\nWith `new_identifier`.\n")),
+    ("a new folder", _write("minitorch/newpkg/__init__.py", '"""A new package."""\n')),
+    ("a syntax error", _write("minitorch/newpkg/broken.py", "def broken(:\n")),
+    (
+        "tags change",
+        _append("minitorch/utils/helpers.py", "\nimport torch\n\nx = torch.cuda.is_available()\n"),
+    ),
+    ("project name", _write("pyproject.toml", '[project]\nname = "renamed-sample"\n')),
+]
+
+
+def _clean_copy(repo: Path, parent: Path) -> Path:
+    copy = parent / "clean" / repo.name
+    if copy.parent.exists():
+        shutil.rmtree(copy.parent)
+    shutil.copytree(repo, copy, symlinks=True, ignore=shutil.ignore_patterns("generated"))
+    return copy
+
+
+def test_each_incremental_build_equals_a_clean_build(tmp_path: Path) -> None:
+    repo = copy_sample("torchlike", tmp_path / "work")
+    out = repo / "docs" / "generated"
+    run_build(repo, out)
+    for name, edit in STEPS:
+        edit(repo)
+        report = run_build(repo, out)
+        assert report.scanned <= 3, name  # only what changed is parsed again
+        clean = _clean_copy(repo, tmp_path)
+        run_build(clean, clean / "docs" / "generated")
+        assert page_files(out) == page_files(clean / "docs" / "generated"), name
+
+
+def test_nothing_changed_writes_nothing(tmp_path: Path) -> None:
+    repo = copy_sample("torchlike", tmp_path)
+    first = run_build(repo)
+    second = run_build(repo)
+    assert first.written and not second.written
+    assert second.scanned == 0
+    assert second.unchanged == len(first.written)
+    assert second.warnings == first.warnings
+
+
+def test_an_edited_page_is_restored(tmp_path: Path) -> None:
+    repo = copy_sample("torchlike", tmp_path)
+    out = repo / "docs" / "generated"
+    run_build(repo, out)
+    page = out / "minitorch" / "nn" / "modules.py_docs.md"
+    original = page.read_bytes()
+    page.write_bytes(original + b"\nhand edit\n")
+    report = run_build(repo, out)
+    assert report.written == ["minitorch/nn/modules.py_docs.md"]
+    assert page.read_bytes() == original
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a database at all" * 50])
+def test_a_damaged_state_is_rebuilt_from_scratch(tmp_path: Path, damage: bytes) -> None:
+    repo = copy_sample("torchlike", tmp_path)
+    out = repo / "docs" / "generated"
+    run_build(repo, out)
+    before = page_files(out)
+    (out / ".docgen" / "state.sqlite").write_bytes(damage)
+    report = run_build(repo, out)
+    assert report.scanned == report.files
+    assert page_files(out) == before
