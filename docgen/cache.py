@@ -60,13 +60,22 @@ class _Row:
 class FactsCache:
     """The facts rows of one output folder, read once per build."""
 
-    def __init__(self, conn: sqlite3.Connection, key: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, key: str, readonly: bool = False) -> None:
         self._conn = conn
         self._key = key
-        for statement in SCHEMA:
-            conn.execute(statement)
+        self._readonly = readonly
         #: path -> sha256 of the facts' JSON, for every file this build knows facts of
         self.digests: dict[str, str] = {}
+        self._rows: dict[str, _Row] = {}
+        if readonly:
+            exists = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'files'"
+            ).fetchone()
+            if not exists:
+                return
+        else:
+            for statement in SCHEMA:
+                conn.execute(statement)
         self._rows = {
             path: _Row(stamp, sha, facts)
             for path, stamp, sha, facts in conn.execute(
@@ -99,7 +108,10 @@ class FactsCache:
                 return None
             if sha != row.sha256:
                 return None
-            self._conn.execute("UPDATE files SET stamp = ? WHERE path = ?", (stamp, source.path))
+            if not self._readonly:
+                self._conn.execute(
+                    "UPDATE files SET stamp = ? WHERE path = ?", (stamp, source.path)
+                )
         try:
             scanned = loads(ScannedFile, row.facts)
         except (ValueError, TypeError, KeyError):

@@ -112,6 +112,39 @@ def build_command(
 
 cli.add_command(build_command, name="build")
 
+
+@cli.command(name="check")
+@click.argument("repo", type=click.Path(path_type=str))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Output folder of the build to check (default: REPO/docs/generated).",
+)
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes for changed files.")
+@click.option("--templates", type=click.Path(path_type=str), multiple=True, help="As for build.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing; only the exit status tells.")
+def check_command(
+    repo: str, out: str | None, jobs: int | None, templates: tuple[str, ...], quiet: bool
+) -> None:
+    """Exit 0 when the pages in the output folder are up to date, 1 when any is stale,
+    missing or extra (each listed with the source that makes it so). Writes nothing."""
+    from docgen.check import check
+    from docgen.options import resolve_options
+    from docgen.workers import default_jobs
+
+    options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
+    report = check(options)
+    if not quiet:
+        for difference in report.differences:
+            click.echo(str(difference))
+        state = f"{len(report.differences)} to rebuild" if report.differences else "up to date"
+        click.echo(f"docgen: {report.pages} pages, {state}; {report.seconds:.1f}s", err=True)
+    if report.differences:
+        sys.exit(1)
+
+
 FIND_EXAMPLES = """
 \b
 Examples:

@@ -1,0 +1,111 @@
+"""`docgen check`: are the pages in the output folder what a build would write now?
+
+Nothing is written: facts come from the cache where the sources are unchanged
+and are scanned afresh (in workers) where they are not, and every page a build
+would write is compared with the one on disk.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import jinja2
+
+from docgen.build import (
+    describe_template_error,
+    inputs_digest,
+    render_pages,
+    up_to_date,
+)
+from docgen.cache import FactsCache, facts_digest, facts_key
+from docgen.discover import discover
+from docgen.errors import DocgenError
+from docgen.index import build_index
+from docgen.keywords import definition_sites
+from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
+from docgen.options import BuildOptions
+from docgen.project import project_name
+from docgen.serialize import dumps
+from docgen.workers import Progress, scan_files
+from docgen.write import manifest, page_inputs, read_state
+
+
+@dataclass(frozen=True, order=True)
+class Difference:
+    page: str  # output-relative
+    what: str  # "stale", "missing" or "extra"
+    source: str  # the repository path that makes it so
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.page} (source: {self.source})"
+
+
+@dataclass
+class CheckReport:
+    differences: list[Difference] = field(default_factory=list)
+    pages: int = 0
+    seconds: float = 0.0
+
+
+def source_of(page: str) -> str:
+    """The repository path a page documents ("." for the root folder)."""
+    for suffix in (DOCS_SUFFIX, KW_SUFFIX):
+        if page.endswith(suffix):
+            return page[: -len(suffix)]
+    if "/" not in page and page.startswith("keywords"):
+        return "(every Python file: the repository keyword index)"
+    for name in (FOLDER_INDEX, FOLDER_DOC):
+        if page == name:
+            return "."
+        if page.endswith("/" + name):
+            return page[: -len(name) - 1]
+    return page
+
+
+def check(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> CheckReport:
+    """Compare the output folder with what a build would write; write nothing."""
+    started = time.perf_counter()
+    discovery = discover(options.repo, exclude_dirs=[options.out])
+    project = project_name(options.repo)
+    conn = read_state(options.out)
+    if conn is None:
+        raise DocgenError(f"no docgen build in {options.out}: every page is missing")
+    try:
+        fast = up_to_date(conn, options.out, inputs_digest(options, discovery, project))
+        if fast is not None:
+            return CheckReport([], fast.unchanged, time.perf_counter() - started)
+        cache = FactsCache(conn, facts_key(), readonly=True)
+        reused, fresh = cache.split(discovery.files)
+        known = manifest(conn)
+        previous = page_inputs(conn, options.out)
+    finally:
+        conn.close()
+    tick = progress(len(fresh)) if progress and fresh else None
+    scanned_now = scan_files(fresh, options.jobs, tick)
+    for item in scanned_now:
+        cache.digests[item.facts.path] = facts_digest(dumps(item))
+    index = build_index(project, reused + scanned_now)
+    try:
+        pages, _, _ = render_pages(
+            index, options, discovery, definition_sites(index), cache.digests, previous
+        )
+    except jinja2.TemplateError as exc:
+        raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
+    differences = []
+    for page, text in sorted(pages.items()):
+        if text is None:
+            continue  # its inputs and bytes are those of the last build
+        target = options.out / page
+        try:
+            current = target.read_bytes()
+        except OSError:
+            differences.append(Difference(page, "missing", source_of(page)))
+            continue
+        if current != text.encode("utf-8"):
+            differences.append(Difference(page, "stale", source_of(page)))
+    for page in sorted(set(known) - set(pages)):
+        if (options.out / page).exists():
+            differences.append(Difference(page, "extra", source_of(page)))
+    return CheckReport(sorted(differences), len(pages), time.perf_counter() - started)

@@ -1,0 +1,45 @@
+"""`docgen check`: exit 0 when the docs are up to date, 1 naming what is stale; writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import copy_sample, page_files, run_build
+
+from docgen.cli import cli
+
+
+def _check(repo: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["check", str(repo)])
+    return result.exit_code, result.stdout
+
+
+def test_check_follows_edits_and_writes_nothing(tmp_path: Path) -> None:
+    repo = copy_sample("torchlike", tmp_path)
+    out = repo / "docs" / "generated"
+    assert _check(repo)[0] == 1  # nothing built yet
+    run_build(repo, out)
+    assert _check(repo) == (0, "")
+    (repo / "minitorch" / "nn" / "modules.py").open("a").write("\ndef added():\n    pass\n")
+    before = page_files(out)
+    state = (out / ".docgen" / "state.sqlite").read_bytes()
+    code, listing = _check(repo)
+    assert code == 1
+    assert "stale: minitorch/nn/modules.py_kw.md (source: minitorch/nn/modules.py)" in listing
+    assert page_files(out) == before
+    assert (out / ".docgen" / "state.sqlite").read_bytes() == state
+    (repo / "minitorch" / "utils" / "notes.py").unlink()
+    code, listing = _check(repo)
+    assert "extra: minitorch/utils/notes.py_docs.md (source: minitorch/utils/notes.py)" in listing
+    run_build(repo, out)
+    assert _check(repo) == (0, "")
+
+
+def test_check_notices_a_hand_edited_page(tmp_path: Path) -> None:
+    repo = copy_sample("torchlike", tmp_path)
+    out = repo / "docs" / "generated"
+    run_build(repo, out)
+    (out / "index.md").write_text("edited\n")
+    code, listing = _check(repo)
+    assert (code, listing) == (1, "stale: index.md (source: .)\n")
