@@ -501,6 +501,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     RESULTS.mkdir(parents=True, exist_ok=True)
     header = machine_line()  # before measuring: its load average is the one at the start
+    source = source_fingerprint()
     started = time.perf_counter()
     summaries = [corpus_summary(c) for c in corpora]
     results = {
@@ -509,6 +510,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     table = render(header, results, summaries, args.find_name)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table += f"\nWhole run: {time.perf_counter() - started:.0f} s; load average at end {load}.\n"
+    source_after = source_fingerprint()
+    if source_after != source:
+        table += (
+            f"\nWARNING: docgen's source changed during the run ({source} -> {source_after}): "
+            "rows may have measured different code.\n"
+        )
     print(table, end="")
     (RESULTS / "latest.md").write_text(table, encoding="utf-8")
     raw = {name: {k: asdict(v) for k, v in cells.items()} for name, cells in results.items()}

@@ -25,6 +25,7 @@ from docgen.index import RepoIndex, build_index
 from docgen.keywords import DefinitionSite, definition_sites, store_sites
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
+from docgen.parallel_render import render_all
 from docgen.project import project_name
 from docgen.render import RenderContext, Renderer, builtin_templates_dir, make_environment
 from docgen.scan.decode import decode_python, decode_text
@@ -191,10 +192,13 @@ def render_pages(
     )
     pages: dict[str, str | None] = {}
     inputs: dict[str, str] = {}
+    to_render: list[tuple[str, Callable[[], str]]] = []
 
     def page(name: str, digest: str, render: Callable[[], str]) -> None:
         inputs[name] = digest
-        pages[name] = None if previous.get(name) == digest else render()
+        pages[name] = None
+        if previous.get(name) != digest:
+            to_render.append((name, render))
 
     for scanned in index.documented():
         path = scanned.facts.path
@@ -204,6 +208,8 @@ def render_pages(
         index_digest = digests.folder_index(folder)
         page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
         page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
+    texts = render_all([render for _, render in to_render], options.jobs)
+    pages.update((name, text) for (name, _), text in zip(to_render, texts, strict=True))
     keyword_digest = "keywords:" + digests.keyword_index(sites)
     kept = sorted(name for name, digest in previous.items() if digest == keyword_digest)
     if kept:

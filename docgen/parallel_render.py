@@ -1,0 +1,46 @@
+"""Rendering many pages on every core.
+
+Pages are pure functions of the index, which the workers inherit by forking:
+nothing but page texts crosses a process boundary.  Where fork is not
+available, or there is little to render, pages are rendered in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Sequence
+
+RenderJob = Callable[[], str]
+
+#: Below this many pages a pool costs more than it saves.
+MIN_PAGES_FOR_POOL = 200
+
+#: Set in each forked worker by `_start`: the jobs it inherited from its parent.
+_worker_jobs: Sequence[RenderJob] = ()
+
+
+def _start(jobs: Sequence[RenderJob]) -> None:
+    global _worker_jobs
+    _worker_jobs = jobs
+
+
+def _render(indices: Sequence[int]) -> list[str]:
+    return [_worker_jobs[i]() for i in indices]
+
+
+def render_all(jobs: Sequence[RenderJob], workers: int) -> list[str]:
+    """Each job's page text, in order; on `workers` processes when that pays."""
+    if workers < 2 or len(jobs) < MIN_PAGES_FOR_POOL:
+        return [job() for job in jobs]
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [job() for job in jobs]
+    chunks = max(workers * 8, 1)
+    slices = [list(range(start, len(jobs), chunks)) for start in range(chunks)]
+    slices = [s for s in slices if s]
+    texts: list[str] = [""] * len(jobs)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, initializer=_start, initargs=(jobs,)) as pool:
+        for indices, rendered in zip(slices, pool.map(_render, slices), strict=True):
+            for i, text in zip(indices, rendered, strict=True):
+                texts[i] = text
+    return texts
