@@ -8,28 +8,18 @@ import os
 import posixpath
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
-
-from docgen import __version__
 from docgen.cache import FactsCache, facts_key
-from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
-from docgen.errors import DocgenError
-from docgen.facts import ScannedFile
-from docgen.incremental import PageInputs
-from docgen.index import RepoIndex, build_index
+from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
+from docgen.index import build_index
 from docgen.keywords import DefinitionSite, definition_sites, store_sites
-from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
-from docgen.parallel_render import render_all
 from docgen.project import project_name
-from docgen.render import RenderContext, Renderer, builtin_templates_dir, make_environment
-from docgen.scan.decode import decode_python, decode_text
-from docgen.workers import Progress, read_source, scan_files
+from docgen.template_files import builtin_templates_dir
 from docgen.write import (
     WriteResult,
     get_meta,
@@ -39,6 +29,10 @@ from docgen.write import (
     set_meta,
     write_pages,
 )
+
+if TYPE_CHECKING:
+    from docgen.index import RepoIndex
+    from docgen.workers import Progress
 
 
 @dataclass(frozen=True, order=True)
@@ -79,6 +73,10 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
             unchanged.seconds = time.perf_counter() - started
             return unchanged
         set_meta(conn, "inputs", "")  # until this build has finished, nothing is up to date
+        # The parser, the renderer and the templates load only when there is work to do.
+        from docgen.produce import render_pages
+        from docgen.workers import scan_files
+
         cache = FactsCache(conn, facts_key())
         reused, fresh = cache.split(discovery.files)
         tick = progress(len(fresh)) if progress and fresh else None
@@ -89,12 +87,9 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     scanned = reused + scanned_now
     index = build_index(project, scanned)
     sites = definition_sites(index)
-    try:
-        pages, inputs_of_pages, conflicts = render_pages(
-            index, options, discovery, sites, cache.digests, previous
-        )
-    except jinja2.TemplateError as exc:
-        raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
+    pages, inputs_of_pages, conflicts = render_pages(
+        index, options, discovery, sites, cache.digests, previous
+    )
     written = write_pages(options.out, pages, inputs_of_pages)
     report = make_report(discovery, index, written, conflicts, time.perf_counter() - started)
     report.scanned, report.reused = len(scanned_now), len(reused)
@@ -132,15 +127,6 @@ def up_to_date(conn: sqlite3.Connection, out: Path, inputs: str) -> BuildReport 
     )
 
 
-def describe_template_error(exc: jinja2.TemplateError) -> str:
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        where = exc.filename or exc.name or "template"
-        return f"{where}:{exc.lineno}: {exc.message}"
-    if isinstance(exc, jinja2.TemplateNotFound):
-        return f"template not found: {exc.name}"
-    return f"{type(exc).__name__}: {exc}"
-
-
 def store_index(
     options: BuildOptions, sites: list[DefinitionSite], report: BuildReport, inputs: str
 ) -> None:
@@ -163,66 +149,6 @@ def source_root(options: BuildOptions) -> str:
     return posixpath.normpath(os.path.relpath(options.repo, options.out).replace(os.sep, "/"))
 
 
-def render_pages(
-    index: RepoIndex,
-    options: BuildOptions,
-    discovery: Discovery,
-    sites: list[DefinitionSite],
-    facts_digests: Mapping[str, str],
-    previous: Mapping[str, str],
-) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
-    """Every page of the build by output-relative path: its text, or None when its inputs
-    are those of the page already written (`previous`); the pages' input digests; and
-    paths that could not be used."""
-    sources = {source.path: source for source in discovery.files}
-    context = RenderContext(
-        project=index.project,
-        generator=f"docgen {__version__}",
-        source_root=source_root(options),
-        max_embed_bytes=options.max_embed_bytes,
-    )
-    renderer = Renderer(
-        make_environment(options.templates),
-        index,
-        context,
-        lambda path: source_text(sources.get(path), index.files[path]),
-    )
-    digests = PageInputs(
-        common_inputs(options, index.project), index, renderer.lookup, facts_digests
-    )
-    pages: dict[str, str | None] = {}
-    inputs: dict[str, str] = {}
-    to_render: list[tuple[str, Callable[[], str]]] = []
-
-    def page(name: str, digest: str, render: Callable[[], str]) -> None:
-        inputs[name] = digest
-        pages[name] = None
-        if previous.get(name) != digest:
-            to_render.append((name, render))
-
-    for scanned in index.documented():
-        path = scanned.facts.path
-        page(docs_page(path), digests.docs(path), partial(renderer.docs_page, path))
-        page(kw_page(path), digests.kw(path), partial(renderer.kw_page, path))
-    for folder in index.folders:
-        index_digest = digests.folder_index(folder)
-        page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
-        page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
-    texts = render_all([render for _, render in to_render], options.jobs)
-    pages.update((name, text) for (name, _), text in zip(to_render, texts, strict=True))
-    keyword_digest = "keywords:" + digests.keyword_index(sites)
-    kept = sorted(name for name, digest in previous.items() if digest == keyword_digest)
-    if kept:
-        pages.update(dict.fromkeys(kept))
-    else:
-        pages.update(renderer.keyword_pages(sites))
-    inputs.update(dict.fromkeys(sorted(set(pages) - set(inputs)), keyword_digest))
-    conflicts = page_conflicts(pages)
-    for name in conflicts:
-        del pages[name]
-    return pages, inputs, conflicts
-
-
 def common_inputs(options: BuildOptions, project: str) -> str:
     """What every page depends on: docgen's code, the templates, the project and paths."""
     digest = hashlib.sha256()
@@ -234,31 +160,6 @@ def common_inputs(options: BuildOptions, project: str) -> str:
                 digest.update(template.relative_to(folder).as_posix().encode() + b"\0")
                 digest.update(template.read_bytes())
     return digest.hexdigest()
-
-
-def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:
-    """The decoded text of a source file for embedding, as its scanner decoded it."""
-    if source is None:
-        return None
-    try:
-        data = read_source(source)
-    except OSError:
-        return None
-    if scanned.facts.kind == "python":
-        return decode_python(data).text
-    return decode_text(data).text
-
-
-def page_conflicts(pages: Iterable[str]) -> list[str]:
-    """Pages whose path is also a folder of another page (e.g. a source folder named `index.md`)."""
-    paths = set(pages)
-    folders = {posixpath.dirname(p) for p in paths}
-    expanded = set()
-    for folder in folders:
-        while folder:
-            expanded.add(folder)
-            folder = posixpath.dirname(folder)
-    return sorted(paths & expanded)
 
 
 def make_report(

@@ -21,7 +21,6 @@ from docgen import __version__
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
 from docgen.serialize import dumps, loads
-from docgen.workers import is_transient
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
@@ -44,6 +43,15 @@ def facts_key() -> str:
             digest.update(file.relative_to(package).as_posix().encode() + b"\0")
             digest.update(file.read_bytes())
     return digest.hexdigest()
+
+
+#: Words of the problem a worker records for a file that timed out.
+TIMEOUT_WORDS = "took longer than"
+
+
+def is_transient(scanned: ScannedFile) -> bool:
+    """Facts that another run might not repeat (a timeout under load): never cache them."""
+    return any(TIMEOUT_WORDS in p.message for p in scanned.facts.problems)
 
 
 def facts_digest(facts_json: str) -> str:

@@ -11,14 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import jinja2
-
-from docgen.build import (
-    describe_template_error,
-    inputs_digest,
-    render_pages,
-    up_to_date,
-)
+from docgen.build import inputs_digest, up_to_date
 from docgen.cache import FactsCache, facts_digest, facts_key
 from docgen.discover import discover
 from docgen.errors import DocgenError
@@ -26,6 +19,7 @@ from docgen.index import build_index
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.options import BuildOptions
+from docgen.produce import render_pages
 from docgen.project import project_name
 from docgen.serialize import dumps
 from docgen.workers import Progress, scan_files
@@ -87,12 +81,9 @@ def check(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     for item in scanned_now:
         cache.digests[item.facts.path] = facts_digest(dumps(item))
     index = build_index(project, reused + scanned_now)
-    try:
-        pages, _, _ = render_pages(
-            index, options, discovery, definition_sites(index), cache.digests, previous
-        )
-    except jinja2.TemplateError as exc:
-        raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
+    pages, _, _ = render_pages(
+        index, options, discovery, definition_sites(index), cache.digests, previous
+    )
     differences = []
     for page, text in sorted(pages.items()):
         if text is None:

@@ -101,8 +101,7 @@ def build_command(
     """
     # The build's modules (libcst, jinja2, ...) load only for commands that need them.
     from docgen.build import build
-    from docgen.options import resolve_options
-    from docgen.workers import default_jobs
+    from docgen.options import default_jobs, resolve_options
 
     options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
     with progress_bar(quiet) as progress:
@@ -131,8 +130,7 @@ def check_command(
     """Exit 0 when the pages in the output folder are up to date, 1 when any is stale,
     missing or extra (each listed with the source that makes it so). Writes nothing."""
     from docgen.check import check
-    from docgen.options import resolve_options
-    from docgen.workers import default_jobs
+    from docgen.options import default_jobs, resolve_options
 
     options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
     report = check(options)

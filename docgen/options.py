@@ -56,3 +56,10 @@ def resolve_options(
             raise UsageError(f"template path is not a folder: {path}")
         template_paths.append(path)
     return BuildOptions(repo_path, out_path, jobs, tuple(template_paths))
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import multiprocessing
-import os
 import signal
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +20,7 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
 from docgen.analyze import analyze
+from docgen.cache import TIMEOUT_WORDS
 from docgen.discover import SourceFile
 from docgen.facts import FileFacts, Problem, ScannedFile
 from docgen.scan import scan_file
@@ -83,14 +83,6 @@ def crashed_facts(source: SourceFile, how: str) -> ScannedFile:
     return ScannedFile(facts)
 
 
-TIMEOUT_WORDS = "took longer than"
-
-
-def is_transient(scanned: ScannedFile) -> bool:
-    """Facts that another run might not repeat (a timeout under load): never cache them."""
-    return any(TIMEOUT_WORDS in p.message for p in scanned.facts.problems)
-
-
 def describe_exit(exitcode: int | None) -> str:
     if exitcode is not None and exitcode < 0:
         try:
@@ -138,13 +130,6 @@ def _start(ctx: BaseContext) -> _Worker:
     process.start()
     child_conn.close()
     return _Worker(process, parent_conn)
-
-
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
 
 
 def scan_files(

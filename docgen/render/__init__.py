@@ -6,8 +6,10 @@ repository index and a `RenderContext`, and asks for each page's text.
 
 from __future__ import annotations
 
+from docgen.template_files import builtin_templates_dir
+
 from .context import RenderContext
-from .environment import builtin_templates_dir, make_environment
+from .environment import make_environment
 from .pages import Renderer
 
 __all__ = ["RenderContext", "Renderer", "builtin_templates_dir", "make_environment"]

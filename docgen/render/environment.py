@@ -3,30 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 
 import jinja2
 
 from docgen.links import slug
+from docgen.template_files import builtin_templates_dir
 
 from .context import make_href
 from .filters import FILTERS
 
 #: Folder of the builtin templates inside the templates root.
 DEFAULT_THEME = "default"
-
-
-def builtin_templates_dir() -> Path:
-    """The builtin templates root: packaged in a wheel, or next to the source checkout.
-
-    A wheel force-includes the top-level `templates/` as `docgen/templates`; a
-    source checkout or editable install keeps it beside the `docgen` package.
-    """
-    packaged = resources.files("docgen") / "templates"
-    if isinstance(packaged, Path) and packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "templates"
 
 
 def _href(to_path: str, from_page: str, anchor: str = "") -> str:

@@ -1,0 +1,133 @@
+"""Producing a build's pages: scanning what changed, then rendering what must be.
+
+Separate from `docgen.build` so that a build with nothing to do never loads
+the parser or the templates.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from typing import Any
+
+import jinja2
+
+from docgen import __version__
+from docgen.build import common_inputs, source_root
+from docgen.discover import Discovery, SourceFile
+from docgen.errors import DocgenError
+from docgen.facts import ScannedFile
+from docgen.incremental import PageInputs
+from docgen.index import RepoIndex
+from docgen.keywords import DefinitionSite
+from docgen.links import docs_page, folder_doc, folder_index, kw_page
+from docgen.options import BuildOptions
+from docgen.parallel_render import render_all
+from docgen.render import RenderContext, Renderer, make_environment
+from docgen.scan.decode import decode_python, decode_text
+from docgen.workers import read_source
+
+
+def render_pages(
+    *args: Any, **kwargs: Any
+) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
+    """`produce_pages`, with a template's mistake turned into one clear DocgenError."""
+    try:
+        return produce_pages(*args, **kwargs)
+    except jinja2.TemplateError as exc:
+        raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
+
+
+def produce_pages(
+    index: RepoIndex,
+    options: BuildOptions,
+    discovery: Discovery,
+    sites: list[DefinitionSite],
+    facts_digests: Mapping[str, str],
+    previous: Mapping[str, str],
+) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
+    """Every page of the build by output-relative path: its text, or None when its inputs
+    are those of the page already written (`previous`); the pages' input digests; and
+    paths that could not be used."""
+    sources = {source.path: source for source in discovery.files}
+    context = RenderContext(
+        project=index.project,
+        generator=f"docgen {__version__}",
+        source_root=source_root(options),
+        max_embed_bytes=options.max_embed_bytes,
+    )
+    renderer = Renderer(
+        make_environment(options.templates),
+        index,
+        context,
+        lambda path: source_text(sources.get(path), index.files[path]),
+    )
+    digests = PageInputs(
+        common_inputs(options, index.project), index, renderer.lookup, facts_digests
+    )
+    pages: dict[str, str | None] = {}
+    inputs: dict[str, str] = {}
+    to_render: list[tuple[str, Callable[[], str]]] = []
+
+    def page(name: str, digest: str, render: Callable[[], str]) -> None:
+        inputs[name] = digest
+        pages[name] = None
+        if previous.get(name) != digest:
+            to_render.append((name, render))
+
+    for scanned in index.documented():
+        path = scanned.facts.path
+        page(docs_page(path), digests.docs(path), partial(renderer.docs_page, path))
+        page(kw_page(path), digests.kw(path), partial(renderer.kw_page, path))
+    for folder in index.folders:
+        index_digest = digests.folder_index(folder)
+        page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
+        page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
+    texts = render_all([render for _, render in to_render], options.jobs)
+    pages.update((name, text) for (name, _), text in zip(to_render, texts, strict=True))
+    keyword_digest = "keywords:" + digests.keyword_index(sites)
+    kept = sorted(name for name, digest in previous.items() if digest == keyword_digest)
+    if kept:
+        pages.update(dict.fromkeys(kept))
+    else:
+        pages.update(renderer.keyword_pages(sites))
+    inputs.update(dict.fromkeys(sorted(set(pages) - set(inputs)), keyword_digest))
+    conflicts = page_conflicts(pages)
+    for name in conflicts:
+        del pages[name]
+    return pages, inputs, conflicts
+
+
+def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:
+    """The decoded text of a source file for embedding, as its scanner decoded it."""
+    if source is None:
+        return None
+    try:
+        data = read_source(source)
+    except OSError:
+        return None
+    if scanned.facts.kind == "python":
+        return decode_python(data).text
+    return decode_text(data).text
+
+
+def page_conflicts(pages: Iterable[str]) -> list[str]:
+    """Pages whose path is also a folder of another page (e.g. a source folder named `index.md`)."""
+    paths = set(pages)
+    folders = {posixpath.dirname(p) for p in paths}
+    expanded = set()
+    for folder in folders:
+        while folder:
+            expanded.add(folder)
+            folder = posixpath.dirname(folder)
+    return sorted(paths & expanded)
+
+
+def describe_template_error(exc: jinja2.TemplateError) -> str:
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = exc.filename or exc.name or "template"
+        return f"{where}:{exc.lineno}: {exc.message}"
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return f"template not found: {exc.name}"
+    return f"{type(exc).__name__}: {exc}"
