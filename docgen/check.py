@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from docgen.build import inputs_digest, up_to_date
 from docgen.cache import FactsCache, facts_digest, facts_key
@@ -19,11 +20,12 @@ from docgen.index import build_index
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.options import BuildOptions
-from docgen.produce import render_pages
 from docgen.project import project_name
 from docgen.serialize import dumps
-from docgen.workers import Progress, scan_files
 from docgen.write import manifest, page_inputs, read_state
+
+if TYPE_CHECKING:
+    from docgen.workers import Progress
 
 
 @dataclass(frozen=True, order=True)
@@ -76,6 +78,10 @@ def check(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         previous = page_inputs(conn, options.out)
     finally:
         conn.close()
+    # The parser and the renderer load only when something may have changed.
+    from docgen.produce import render_pages
+    from docgen.workers import scan_files
+
     tick = progress(len(fresh)) if progress and fresh else None
     scanned_now = scan_files(fresh, options.jobs, tick)
     for item in scanned_now:
