@@ -64,9 +64,18 @@ def relative(from_page: str, to_path: str) -> str:
     """
     start = posixpath.normpath(posixpath.dirname(from_page) or ".")
     target = posixpath.normpath(to_path or ".")
-    depth = max(start.split("/").count(".."), target.split("/").count("..")) + 1
-    root = "/" + "/".join(["r"] * depth)
-    return posixpath.relpath(posixpath.join(root, target), posixpath.join(root, start))
+    start_parts = [] if start == "." else start.split("/")
+    target_parts = [] if target == "." else target.split("/")
+    if ".." in start_parts:  # a page above the output root: let relpath sort it out
+        depth = max(start_parts.count(".."), target_parts.count("..")) + 1
+        root = "/" + "/".join(["r"] * depth)
+        return posixpath.relpath(posixpath.join(root, target), posixpath.join(root, start))
+    common = 0
+    for a, b in zip(start_parts, target_parts, strict=False):
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(start_parts) - common) + target_parts[common:]) or "."
 
 
 def href(from_page: str, to_path: str, anchor: str = "") -> str:

@@ -72,6 +72,10 @@ def _longest_run(pattern: re.Pattern[str], text: str) -> int:
     return max((len(m) for m in pattern.findall(text)), default=0)
 
 
+#: Text that needs no fence longer than one backtick, no padding and no folding.
+_PLAIN_CODE = re.compile(r"[^`\s\0\x85\u2028\u2029](?:[^`\r\n\v\f\0\x85\u2028\u2029]*[^`\s\0\x85\u2028\u2029])?")
+
+
 def inline_code(value: object) -> str:
     """A code span whose content is exactly the text (line breaks folded to spaces).
 
@@ -80,7 +84,10 @@ def inline_code(value: object) -> str:
     backtick into the fence.  The empty string becomes a one-space span, the
     closest a code span can get.
     """
-    text = fold_lines(str(value))
+    text = str(value)
+    if _PLAIN_CODE.fullmatch(text):  # the common case: a name or a path
+        return f"`{text}`"
+    text = fold_lines(text)
     if not text:
         return "` `"
     fence = "`" * (_longest_run(_BACKTICK_RUN, text) + 1)
