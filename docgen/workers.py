@@ -143,7 +143,9 @@ def scan_files(
     if not sources:
         return []
     ctx = _context()
-    pending = list(reversed(list(enumerate(sources))))
+    # Largest files first, so that no worker is left with a big one at the end;
+    # results still come back in the order of `sources`.
+    pending = sorted(enumerate(sources), key=lambda job: (job[1].size, -job[0]))
     workers = [_start(ctx) for _ in range(max(1, min(jobs, len(sources))))]
     try:
         for worker in workers:
