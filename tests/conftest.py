@@ -10,6 +10,7 @@ comparing against it (see tests/test_golden.py).
 
 from __future__ import annotations
 
+import os
 import shutil
 import unicodedata
 from collections.abc import Callable
@@ -17,9 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from docgen.build import BuildReport, build
 from docgen.options import resolve_options
+
+#: Property tests run a fixed, bounded set of examples here (the same on every
+#: machine); `DOCGEN_HYPOTHESIS=long` explores freshly and for longer.
+settings.register_profile("bounded", derandomize=True, database=None)
+settings.register_profile("long", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("DOCGEN_HYPOTHESIS", "bounded"))
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -73,7 +73,11 @@ def _longest_run(pattern: re.Pattern[str], text: str) -> int:
 
 
 #: Text that needs no fence longer than one backtick, no padding and no folding.
-_PLAIN_CODE = re.compile(r"[^`\s\0\x85\u2028\u2029](?:[^`\r\n\v\f\0\x85\u2028\u2029]*[^`\s\0\x85\u2028\u2029])?")
+_PLAIN_CODE = re.compile(
+    r"[^`\s\0\x85\u2028\u2029]"  # no space or backtick at either end ...
+    r"(?:[^`\r\n\v\f\0\x85\u2028\u2029]*"  # ... no backtick or line break inside
+    r"[^`\s\0\x85\u2028\u2029])?"
+)
 
 
 def inline_code(value: object) -> str:

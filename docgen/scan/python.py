@@ -35,7 +35,7 @@ from docgen.facts import (
     PythonFacts,
     StringArg,
 )
-from docgen.scan.decode import decode_python
+from docgen.scan.decode import DecodedText, decode_python
 
 #: longest message kept in a Problem; libcst's lists of expected tokens run to hundreds of chars
 MAX_MESSAGE = 200
@@ -133,28 +133,21 @@ class _AstFacts:
 def scan(path: str, data: bytes) -> FileFacts:
     """Scan one Python file; never raises, failures become Problems."""
     sha256 = hashlib.sha256(data).hexdigest()
+    python: PythonFacts | None = None
+    problems: tuple[Problem, ...] = ()
     try:
         decoded = decode_python(data)
     except Exception as exc:  # decode_python should not raise; one file must not stop a build
-        return FileFacts(
-            path=path,
-            kind="python",
-            language="python",
-            size=len(data),
-            sha256=sha256,
-            parsed=False,
-            problems=(Problem(0, _short(f"could not decode: {_describe(exc)}"), "error"),),
-            python=PythonFacts(),
-        )
+        decoded = DecodedText("", "utf-8", (_problem("could not decode", exc),), ok=False)
+    else:
+        try:
+            with warnings.catch_warnings():
+                # invalid escapes in string literals warn on every parse; they are not ours
+                warnings.simplefilter("ignore")
+                python, problems = _scan_text(decoded.text)
+        except Exception as exc:  # RecursionError on absurd nesting, or a scanner bug
+            python, problems = None, (_problem("python scanner failed", exc),)
     text = decoded.text
-    try:
-        with warnings.catch_warnings():
-            # invalid escapes in string literals warn on every parse; they are not ours to report
-            warnings.simplefilter("ignore")
-            python, problems = _scan_text(text)
-    except Exception as exc:  # RecursionError on absurd nesting, or a scanner bug
-        python = None
-        problems = (Problem(0, _short(f"python scanner failed: {_describe(exc)}"), "error"),)
     return FileFacts(
         path=path,
         kind="python",
@@ -167,6 +160,10 @@ def scan(path: str, data: bytes) -> FileFacts:
         problems=_sorted_problems((*decoded.problems, *problems)),
         python=python if python is not None else PythonFacts(),
     )
+
+
+def _problem(what: str, exc: Exception) -> Problem:
+    return Problem(0, _short(f"{what}: {_describe(exc)}"), "error")
 
 
 def _scan_text(text: str) -> tuple[PythonFacts | None, tuple[Problem, ...]]:
