@@ -7,6 +7,7 @@ available, or there is little to render, pages are rendered in this process.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from collections.abc import Callable, Sequence
 
@@ -22,6 +23,7 @@ _worker_jobs: Sequence[RenderJob] = ()
 def _start(jobs: Sequence[RenderJob]) -> None:
     global _worker_jobs
     _worker_jobs = jobs
+    gc.disable()  # a short-lived worker: its pages are freed by reference counting
 
 
 def _render(indices: Sequence[int]) -> list[str]:
