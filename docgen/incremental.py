@@ -45,6 +45,7 @@ class PageInputs:
         self._facts = facts_digests
         self._common = _digest([common, *sorted(lookup.packages)])
         self._trees: dict[str, str] = {}
+        self._listings: dict[str, str] = {}
 
     def _fact(self, path: str) -> str:
         return f"{path}={self._facts.get(path, '?')}"
@@ -69,9 +70,17 @@ class PageInputs:
                 "imports",
                 *graph.imports_of(path),
                 "folder",
-                *self._lookup.documented_in(folder_of(path)),
+                self._listing(folder_of(path)),
             ]
         )
+
+    def _listing(self, folder: str) -> str:
+        """A digest of the names of the documented files in a folder, once per folder:
+        every docs page of a folder of thousands of files depends on it."""
+        found = self._listings.get(folder)
+        if found is None:
+            found = self._listings[folder] = _digest(self._lookup.documented_in(folder))
+        return found
 
     def kw(self, path: str) -> str:
         return _digest([self._common, "kw", self._fact(path)])
