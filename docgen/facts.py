@@ -165,10 +165,6 @@ class Analysis:
 
     tags: tuple[Tag, ...] = ()
 
-    @property
-    def tag_names(self) -> tuple[str, ...]:
-        return tuple(tag.name for tag in self.tags)
-
 
 @dataclass(frozen=True, slots=True)
 class ScannedFile:

@@ -74,8 +74,8 @@ def module_name(path: str, root: str) -> str | None:
 
 
 def map_modules(paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """Dotted name -> file (first source root wins; a package beats a same-named module,
-    `.py` beats `.pyi`), and each file's own name under its most specific root."""
+    """Dotted name -> file (first source root wins; a package beats a same-named module),
+    and each file's own name under its most specific root."""
     ordered = sorted(paths)
     modules: dict[str, str] = {}
     names: dict[str, str] = {}
@@ -94,10 +94,9 @@ def map_modules(paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
     return modules, names
 
 
-def _precedence(path: str) -> tuple[int, int]:
-    package = 0 if path.endswith(("/__init__.py", "/__init__.pyi")) else 1
-    stub = 1 if path.endswith(".pyi") else 0
-    return (package, stub)
+def _precedence(path: str) -> int:
+    """A package's `__init__.py` wins over a module of the same dotted name."""
+    return 0 if path.endswith(("/__init__.py", "/__init__.pyi")) else 1
 
 
 def package_of(path: str, name: str) -> str:

@@ -66,10 +66,6 @@ def docs_title(path: str) -> str:
     return f"Documentation: {path}"
 
 
-def kw_title(path: str) -> str:
-    return f"Keyword Index: {path}"
-
-
 def section_anchor(key: str) -> str:
     """The anchor of a docs page section; no definition heading can take it."""
     return slug(DOCS_SECTIONS[key])

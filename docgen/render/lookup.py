@@ -103,10 +103,6 @@ class RepoLookup:
     def tree_tags(self, folder: str) -> Counter[str]:
         return self._tree_tags.get(folder, Counter())
 
-    def is_test(self, path: str) -> bool:
-        """Whether the analyzer tagged this Python file `test`."""
-        return path in self._tests
-
     def tests_of(self, path: str) -> tuple[str, ...]:
         """Test files that exercise `path`: named after it anywhere, or importing it; sorted."""
         stem = module_stem(path)
