@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .filters import plural
+
 # ---------------------------------------------------------------- shared pieces
 
 
@@ -105,6 +107,20 @@ class PythonOverview:
     methods: int
     imports: int  # distinct modules imported
     tags: tuple[str, ...]
+
+    @property
+    def defines(self) -> str:
+        """ "2 classes, 1 function and 5 methods", naming only the kinds there are."""
+        parts = [
+            plural(count, word, many)
+            for count, word, many in (
+                (self.classes, "class", "classes"),
+                (self.functions, "function", None),
+                (self.methods, "method", None),
+            )
+            if count
+        ]
+        return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
 
 @dataclass(frozen=True)
