@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docgen.cache import FactsCache, facts_key
-from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
+from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
+from docgen.facts import ScannedFile
 from docgen.index import build_index
 from docgen.keywords import DefinitionSite, definition_sites, store_sites
 from docgen.options import BuildOptions
@@ -68,22 +69,34 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     project = project_name(options.repo)
     inputs = inputs_digest(options, discovery, project)
     with open_state(options.out) as conn:
-        unchanged = up_to_date(conn, options.out, inputs)
-        if unchanged is not None:
-            unchanged.seconds = time.perf_counter() - started
-            return unchanged
+        last_report = up_to_date(conn, options.out, inputs)
+        if last_report is not None:
+            last_report.seconds = time.perf_counter() - started
+            return last_report
         set_meta(conn, "inputs", "")  # until this build has finished, nothing is up to date
         # The parser, the renderer and the templates load only when there is work to do.
-        from docgen.produce import render_pages
         from docgen.workers import scan_files
 
         cache = FactsCache(conn, facts_key())
-        reused, fresh = cache.split(discovery.files)
+        unchanged, fresh = cache.partition(discovery.files)
+        loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
+
+        def meanwhile() -> None:
+            """While the workers parse what changed: decode cached facts, load templates."""
+            loaded.append(cache.load(unchanged))
+            import docgen.produce  # noqa: F401
+
         tick = progress(len(fresh)) if progress and fresh else None
-        scanned_now = scan_files(fresh, options.jobs, tick)
+        scanned_now = scan_files(fresh, options.jobs, tick, meanwhile=meanwhile)
+        reused, damaged = loaded[0]
+        if damaged:
+            fresh = fresh + damaged
+            scanned_now += scan_files(damaged, options.jobs)
         cache.store(fresh, scanned_now)
         cache.forget_all_but(s.path for s in discovery.files)
         previous = page_inputs(conn, options.out)
+    from docgen.produce import render_pages
+
     scanned = reused + scanned_now
     index = build_index(project, scanned)
     sites = definition_sites(index)

@@ -93,41 +93,53 @@ class FactsCache:
 
     def split(self, sources: Sequence[SourceFile]) -> tuple[list[ScannedFile], list[SourceFile]]:
         """Facts reused from the cache, and the files that must be scanned."""
-        reused: list[ScannedFile] = []
+        unchanged, fresh = self.partition(sources)
+        reused, damaged = self.load(unchanged)
+        return reused, fresh + damaged
+
+    def partition(self, sources: Sequence[SourceFile]) -> tuple[list[SourceFile], list[SourceFile]]:
+        """Files whose cached facts still hold, and files that must be scanned (cheap:
+        a stat comparison, or a content hash when the stat changed)."""
+        unchanged: list[SourceFile] = []
         fresh: list[SourceFile] = []
         for source in sources:
-            scanned = self._reuse(source)
-            if scanned is None:
-                fresh.append(source)
-            else:
-                reused.append(scanned)
-        return reused, fresh
+            (unchanged if self._holds(source) else fresh).append(source)
+        return unchanged, fresh
 
-    def _reuse(self, source: SourceFile) -> ScannedFile | None:
+    def load(self, unchanged: Sequence[SourceFile]) -> tuple[list[ScannedFile], list[SourceFile]]:
+        """The cached facts of unchanged files, and files whose row cannot be read."""
+        reused: list[ScannedFile] = []
+        damaged: list[SourceFile] = []
+        for source in unchanged:
+            text = self._rows[source.path].facts
+            try:
+                scanned = loads(ScannedFile, text)
+            except (ValueError, TypeError, KeyError):
+                scanned = None
+            if scanned is None or scanned.facts.path != source.path:
+                damaged.append(source)  # a damaged row: scan the file again
+                continue
+            self.digests[source.path] = facts_digest(text)
+            reused.append(scanned)
+        return reused, damaged
+
+    def _holds(self, source: SourceFile) -> bool:
         row = self._rows.get(source.path)
         if row is None:
-            return None
+            return False
         stamp = json.dumps(list(source.stamp))
-        if not source.stamp or row.stamp != stamp:
-            try:
-                with open(source.abs_path, "rb") as handle:
-                    sha = hashlib.sha256(handle.read()).hexdigest()
-            except OSError:
-                return None
-            if sha != row.sha256:
-                return None
-            if not self._readonly:
-                self._conn.execute(
-                    "UPDATE files SET stamp = ? WHERE path = ?", (stamp, source.path)
-                )
+        if source.stamp and row.stamp == stamp:
+            return True
         try:
-            scanned = loads(ScannedFile, row.facts)
-        except (ValueError, TypeError, KeyError):
-            return None  # a damaged row: scan the file again
-        if scanned.facts.path != source.path:
-            return None
-        self.digests[source.path] = facts_digest(row.facts)
-        return scanned
+            with open(source.abs_path, "rb") as handle:
+                sha = hashlib.sha256(handle.read()).hexdigest()
+        except OSError:
+            return False
+        if sha != row.sha256:
+            return False
+        if not self._readonly:
+            self._conn.execute("UPDATE files SET stamp = ? WHERE path = ?", (stamp, source.path))
+        return True
 
     def store(self, sources: Iterable[SourceFile], scanned: Iterable[ScannedFile]) -> None:
         """Remember freshly scanned files; forget files that are gone."""

@@ -24,7 +24,7 @@ from docgen.analyze import analyze
 from docgen.cache import TIMEOUT_WORDS
 from docgen.discover import SourceFile
 from docgen.facts import FileFacts, Problem, ScannedFile
-from docgen.scan import scan_file
+from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import language_for
 from docgen.scan.text import scan as scan_text
@@ -144,16 +144,29 @@ def _start(ctx: BaseContext) -> _Worker:
     return _Worker(process, parent_conn)
 
 
+#: From this many files on, the scanners load before the workers fork (once, shared);
+#: for fewer, each worker loads what it needs while the parent does other work.
+PRELOAD_FROM = 8
+
+
 def scan_files(
     sources: Sequence[SourceFile],
     jobs: int,
     progress: Progress | None = None,
     file_timeout: float = DEFAULT_FILE_TIMEOUT,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[ScannedFile]:
-    """Scan every file in worker processes; results in the order of `sources`."""
+    """Scan every file in worker processes; results in the order of `sources`.
+
+    `meanwhile` runs in this process once the workers have their first files.
+    """
     results: list[ScannedFile | None] = [None] * len(sources)
     if not sources:
+        if meanwhile is not None:
+            meanwhile()
         return []
+    if len(sources) >= PRELOAD_FROM:
+        preload_scanners()
     ctx = _context()
     # Largest files first, so that no worker is left with a big one at the end;
     # results still come back in the order of `sources`.
@@ -162,6 +175,8 @@ def scan_files(
     try:
         for worker in workers:
             _assign(worker, pending)
+        if meanwhile is not None:
+            meanwhile()
         while any(w.job is not None for w in workers):
             busy = [w for w in workers if w.job is not None]
             deadline = min(w.started for w in busy) + file_timeout

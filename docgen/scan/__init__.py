@@ -1,27 +1,41 @@
 """The scanner table: one scanner per language, chosen by file name.
 
 Adding a language is one module with a `scan(path, data) -> FileFacts` function
-and one row in `SCANNERS`.  `scan_file` never raises.
+and one row in `SCANNERS`.  `scan_file` never raises.  Scanner modules load on
+first use: a build that parses nothing never loads libcst.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable
+from typing import cast
 
 from docgen.facts import FileFacts, Problem
-from docgen.scan import markdown as markdown
-from docgen.scan import python as python
 from docgen.scan import text as text
 from docgen.scan.languages import is_binary, language_for
 
 Scanner = Callable[[str, bytes], FileFacts]
 
-#: language -> scanner; languages without a row use the plain text scanner.
-SCANNERS: dict[str, Scanner] = {
-    "python": python.scan,
-    "markdown": markdown.scan,
+#: language -> the module whose `scan` reads it; other languages get the text scanner.
+SCANNERS: dict[str, str] = {
+    "python": "docgen.scan.python",
+    "markdown": "docgen.scan.markdown",
 }
+
+
+def scanner_for(language: str) -> Scanner:
+    module = SCANNERS.get(language)
+    if module is None:
+        return text.scan
+    return cast(Scanner, importlib.import_module(module).scan)
+
+
+def preload_scanners() -> None:
+    """Load every scanner now, e.g. once before forking many workers that all need them."""
+    for module in SCANNERS.values():
+        importlib.import_module(module)
 
 
 def binary_facts(path: str, data: bytes) -> FileFacts:
@@ -40,7 +54,7 @@ def scan_file(path: str, data: bytes) -> FileFacts:
     if is_binary(data):
         return binary_facts(path, data)
     language = language_for(path)
-    scanner = SCANNERS.get(language, text.scan)
+    scanner = scanner_for(language)
     try:
         return scanner(path, data)
     except Exception as exc:  # a scanner bug must cost one file, not the build
