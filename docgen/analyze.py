@@ -11,9 +11,9 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from docgen.facts import Analysis, Evidence, FileFacts, PythonFacts, Tag
+from docgen.facts import Analysis, Evidence, FileFacts, PythonFacts, ScannedFile, Tag
 
 #: Evidence text is the stripped source line, cut to this many characters.
 EVIDENCE_WIDTH = 120
@@ -232,3 +232,17 @@ def analyze(facts: FileFacts, text: str | None) -> Analysis:
         )
     _device_evidence(py, aliases, collector)
     return Analysis(collector.tags())
+
+
+def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:
+    """A file's facts with its analysis, ready for the index, the cache and the pages.
+
+    The code references and literal arguments exist only for the analyzer; once
+    the tags (with their evidence) are decided they are dropped, which halves
+    what crosses from the workers and what the cache stores and reads back.
+    """
+    analysis = analyze(facts, text)
+    if facts.python is not None:
+        slim = replace(facts.python, code_refs=(), string_args=(), main_guard_calls=())
+        facts = replace(facts, python=slim)
+    return ScannedFile(facts, analysis)

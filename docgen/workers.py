@@ -20,7 +20,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
-from docgen.analyze import analyze
+from docgen.analyze import analyzed
 from docgen.cache import TIMEOUT_WORDS
 from docgen.discover import SourceFile
 from docgen.facts import FileFacts, Problem, ScannedFile
@@ -47,7 +47,7 @@ def scan_one(source: SourceFile) -> ScannedFile:
     text: str | None = None
     if facts.kind == "python":
         text = decode_python(data).text
-    return ScannedFile(facts, analyze(facts, text))
+    return analyzed(facts, text)
 
 
 def unreadable_facts(source: SourceFile, exc: OSError) -> FileFacts:
