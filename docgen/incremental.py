@@ -64,7 +64,7 @@ class PageInputs:
                 graph.module_names.get(path, ""),
                 *resolved,
                 "importers",
-                *(self._fact(p) for p in importers),
+                *(self._import_lines(p, path) for p in importers),
                 "tests",
                 *self._lookup.tests_of(path),
                 "imports",
@@ -81,6 +81,13 @@ class PageInputs:
         if found is None:
             found = self._listings[folder] = _digest(self._lookup.documented_in(folder))
         return found
+
+    def _import_lines(self, importer: str, target: str) -> str:
+        """What an "Imported by" entry shows of an importer: its path and the lines of
+        its imports of `target` (not the rest of its facts, which the entry never shows)."""
+        imports = self._index.graph.imports.get(importer, ())
+        lines = sorted({t.line for t in imports if target in t.targets})
+        return f"{importer}:{lines}"
 
     def kw(self, path: str) -> str:
         return _digest([self._common, "kw", self._fact(path)])
