@@ -43,6 +43,7 @@ class BuildWarning:
     path: str
     line: int
     message: str
+    severity: str = "warning"  # "error" when the file could not be read or parsed
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line > 0 else self.path
@@ -60,18 +61,23 @@ class BuildReport:
     pruned: list[str] = field(default_factory=list)
     warnings: list[BuildWarning] = field(default_factory=list)
     seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)  # phase -> seconds
 
 
 def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> BuildReport:
     """Discover files, scan them in workers, index the repository, render and write pages."""
     started = time.perf_counter()
-    discovery = discover(options.repo, exclude_dirs=[options.out])
-    project = project_name(options.repo)
+    clock = PhaseClock()
+    discovery = discover_sources(options)
+    project = project_for(options)
     inputs = inputs_digest(options, discovery, project)
+    clock.lap("discover")
     with open_state(options.out) as conn:
         last_report = up_to_date(conn, options.out, inputs)
         if last_report is not None:
+            clock.lap("check")
             last_report.seconds = time.perf_counter() - started
+            last_report.timings = clock.laps
             return last_report
         set_meta(conn, "inputs", "")  # until this build has finished, nothing is up to date
         # The parser, the renderer and the templates load only when there is work to do.
@@ -95,19 +101,51 @@ def build(options: BuildOptions, progress: Callable[[int], Progress] | None = No
         cache.store(fresh, scanned_now)
         cache.forget_all_but(s.path for s in discovery.files)
         previous = page_inputs(conn, options.out)
+    clock.lap("scan")
     from docgen.produce import render_pages
 
     scanned = reused + scanned_now
-    index = build_index(project, scanned)
+    index = build_index(project, scanned, options.source_roots)
     sites = definition_sites(index)
+    clock.lap("index")
     pages, inputs_of_pages, conflicts = render_pages(
         index, options, discovery, sites, cache.digests, previous
     )
+    clock.lap("render")
     written = write_pages(options.out, pages, inputs_of_pages)
-    report = make_report(discovery, index, written, conflicts, time.perf_counter() - started)
+    report = make_report(discovery, index, written, conflicts, 0.0)
     report.scanned, report.reused = len(scanned_now), len(reused)
     store_index(options, sites, report, inputs)
+    clock.lap("write")
+    report.seconds = time.perf_counter() - started
+    report.timings = clock.laps
     return report
+
+
+class PhaseClock:
+    """Seconds per phase of a build, for `--report`."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.laps[phase] = round(now - self._last, 3)
+        self._last = now
+
+
+def discover_sources(options: BuildOptions) -> Discovery:
+    """The files this build documents: the repository minus the output folder and
+    whatever the configuration leaves out."""
+    return discover(
+        options.repo, exclude_dirs=[options.out], include=options.include, exclude=options.exclude
+    )
+
+
+def project_for(options: BuildOptions) -> str:
+    """The name used in page text: the configuration's, else the repository's own."""
+    return options.project or project_name(options.repo)
 
 
 def inputs_digest(options: BuildOptions, discovery: Discovery, project: str) -> str:
@@ -131,7 +169,7 @@ def up_to_date(conn: sqlite3.Connection, out: Path, inputs: str) -> BuildReport 
         return None
     try:
         last = json.loads(stored)
-        warnings = [BuildWarning(str(p), int(n), str(m)) for p, n, m in last["warnings"]]
+        warnings = [BuildWarning(str(p), int(n), str(m), str(s)) for p, n, m, s in last["warnings"]]
         files, documented = int(last["files"]), int(last["documented"])
     except (ValueError, KeyError, TypeError):
         return None
@@ -148,7 +186,7 @@ def store_index(
     summary = {
         "files": report.files,
         "documented": report.documented,
-        "warnings": [[w.path, w.line, w.message] for w in report.warnings],
+        "warnings": [[w.path, w.line, w.message, w.severity] for w in report.warnings],
     }
     with open_state(options.out) as conn:
         store_sites(conn, sites)
@@ -165,7 +203,14 @@ def source_root(options: BuildOptions) -> str:
 def common_inputs(options: BuildOptions, project: str) -> str:
     """What every page depends on: docgen's code, the templates, the project and paths."""
     digest = hashlib.sha256()
-    for part in (facts_key(), project, source_root(options), str(options.max_embed_bytes)):
+    parts = (
+        facts_key(),
+        project,
+        source_root(options),
+        str(options.max_embed_bytes),
+        json.dumps([options.include, options.exclude, options.source_roots]),
+    )
+    for part in parts:
         digest.update(part.encode() + b"\0")
     for folder in (builtin_templates_dir(), *options.templates):
         for template in sorted(folder.rglob("*")):
@@ -190,7 +235,9 @@ def make_report(
     ]
     for scanned in index.files.values():
         for problem in scanned.facts.problems:
-            warnings.append(BuildWarning(scanned.facts.path, problem.line, problem.message))
+            warnings.append(
+                BuildWarning(scanned.facts.path, problem.line, problem.message, problem.severity)
+            )
     for page in conflicts:
         warnings.append(BuildWarning(page, 0, "page not written: a folder has the same name"))
     for page, why in written.failed:

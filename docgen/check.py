@@ -12,15 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.build import inputs_digest, up_to_date
+from docgen.build import discover_sources, inputs_digest, project_for, up_to_date
 from docgen.cache import FactsCache, facts_digest, facts_key
-from docgen.discover import discover
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.options import BuildOptions
-from docgen.project import project_name
 from docgen.serialize import dumps
 from docgen.write import manifest, page_inputs, read_state
 
@@ -63,8 +61,8 @@ def source_of(page: str) -> str:
 def check(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> CheckReport:
     """Compare the output folder with what a build would write; write nothing."""
     started = time.perf_counter()
-    discovery = discover(options.repo, exclude_dirs=[options.out])
-    project = project_name(options.repo)
+    discovery = discover_sources(options)
+    project = project_for(options)
     conn = read_state(options.out)
     if conn is None:
         raise DocgenError(f"no docgen build in {options.out}: every page is missing")
@@ -86,7 +84,7 @@ def check(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     scanned_now = scan_files(fresh, options.jobs, tick)
     for item in scanned_now:
         cache.digests[item.facts.path] = facts_digest(dumps(item))
-    index = build_index(project, reused + scanned_now)
+    index = build_index(project, reused + scanned_now, options.source_roots)
     pages, _, _ = render_pages(
         index, options, discovery, definition_sites(index), cache.digests, previous
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
@@ -61,6 +62,15 @@ def cli() -> None:
     """docgen: keyword index and documentation pages for every file of a repository."""
 
 
+CONFIG_OPTION = click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=str),
+    default=None,
+    help="A TOML file with docgen's settings (default: REPO/pyproject.toml [tool.docgen]).",
+)
+
+
 @cli.command(epilog=BUILD_EXAMPLES)
 @click.argument("repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str))
 @click.option(
@@ -83,6 +93,15 @@ def cli() -> None:
     multiple=True,
     help="A folder of templates that override the built-in ones by name (repeatable).",
 )
+@CONFIG_OPTION
+@click.option(
+    "--report",
+    "report_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a JSON report (counts, problems with path and line, timings) to FILE.",
+)
+@click.option("--strict", is_flag=True, help="Exit 1 when the build has any warning.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
 @click.option("-v", "--verbose", is_flag=True, help="Also list every page written.")
 def build_command(
@@ -90,23 +109,37 @@ def build_command(
     out: str | None,
     jobs: int | None,
     templates: tuple[str, ...],
+    config_file: str | None,
+    report_file: Path | None,
+    strict: bool,
     quiet: bool,
     verbose: bool,
 ) -> None:
     """Write _docs.md and _kw.md pages for every file of REPO, plus folder pages.
 
-    Exit status: 0 when the build completed (files that could not be parsed are
-    warnings, listed at the end as path:line: message), 1 on a fatal error, 2 on
-    a usage error.
+    Settings come from REPO's pyproject.toml [tool.docgen] (or --config); flags
+    override them.  Exit status: 0 when the build completed (files that could not
+    be parsed are warnings, listed at the end as path:line: message; with --strict
+    any warning exits 1), 1 on a fatal error, 2 on a usage error.
     """
     # The build's modules (libcst, jinja2, ...) load only for commands that need them.
     from docgen.build import build
-    from docgen.options import default_jobs, resolve_options
+    from docgen.options import resolve_options
 
-    options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
+    if report_file is not None and report_file.is_dir():
+        raise UsageError(f"--report must name a file, not a folder: {report_file}")
+    options = resolve_options(repo, out, jobs, templates, config_file)
     with progress_bar(quiet) as progress:
         report = build(options, progress)
+    if report_file is not None:
+        from docgen.report import write_report
+
+        write_report(report_file, report, options)
     print_report(report, options.out, quiet, verbose)
+    if strict and report.warnings:
+        if not quiet:
+            click.echo(f"docgen: --strict: {len(report.warnings)} warnings", err=True)
+        sys.exit(1)
 
 
 cli.add_command(build_command, name="build")
@@ -123,16 +156,22 @@ cli.add_command(build_command, name="build")
 )
 @click.option("-j", "--jobs", type=int, default=None, help="Worker processes for changed files.")
 @click.option("--templates", type=click.Path(path_type=str), multiple=True, help="As for build.")
+@CONFIG_OPTION
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing; only the exit status tells.")
 def check_command(
-    repo: str, out: str | None, jobs: int | None, templates: tuple[str, ...], quiet: bool
+    repo: str,
+    out: str | None,
+    jobs: int | None,
+    templates: tuple[str, ...],
+    config_file: str | None,
+    quiet: bool,
 ) -> None:
     """Exit 0 when the pages in the output folder are up to date, 1 when any is stale,
     missing or extra (each listed with the source that makes it so). Writes nothing."""
     from docgen.check import check
-    from docgen.options import default_jobs, resolve_options
+    from docgen.options import resolve_options
 
-    options = resolve_options(repo, out, default_jobs() if jobs is None else jobs, templates)
+    options = resolve_options(repo, out, jobs, templates, config_file)
     report = check(options)
     if not quiet:
         for difference in report.differences:
@@ -184,6 +223,88 @@ def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
         click.echo(str(site))
     if not sites:
         sys.exit(1)
+
+
+@cli.command(name="clean")
+@click.argument("repo", type=click.Path(path_type=str), default=".")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Output folder to clean (default: from the configuration, else REPO/docs/generated).",
+)
+@CONFIG_OPTION
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
+def clean_command(repo: str, out: str | None, config_file: str | None, quiet: bool) -> None:
+    """Remove the pages docgen wrote into the output folder, and its cache.
+
+    Files docgen did not write stay, and so do folders that still hold them.
+    """
+    from docgen.clean import clean
+    from docgen.config import load_config
+    from docgen.options import check_repo, resolve_out
+
+    repo_path = check_repo(repo)
+    config = load_config(repo_path, None if config_file is None else Path(config_file))
+    out_path = resolve_out(repo_path, out, config)
+    report = clean(out_path)
+    if not quiet:
+        for page in report.kept:
+            click.echo(f"kept {page}: no longer the page docgen wrote", err=True)
+        click.echo(
+            f"docgen: removed {len(report.removed)} pages and the cache from {out_path}", err=True
+        )
+
+
+HOOK_HELP = """Update the pages of changed files, for pre-commit.
+
+Runs an incremental build of the repository in the current folder (settings
+from its pyproject.toml [tool.docgen]): the pages of the changed FILES and the
+pages that depend on them are brought up to date, nothing else.  Like a
+formatter, it exits 1 when it wrote or removed pages, so pre-commit reports
+"files were modified by this hook"; stage them and commit again.
+"""
+
+
+@cli.command(name="hook", help=HOOK_HELP)
+@click.argument("files", nargs=-1, type=click.Path(path_type=str))
+@click.option(
+    "--repo",
+    type=click.Path(path_type=str),
+    default=".",
+    show_default=True,
+    help="The repository (pre-commit runs hooks from its root).",
+)
+@click.option("--out", "-o", type=click.Path(path_type=str), default=None, help="As for build.")
+@click.option("-j", "--jobs", type=int, default=None, help="As for build.")
+@CONFIG_OPTION
+def hook_command(
+    files: tuple[str, ...], repo: str, out: str | None, jobs: int | None, config_file: str | None
+) -> None:
+    from docgen.build import build
+    from docgen.options import resolve_options
+
+    options = resolve_options(repo, out, jobs, (), config_file)
+    report = build(options)
+    changed = sorted(report.written) + sorted(report.pruned)
+    given = {Path(f).as_posix().removeprefix("./") for f in files}
+    for warning in report.warnings:
+        if warning.path in given:
+            click.echo(f"warning: {warning}", err=True)
+    if not changed:
+        return
+    shown = os.path.relpath(options.out)
+    for page in report.written:
+        click.echo(f"docgen: wrote {shown}/{page}", err=True)
+    for page in report.pruned:
+        click.echo(f"docgen: removed {shown}/{page}", err=True)
+    click.echo(
+        f"docgen: {len(report.written)} pages written, {len(report.pruned)} removed; "
+        "stage them and commit again",
+        err=True,
+    )
+    sys.exit(1)
 
 
 @cli.command(name="check-links")

@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,8 +90,19 @@ class _Root:
     left_out: tuple[str, ...]  # repo-relative folder prefixes never scanned; "." means all
 
 
-def discover(repo: Path, exclude_dirs: Sequence[Path] = ()) -> Discovery:
-    """List the files to document under `repo` and the ones skipped, both sorted by path."""
+def discover(
+    repo: Path,
+    exclude_dirs: Sequence[Path] = (),
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> Discovery:
+    """List the files to document under `repo` and the ones skipped, both sorted by path.
+
+    `include` and `exclude` are the configuration's gitignore-style patterns: a file
+    is documented when it matches an include pattern (or there are none) and no
+    exclude pattern.  Left-out files are never opened.
+    """
+    selected = _selection(include, exclude)
     root = _Root(
         given=os.path.abspath(repo),
         real=os.path.realpath(repo),
@@ -108,6 +119,8 @@ def discover(repo: Path, exclude_dirs: Sequence[Path] = ()) -> Discovery:
 
     files: list[SourceFile] = []
     for candidate in candidates:
+        if selected is not None and not selected(candidate.path):
+            continue
         result = _examine(root, candidate)
         if isinstance(result, SourceFile):
             files.append(result)
@@ -142,6 +155,21 @@ def is_docgen_page(head: bytes) -> bool:
 
 
 # --- what is left out -------------------------------------------------------
+
+
+def _selection(include: Sequence[str], exclude: Sequence[str]) -> Callable[[str], bool] | None:
+    """Whether a repo-relative path is chosen by the configuration; None: every path."""
+    if not include and not exclude:
+        return None
+    wanted = pathspec.GitIgnoreSpec.from_lines(include) if include else None
+    unwanted = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+
+    def chosen(path: str) -> bool:
+        if wanted is not None and not wanted.match_file(path):
+            return False
+        return unwanted is None or not unwanted.match_file(path)
+
+    return chosen
 
 
 def _left_out_prefixes(repo: Path, exclude_dirs: Sequence[Path]) -> tuple[str, ...]:

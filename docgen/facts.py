@@ -13,6 +13,7 @@ from typing import Literal
 DefinitionKind = Literal["class", "function", "method"]
 FileKind = Literal["python", "markdown", "text", "binary"]
 Severity = Literal["warning", "error"]
+FindingCategory = Literal["security", "performance", "pattern"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,21 @@ class StringArg:
 
 
 @dataclass(frozen=True, slots=True)
+class Finding:
+    """One line of code that proves a claim: a security risk, a costly pattern or an idiom.
+
+    Found in the code only (never in strings, comments or docstrings), so a page
+    can show each claim with the line that makes it true.
+    """
+
+    category: FindingCategory
+    kind: str  # stable identifier, e.g. "pickle-load", "sync-in-loop", "dataclass"
+    line: int
+    message: str  # one plain sentence about this line, e.g. "`pickle.load` runs code ..."
+    subject: str = ""  # the class, function or call concerned, e.g. "Config", "torch.load"
+
+
+@dataclass(frozen=True, slots=True)
 class Heading:
     level: int
     text: str
@@ -115,6 +131,7 @@ class PythonFacts:
     string_args: tuple[StringArg, ...] = ()
     main_guard_calls: tuple[CodeRef, ...] = ()  # calls under `if __name__ == "__main__":`
     dunder_all: tuple[str, ...] | None = None
+    findings: tuple[Finding, ...] = ()  # sorted by (category, line, kind, subject)
 
 
 @dataclass(frozen=True, slots=True)

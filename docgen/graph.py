@@ -1,7 +1,7 @@
 """Which file imports which: module names, import resolution and the reverse graph.
 
 Files map to dotted module names as Python would find them with the repository
-root and `src/` (when present) on `sys.path`; folders without `__init__.py` are
+root and `src/` (or the configured source roots) on `sys.path`; folders without `__init__.py` are
 namespace packages (PEP 420).  The edge rule: file F imports file G when an
 import statement in F reads `import a.b.c` and `a.b.c` is G, or `from P import N`
 and `P.N` is the module G, or else `P` is G.  Relative imports resolve against
@@ -11,7 +11,7 @@ F's package.  A file never imports itself.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -73,13 +73,15 @@ def module_name(path: str, root: str) -> str | None:
     return ".".join(parts)
 
 
-def map_modules(paths: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+def map_modules(
+    paths: Iterable[str], roots: Sequence[str] = SOURCE_ROOTS
+) -> tuple[dict[str, str], dict[str, str]]:
     """Dotted name -> file (first source root wins; a package beats a same-named module),
     and each file's own name under its most specific root."""
     ordered = sorted(paths)
     modules: dict[str, str] = {}
     names: dict[str, str] = {}
-    for root in SOURCE_ROOTS:
+    for root in roots:
         found: dict[str, str] = {}
         for path in ordered:
             name = module_name(path, root)
@@ -139,7 +141,7 @@ def resolve_import(
     return ImportTarget(imp.line, written, absolute, tuple(sorted(targets)), imp.names)
 
 
-def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
+def build_graph(files: Iterable[ScannedFile], roots: Sequence[str] = SOURCE_ROOTS) -> ImportGraph:
     """The import graph of the repository's `.py` files.
 
     Every `.py` file is a module, even one that could not be parsed: others may
@@ -148,10 +150,12 @@ def build_graph(files: Iterable[ScannedFile]) -> ImportGraph:
     for their pages.
     """
     python_files = [f for f in files if f.facts.kind == "python"]
-    modules, names = map_modules(f.facts.path for f in python_files if is_module(f.facts.path))
+    modules, names = map_modules(
+        (f.facts.path for f in python_files if is_module(f.facts.path)), roots
+    )
     for f in python_files:
         if not is_module(f.facts.path):
-            stub_name = _own_name(f.facts.path)
+            stub_name = _own_name(f.facts.path, roots)
             if stub_name is not None:
                 names[f.facts.path] = stub_name
     scanned = [f for f in python_files if f.facts.python is not None]
@@ -183,9 +187,9 @@ def is_module(path: str) -> bool:
     return path.endswith(".py")
 
 
-def _own_name(path: str) -> str | None:
+def _own_name(path: str, roots: Sequence[str]) -> str | None:
     name = None
-    for root in SOURCE_ROOTS:
+    for root in roots:
         name = module_name(path, root) or name
     return name
 

@@ -7,11 +7,12 @@ scans anything itself.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from docgen.facts import ScannedFile
+from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, build_graph
 from docgen.links import folder_of, parent_folders
 
@@ -37,7 +38,11 @@ class RepoIndex:
         return [f for f in self.files.values() if f.facts.kind != "binary"]
 
 
-def build_index(project: str, scanned: Iterable[ScannedFile]) -> RepoIndex:
+def build_index(
+    project: str,
+    scanned: Iterable[ScannedFile],
+    source_roots: Sequence[str] = DEFAULT_SOURCE_ROOTS,
+) -> RepoIndex:
     files = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
     direct: dict[str, list[str]] = {}
     children: dict[str, set[str]] = {}
@@ -63,5 +68,5 @@ def build_index(project: str, scanned: Iterable[ScannedFile]) -> RepoIndex:
         project=project,
         files=MappingProxyType(files),
         folders=MappingProxyType(folders),
-        graph=build_graph(files.values()),
+        graph=build_graph(files.values(), source_roots),
     )

@@ -1,4 +1,8 @@
-"""What one build is asked to do, checked before anything is written."""
+"""What one build is asked to do, checked before anything is written.
+
+Command-line flags win over the repository's `[tool.docgen]` configuration,
+which wins over the defaults.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from docgen.config import Config, load_config
 from docgen.errors import UsageError
+from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 
 DEFAULT_OUT = Path("docs") / "generated"
 DEFAULT_MAX_EMBED_BYTES = 1_000_000
@@ -19,43 +25,80 @@ class BuildOptions:
     jobs: int
     templates: tuple[Path, ...] = ()
     max_embed_bytes: int = DEFAULT_MAX_EMBED_BYTES
+    include: tuple[str, ...] = ()  # gitignore-style; empty means every file
+    exclude: tuple[str, ...] = ()  # gitignore-style
+    project: str | None = None  # None: from the repository's own metadata
+    source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
 
 
 def resolve_options(
     repo: str | os.PathLike[str],
     out: str | os.PathLike[str] | None,
-    jobs: int,
+    jobs: int | None,
     templates: tuple[str | os.PathLike[str], ...] = (),
+    config_file: str | os.PathLike[str] | None = None,
 ) -> BuildOptions:
-    """Check the paths a user gave; a mistake is one clear UsageError."""
+    """Check the paths a user gave and merge in the configuration; a mistake is one
+    clear UsageError."""
+    repo_path = check_repo(repo)
+    config = load_config(repo_path, None if config_file is None else Path(config_file))
+    out_path = resolve_out(repo_path, out, config)
+    if jobs is None:
+        jobs = config.jobs if config.jobs is not None else default_jobs()
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
+    given = [Path(folder).expanduser().resolve() for folder in templates]
+    template_paths = tuple(given) if given else config.templates
+    for path in template_paths:
+        if not path.exists():
+            raise UsageError(f"template folder does not exist: {path}")
+        if not path.is_dir():
+            raise UsageError(f"template path is not a folder: {path}")
+    return BuildOptions(
+        repo=repo_path,
+        out=out_path,
+        jobs=jobs,
+        templates=template_paths,
+        max_embed_bytes=config.max_file_size or DEFAULT_MAX_EMBED_BYTES,
+        include=config.include,
+        exclude=config.exclude,
+        project=config.project,
+        source_roots=config.source_roots if config.source_roots else DEFAULT_SOURCE_ROOTS,
+    )
+
+
+def check_repo(repo: str | os.PathLike[str]) -> Path:
     repo_path = Path(repo).expanduser()
     if not repo_path.exists():
         raise UsageError(f"repository folder does not exist: {repo_path}")
     if not repo_path.is_dir():
         raise UsageError(f"repository path is not a folder: {repo_path}")
-    repo_path = repo_path.resolve()
-    out_path = (repo_path / DEFAULT_OUT) if out is None else Path(out).expanduser().resolve()
+    return repo_path.resolve()
+
+
+def resolve_out(repo: Path, out: str | os.PathLike[str] | None, config: Config) -> Path:
+    """The output folder: the flag, else the configuration's, else REPO/docs/generated.
+
+    Refused when it is a file, or the repository itself or a folder above it
+    (its pages would mix with the sources).
+    """
+    if out is not None:
+        out_path = Path(out).expanduser().resolve()
+    elif config.out is not None:
+        out_path = config.out
+    else:
+        out_path = repo / DEFAULT_OUT
     for existing in (out_path, *out_path.parents):
         if existing.exists():
             if not existing.is_dir():
                 raise UsageError(f"output path is not a folder: {existing} exists as a file")
             break
-    if out_path == repo_path or out_path in repo_path.parents:
+    if out_path == repo or out_path in repo.parents:
         raise UsageError(
             f"output folder {out_path} is the repository or contains it; "
             "choose a folder inside or beside the repository"
         )
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
-    template_paths = []
-    for folder in templates:
-        path = Path(folder).expanduser().resolve()
-        if not path.exists():
-            raise UsageError(f"template folder does not exist: {path}")
-        if not path.is_dir():
-            raise UsageError(f"template path is not a folder: {path}")
-        template_paths.append(path)
-    return BuildOptions(repo_path, out_path, jobs, tuple(template_paths))
+    return out_path
 
 
 def default_jobs() -> int:

@@ -48,6 +48,10 @@ class WriteResult:
 def open_state(out: Path) -> Iterator[sqlite3.Connection]:
     state_dir = out / STATE_DIR
     state_dir.mkdir(parents=True, exist_ok=True)
+    ignore = state_dir / ".gitignore"
+    if not ignore.is_file():
+        # A committed docs tree must not commit the cache, nor show it as a change.
+        atomic_write(ignore, b"# docgen's cache and keyword index; never commit it\n*\n")
     path = state_dir / STATE_FILE
     try:
         conn = _connect(path)
@@ -199,7 +203,7 @@ def write_pages(
                     target.unlink()
                     result.pruned.append(rel)
             conn.execute("DELETE FROM pages WHERE path = ?", (rel,))
-            _remove_empty_parents(out, target.parent)
+            remove_empty_parents(out, target.parent)
         for rel in sorted(pages):
             text = pages[rel]
             if text is None:
@@ -247,7 +251,7 @@ def _write_one(
     result.written.append(rel)
 
 
-def _remove_empty_parents(out: Path, folder: Path) -> None:
+def remove_empty_parents(out: Path, folder: Path) -> None:
     out = out.resolve()
     while True:
         try:
