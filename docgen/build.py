@@ -18,10 +18,14 @@ from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
 from docgen.facts import ScannedFile
 from docgen.index import build_index
 from docgen.keywords import DefinitionSite, definition_sites, store_sites
+from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.project import project_name
+from docgen.recover import discard_state, state_trouble, sweep_temporary
 from docgen.template_files import builtin_templates_dir
 from docgen.write import (
+    STATE_DIR,
+    STATE_FILE,
     WriteResult,
     get_meta,
     open_state,
@@ -62,10 +66,46 @@ class BuildReport:
     warnings: list[BuildWarning] = field(default_factory=list)
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)  # phase -> seconds
+    notices: list[str] = field(default_factory=list)  # about docgen's own state, not the files
 
 
-def build(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> BuildReport:
-    """Discover files, scan them in workers, index the repository, render and write pages."""
+def build(
+    options: BuildOptions,
+    progress: Callable[[int], Progress] | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> BuildReport:
+    """Discover files, scan them in workers, index the repository, render and write pages.
+
+    One build at a time per output folder; whatever an earlier build left behind
+    (temporary files, a damaged or foreign state file) is cleared first, and
+    the user is told in one line when the state had to be discarded.
+    """
+    with output_lock(options.out / STATE_DIR, on_wait):
+        sweep_temporary(options.out)
+        notices: list[str] = []
+        trouble = state_trouble(options.out)
+        if trouble is not None:
+            discard_state(options.out)
+            notices.append(discarded(options.out, trouble))
+        try:
+            report = build_pages(options, progress)
+        except sqlite3.DatabaseError as exc:  # damage deeper in the file than the check reads
+            discard_state(options.out)
+            notices.append(discarded(options.out, f"it is damaged: {exc}"))
+            report = build_pages(options, progress)
+    report.notices = notices
+    return report
+
+
+def discarded(out: Path, why: str) -> str:
+    state = out / STATE_DIR / STATE_FILE
+    return f"docgen's cache {state} was discarded ({why}); this build starts afresh"
+
+
+def build_pages(
+    options: BuildOptions, progress: Callable[[int], Progress] | None = None
+) -> BuildReport:
+    """The build itself: discover, scan what changed, index, render, write."""
     started = time.perf_counter()
     clock = PhaseClock()
     discovery = discover_sources(options)

@@ -20,6 +20,7 @@ from pathlib import Path
 from docgen import __version__
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
+from docgen.readfile import hash_source
 from docgen.serialize import dumps, loads
 
 SCHEMA = (
@@ -29,7 +30,7 @@ SCHEMA = (
 )
 
 #: The modules whose code decides what facts a file has.
-FACTS_CODE = ("facts.py", "analyze.py", "serialize.py", "scan")
+FACTS_CODE = ("facts.py", "analyze.py", "serialize.py", "workers.py", "readfile.py", "scan")
 
 
 def facts_key() -> str:
@@ -131,8 +132,7 @@ class FactsCache:
         if source.stamp and row.stamp == stamp:
             return True
         try:
-            with open(source.abs_path, "rb") as handle:
-                sha = hashlib.sha256(handle.read()).hexdigest()
+            sha = hash_source(source)
         except OSError:
             return False
         if sha != row.sha256:

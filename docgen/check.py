@@ -18,9 +18,10 @@ from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
+from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.serialize import dumps
-from docgen.write import manifest, page_inputs, read_state
+from docgen.write import STATE_DIR, manifest, page_inputs, read_state
 
 if TYPE_CHECKING:
     from docgen.workers import Progress
@@ -59,7 +60,21 @@ def source_of(page: str) -> str:
 
 
 def check(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> CheckReport:
-    """Compare the output folder with what a build would write; write nothing."""
+    """Compare the output folder with what a build would write; write nothing.
+
+    Waits for a build into the same folder to finish, so it never compares
+    against half-written pages.
+    """
+    state_dir = options.out / STATE_DIR
+    if not state_dir.is_dir():
+        raise DocgenError(f"no docgen build in {options.out}: every page is missing")
+    with output_lock(state_dir):
+        return compare_pages(options, progress)
+
+
+def compare_pages(
+    options: BuildOptions, progress: Callable[[int], Progress] | None = None
+) -> CheckReport:
     started = time.perf_counter()
     discovery = discover_sources(options)
     project = project_for(options)

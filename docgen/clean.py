@@ -10,6 +10,7 @@ from pathlib import Path
 
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.errors import UsageError
+from docgen.lock import output_lock
 from docgen.write import STATE_DIR, STATE_FILE, manifest, read_state, remove_empty_parents
 
 
@@ -26,6 +27,11 @@ def clean(out: Path) -> CleanReport:
     state = out / STATE_DIR / STATE_FILE
     if not out.is_dir() or not state.is_file():
         raise UsageError(f"no docgen output in {out} (nothing to clean)")
+    with output_lock(out / STATE_DIR):
+        return _clean(out, state)
+
+
+def _clean(out: Path, state: Path) -> CleanReport:
     conn = read_state(out)
     if conn is None:
         raise UsageError(f"the docgen state in {state} cannot be read; remove the folder by hand")

@@ -130,7 +130,7 @@ def build_command(
         raise UsageError(f"--report must name a file, not a folder: {report_file}")
     options = resolve_options(repo, out, jobs, templates, config_file)
     with progress_bar(quiet) as progress:
-        report = build(options, progress)
+        report = build(options, progress, on_wait=None if quiet else say)
     if report_file is not None:
         from docgen.report import write_report
 
@@ -286,7 +286,9 @@ def hook_command(
     from docgen.options import resolve_options
 
     options = resolve_options(repo, out, jobs, (), config_file)
-    report = build(options)
+    report = build(options, on_wait=say)
+    for notice in report.notices:
+        say(f"warning: {notice}")
     changed = sorted(report.written) + sorted(report.pruned)
     given = {Path(f).as_posix().removeprefix("./") for f in files}
     for warning in report.warnings:
@@ -361,10 +363,16 @@ def progress_bar(quiet: bool) -> Iterator[Callable[[int], Progress] | None]:
         yield start
 
 
+def say(message: str) -> None:
+    click.echo(f"docgen: {message}", err=True)
+
+
 def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -> None:
     """Pages written (with -v), then warnings, then one summary line, all on stderr."""
     if quiet:
         return
+    for notice in report.notices:
+        say(f"warning: {notice}")
     if verbose:
         for page in report.written:
             click.echo(f"wrote {page}", err=True)

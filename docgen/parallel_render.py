@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 from collections.abc import Callable, Sequence
 
 RenderJob = Callable[[], str]
@@ -24,6 +25,9 @@ def _start(jobs: Sequence[RenderJob]) -> None:
     global _worker_jobs
     _worker_jobs = jobs
     gc.disable()  # a short-lived worker: its pages are freed by reference counting
+    # Ctrl-C reaches the whole process group; the parent alone decides to stop and then
+    # terminates the pool. A worker dying of KeyboardInterrupt would hang the pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _render(indices: Sequence[int]) -> list[str]:
@@ -42,7 +46,10 @@ def render_all(jobs: Sequence[RenderJob], workers: int) -> list[str]:
     texts: list[str] = [""] * len(jobs)
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, initializer=_start, initargs=(jobs,)) as pool:
-        for indices, rendered in zip(slices, pool.map(_render, slices), strict=True):
+        pending = pool.map_async(_render, slices)
+        while not pending.ready():
+            pending.wait(0.2)  # a timed wait lets Ctrl-C through to this process at once
+        for indices, rendered in zip(slices, pending.get(), strict=True):
             for i, text in zip(indices, rendered, strict=True):
                 texts[i] = text
     return texts

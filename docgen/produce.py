@@ -24,9 +24,9 @@ from docgen.keywords import DefinitionSite
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
 from docgen.parallel_render import render_all
+from docgen.readfile import read_source
 from docgen.render import RenderContext, Renderer, make_environment
 from docgen.scan.decode import decode_python, decode_text
-from docgen.workers import read_source
 
 
 def render_pages(

@@ -41,6 +41,7 @@ def report_data(report: BuildReport, options: BuildOptions) -> dict[str, object]
             {"path": w.path, "line": w.line, "severity": w.severity, "message": w.message}
             for w in sorted(report.warnings)
         ],
+        "notices": list(report.notices),
         "timings": dict(report.timings),
         "seconds": round(report.seconds, 3),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import gc
+import hashlib
 import multiprocessing
 import signal
 import time
@@ -23,7 +24,8 @@ from multiprocessing.process import BaseProcess
 from docgen.analyze import analyzed
 from docgen.cache import TIMEOUT_WORDS
 from docgen.discover import SourceFile
-from docgen.facts import FileFacts, Problem, ScannedFile
+from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
+from docgen.readfile import open_regular, read_source
 from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import language_for
@@ -32,14 +34,16 @@ from docgen.scan.text import scan as scan_text
 Progress = Callable[[int], None]
 
 
-def read_source(source: SourceFile) -> bytes:
-    with open(source.abs_path, "rb") as handle:
-        return handle.read()
+#: Larger files are not parsed (libcst takes about a minute per 25 MB of Python) nor
+#: read whole: they are hashed and counted as a stream, and their pages say so.
+MAX_PARSE_BYTES = 8 * 1024 * 1024
 
 
 def scan_one(source: SourceFile) -> ScannedFile:
     """Read, scan and analyze one file (runs inside a worker)."""
     try:
+        if source.size > MAX_PARSE_BYTES:
+            return ScannedFile(oversized_facts(source))
         data = read_source(source)
     except OSError as exc:
         return ScannedFile(unreadable_facts(source, exc))
@@ -60,6 +64,45 @@ def unreadable_facts(source: SourceFile, exc: OSError) -> FileFacts:
         parsed=False,
         problems=(Problem(0, f"could not be read: {exc.strerror or exc}", "error"),),
     )
+
+
+def oversized_facts(source: SourceFile) -> FileFacts:
+    """A file too large to parse: its hash, size and line count, read as a stream."""
+    digest = hashlib.sha256()
+    size = lines = 0
+    last = b"\n"
+    with open_regular(source) as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    if last != b"\n":
+        lines += 1
+    language = language_for(source.path)
+    message = (
+        f"not parsed: {human_size(size)} is more than the {human_size(MAX_PARSE_BYTES)} "
+        "docgen parses; no keywords were extracted"
+    )
+    return FileFacts(
+        path=source.path,
+        kind="python" if language == "python" else "text",
+        language=language,
+        size=size,
+        sha256=digest.hexdigest(),
+        line_count=lines,
+        parsed=False,
+        problems=(Problem(0, message, "warning"),),
+        python=PythonFacts() if language == "python" else None,
+    )
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size:,} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
 
 
 def crashed_facts(source: SourceFile, how: str) -> ScannedFile:

@@ -10,6 +10,7 @@ those.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import sqlite3
@@ -23,6 +24,8 @@ from docgen.errors import DocgenError
 
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
+#: Where pages are written before they are renamed into place; swept by every build.
+TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
 STATE_VERSION = "3"
 SCHEMA = (
@@ -152,15 +155,30 @@ def page_mode() -> int:
     return 0o666 & ~mask
 
 
-def atomic_write(target: Path, data: bytes, mode: int = 0o644) -> None:
-    """Write via a temporary file in the same folder and rename, so no reader sees half a page."""
+def atomic_write(
+    target: Path, data: bytes, mode: int = 0o644, temp_dir: Path | None = None
+) -> None:
+    """Write via a temporary file and rename, so no reader ever sees half a page.
+
+    The temporary file goes to `temp_dir` (docgen's own, swept by every build, so
+    a build killed between write and rename leaves nothing among the pages), or
+    beside the target when that folder is on another file system.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp", dir=target.parent)
+    folder = temp_dir if temp_dir is not None else target.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(tmp, mode)  # mkstemp makes files private; pages are as readable as any file
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV or temp_dir is None:
+                raise
+            os.unlink(tmp)
+            atomic_write(target, data, mode)  # across file systems: beside the target
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -243,7 +261,7 @@ def _write_one(
                 "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)", record
             )
             return
-    atomic_write(target, data, mode)
+    atomic_write(target, data, mode, out / STATE_DIR / TEMP_DIR)
     conn.execute(
         "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)",
         (rel, digest, page_stamp(target)),

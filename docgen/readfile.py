@@ -1,0 +1,43 @@
+"""Reading a source file that discovery listed, safely.
+
+Between discovery and reading, a file may vanish or be replaced (by a FIFO that
+would block a plain `open()` forever, by a device): every read goes through here.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+from typing import BinaryIO
+
+from docgen.discover import SourceFile
+
+
+def open_regular(source: SourceFile) -> BinaryIO:
+    """Open a file that discovery found regular, refusing anything it has become since
+    (a FIFO put in its place would block a plain open() forever)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(source.abs_path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "no longer a regular file", source.abs_path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_source(source: SourceFile) -> bytes:
+    with open_regular(source) as handle:
+        return handle.read()
+
+
+def hash_source(source: SourceFile) -> str:
+    """The sha256 of a file's bytes, read in chunks (a large file is never held whole)."""
+    digest = hashlib.sha256()
+    with open_regular(source) as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()

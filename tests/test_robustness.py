@@ -1,0 +1,293 @@
+"""Nothing lost, nothing leaked: kills, Ctrl-C, concurrent builds, damaged state, files that
+change under the build, oversized files.
+
+Builds run as real `python -m docgen` processes where a signal must hit them.  After
+every kind of trouble the output must equal a clean build's, byte for byte: both
+output folders sit at the same depth beside the repository, so the relative links
+to sources are the same.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from docgen.build import build
+from docgen.discover import SourceFile
+from docgen.options import resolve_options
+from docgen.workers import scan_one
+
+ROOT = Path(__file__).resolve().parent.parent
+PagesFn = Callable[[Path], dict[str, bytes]]
+CopyFn = Callable[[str, Path], Path]
+
+
+def docgen_process(*args: str) -> subprocess.Popen[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "docgen", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a shell gives a foreground job
+    )
+
+
+def finish(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, str]:
+    _, err = proc.communicate(timeout=timeout)
+    return proc.returncode, err
+
+
+def leftovers(out: Path) -> list[str]:
+    """Temporary files anywhere in OUT, or in docgen's own temporary folder."""
+    found = [p for p in out.rglob("*.tmp")]
+    found += [p for p in (out / ".docgen" / "tmp").glob("*")] if (out / ".docgen").exists() else []
+    return sorted(p.relative_to(out).as_posix() for p in found)
+
+
+@pytest.fixture
+def twin(tmp_path: Path, copy_fixture: CopyFn) -> tuple[Path, Path, Path]:
+    """(repo, out, reference): torchlike, an output folder, and a clean build's folder."""
+    repo = copy_fixture("torchlike", tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    return repo, tmp_path / "a" / "out", tmp_path / "b" / "out"
+
+
+def clean_build(repo: Path, out: Path) -> None:
+    build(resolve_options(repo, out, 2))
+
+
+def test_builds_killed_at_random_moments_then_resumed_equal_a_clean_build(
+    twin: tuple[Path, Path, Path], read_pages: PagesFn
+) -> None:
+    repo, out, reference = twin
+    clean_build(repo, reference)
+    started = time.perf_counter()
+    proc = docgen_process("build", str(repo), "--out", str(out), "-q", "-j", "2")
+    finish(proc)
+    whole = time.perf_counter() - started
+    shutil.rmtree(out)  # every later run starts cold again
+    chooser = random.Random(20261122)
+    edited = repo / "minitorch" / "nn" / "layers.py"
+    for round_ in range(6):
+        proc = docgen_process("build", str(repo), "--out", str(out), "-q", "-j", "2")
+        time.sleep(chooser.uniform(0.05, whole))
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        if round_ == 3:  # the tree changes between a killed build and the next
+            with open(edited, "a", encoding="utf-8") as handle:
+                handle.write("\n\ndef added_after_a_kill():\n    pass\n")
+    code, err = finish(docgen_process("build", str(repo), "--out", str(out), "-q", "-j", "2"))
+    assert code == 0, err
+    assert "Traceback" not in err
+    clean_build(repo, reference)
+    assert read_pages(out) == read_pages(reference)
+    assert leftovers(out) == []
+    code, err = finish(docgen_process("check", str(repo), "--out", str(out), "-q"))
+    assert code == 0, err
+
+
+def test_ctrl_c_stops_promptly_with_exit_130(twin: tuple[Path, Path, Path]) -> None:
+    repo, out, _ = twin
+    for delay in (0.3, 0.8):
+        proc = docgen_process("build", str(repo), "--out", str(out), "-j", "2")
+        time.sleep(delay)
+        sent = time.perf_counter()
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends the foreground group
+        code, err = finish(proc, timeout=30)
+        stopped = time.perf_counter() - sent
+        if code == 0:
+            continue  # finished before the signal: nothing to interrupt this time
+        assert code == 130, err
+        assert "interrupted" in err
+        assert "Traceback" not in err
+        assert stopped < 10, f"took {stopped:.1f}s to stop"
+        assert leftovers(out) == []
+
+
+def test_two_builds_at_once_leave_a_clean_builds_output(
+    twin: tuple[Path, Path, Path], read_pages: PagesFn
+) -> None:
+    repo, out, reference = twin
+    first = docgen_process("build", str(repo), "--out", str(out), "-j", "1")
+    second = docgen_process("build", str(repo), "--out", str(out), "-j", "1")
+    results = [finish(first), finish(second)]
+    for code, err in results:
+        assert code == 0, err
+        assert "Traceback" not in err
+    clean_build(repo, reference)
+    assert read_pages(out) == read_pages(reference)
+
+
+def test_a_second_build_waits_for_the_first_with_a_message(
+    twin: tuple[Path, Path, Path], read_pages: PagesFn
+) -> None:
+    repo, out, reference = twin
+    from docgen.lock import output_lock
+
+    with output_lock(out / ".docgen"):
+        proc = docgen_process("build", str(repo), "--out", str(out), "-j", "1")
+        time.sleep(1.0)
+        assert proc.poll() is None  # still waiting for the lock this test holds
+    code, err = finish(proc)
+    assert code == 0, err
+    assert "waiting for another docgen run" in err
+    clean_build(repo, reference)
+    assert read_pages(out) == read_pages(reference)
+
+
+def damage_garbage(state: Path) -> None:
+    state.write_bytes(b"this is not a database at all\n" * 100)
+
+
+def damage_truncate(state: Path) -> None:
+    data = state.read_bytes()
+    state.write_bytes(data[: len(data) // 3])
+
+
+def damage_foreign(state: Path) -> None:
+    state.unlink()
+    conn = sqlite3.connect(state)
+    conn.execute("CREATE TABLE bookmarks (url TEXT)")
+    conn.commit()
+    conn.close()
+
+
+def damage_old_version(state: Path) -> None:
+    conn = sqlite3.connect(state)
+    conn.execute("UPDATE meta SET value = '0' WHERE key = 'state_version'")
+    conn.commit()
+    conn.close()
+
+
+def damage_folder(state: Path) -> None:
+    state.unlink()
+    state.mkdir()
+    (state / "x").write_text("x", encoding="utf-8")
+
+
+def damage_rows(state: Path) -> None:
+    conn = sqlite3.connect(state)
+    conn.execute("UPDATE files SET facts = '{not json'")
+    conn.commit()
+    conn.close()
+
+
+DAMAGE = {
+    "garbage": (damage_garbage, True),
+    "truncated": (damage_truncate, True),
+    "foreign": (damage_foreign, True),
+    "old version": (damage_old_version, True),
+    "a folder": (damage_folder, True),
+    "bad rows": (damage_rows, False),  # rows that do not decode are rescanned, no notice
+}
+
+
+@pytest.mark.parametrize("case", list(DAMAGE))
+def test_a_damaged_cache_is_reported_discarded_and_survived(
+    case: str, twin: tuple[Path, Path, Path], read_pages: PagesFn
+) -> None:
+    repo, out, reference = twin
+    clean_build(repo, out)
+    (repo / "minitorch" / "utils").rename(repo / "minitorch" / "helpers")  # pages to prune
+    damage, noticed = DAMAGE[case]
+    damage(out / ".docgen" / "state.sqlite")
+    code, err = finish(docgen_process("build", str(repo), "--out", str(out), "-j", "2"))
+    assert code == 0, err
+    assert "Traceback" not in err
+    notices = [line for line in err.splitlines() if "was discarded" in line]
+    assert len(notices) == (1 if noticed else 0), err
+    clean_build(repo, reference)
+    assert read_pages(out) == read_pages(reference)  # stale pages of utils/ pruned too
+    code, err = finish(docgen_process("build", str(repo), "--out", str(out), "-j", "2"))
+    assert code == 0 and "was discarded" not in err, err
+
+
+def test_a_file_replaced_by_a_fifo_after_discovery_is_not_opened(tmp_path: Path) -> None:
+    path = tmp_path / "soon_a_pipe.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    source = SourceFile("soon_a_pipe.py", str(path), 6, ())
+    path.unlink()
+    os.mkfifo(path)
+    started = time.perf_counter()
+    scanned = scan_one(source)
+    assert time.perf_counter() - started < 5
+    assert not scanned.facts.parsed
+    assert "no longer a regular file" in scanned.facts.problems[0].message
+    path.unlink()
+    vanished = scan_one(source)
+    assert "could not be read" in vanished.facts.problems[0].message
+
+
+def test_an_oversized_file_is_hashed_counted_and_not_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+
+    import docgen.workers
+
+    monkeypatch.setattr(docgen.workers, "MAX_PARSE_BYTES", 1000)
+    text = "def f():\n    return 1\n" * 200
+    path = tmp_path / "big.py"
+    path.write_text(text, encoding="utf-8")
+    facts = scan_one(SourceFile("big.py", str(path), len(text), ())).facts
+    assert facts.kind == "python"
+    assert not facts.parsed
+    assert facts.line_count == 400
+    assert facts.sha256 == hashlib.sha256(text.encode()).hexdigest()
+    assert "4.3 KB is more than the 1,000 bytes docgen parses" in facts.problems[0].message
+    assert "no keywords were extracted" in facts.problems[0].message
+
+
+def test_a_plain_folder_of_traps_builds_quickly_and_leaks_nothing(
+    tmp_path: Path, read_pages: PagesFn
+) -> None:
+    secret = "docgen-robustness-secret-line"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text(f"SECRET = '{secret}'\n", encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "ok.py").write_text("def fine():\n    pass\n", encoding="utf-8")
+    (repo / "pkg" / "loop").symlink_to(repo / "pkg")
+    (repo / "pkg" / "out_file.py").symlink_to(outside / "secret.py")
+    (repo / "pkg" / "out_dir").symlink_to(outside)
+    (repo / "dangling.py").symlink_to(tmp_path / "nowhere.py")
+    os.mkfifo(repo / "pipe.py")
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(repo / "sock.md"))
+    except OSError:
+        server.close()
+        server = None  # type: ignore[assignment]
+    (repo / "weird name [x](y) #1 `tick`.py").write_text("def odd():\n    pass\n")
+    try:
+        started = time.perf_counter()
+        code, err = finish(docgen_process("build", str(repo), "-j", "2"), timeout=60)
+        assert time.perf_counter() - started < 60
+    finally:
+        if server is not None:
+            server.close()
+    assert code == 0, err
+    assert "Traceback" not in err
+    pages = read_pages(repo / "docs" / "generated")
+    assert "pkg/ok.py_docs.md" in pages
+    assert "weird name [x](y) #1 `tick`.py_docs.md" in pages
+    assert not any(secret.encode() in page for page in pages.values())
+    assert not any(
+        name.startswith(("pipe.py", "sock.md", "pkg/loop/", "pkg/out_")) for name in pages
+    )
