@@ -181,10 +181,14 @@ def _test_evidence(
                     f"{definition.name} subclasses {base} and has test methods",
                 )
                 break
+    own_tests = {
+        d.name for d in py.definitions if d.kind == "function" and d.name.startswith("test")
+    }
     for ref in py.main_guard_calls:
         full = canonical(ref.name, aliases)
         short = ref.name.rsplit(".", 1)[-1]
-        if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS or short == "run_tests":
+        runner = full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS
+        if runner or short == "run_tests" or ref.name in own_tests:
             for line in ref.lines:
                 c.add("test", line, f"the __main__ guard runs the tests ({ref.name}())")
 

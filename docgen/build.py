@@ -240,11 +240,22 @@ def source_root(options: BuildOptions) -> str:
     return posixpath.normpath(os.path.relpath(options.repo, options.out).replace(os.sep, "/"))
 
 
+def render_code_key() -> str:
+    """A digest of docgen's own code (the renderer's included): pages made by other code
+    are made again, even when docgen's version number did not change."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for file in sorted(package.rglob("*.py")):
+        digest.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
 def common_inputs(options: BuildOptions, project: str) -> str:
     """What every page depends on: docgen's code, the templates, the project and paths."""
     digest = hashlib.sha256()
     parts = (
         facts_key(),
+        render_code_key(),
         project,
         source_root(options),
         str(options.max_embed_bytes),

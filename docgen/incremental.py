@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 from docgen.index import RepoIndex
 from docgen.links import folder_of
+from docgen.render.folder_views import api_inputs
+from docgen.render.markdown_links import link_state_key
 
 if TYPE_CHECKING:
     from docgen.keywords import DefinitionSite
@@ -71,8 +73,18 @@ class PageInputs:
                 *graph.imports_of(path),
                 "folder",
                 self._listing(folder_of(path)),
+                "links",
+                *self._link_states(path),
             ]
         )
+
+    def _link_states(self, path: str) -> list[str]:
+        """Where a Markdown file's links lead (other files' existence and headings)."""
+        scanned = self._index.files.get(path)
+        markdown = scanned.facts.markdown if scanned is not None else None
+        if markdown is None:
+            return []
+        return [link_state_key(path, link.target, self._lookup) for link in markdown.links]
 
     def _listing(self, folder: str) -> str:
         """A digest of the names of the documented files in a folder, once per folder:
@@ -107,7 +119,20 @@ class PageInputs:
     def folder_doc(self, folder: str) -> str:
         entry = self._lookup.folder(folder)
         most = [f"{p}:{n}" for p, n in self._lookup.most_imported(folder)]
-        return _digest([self._common, "doc", self._tree(folder), *entry.subfolders, "most", *most])
+        files, modules = api_inputs(self._lookup, folder)  # re-exports can lead out of it
+        return _digest(
+            [
+                self._common,
+                "doc",
+                self._tree(folder),
+                *entry.subfolders,
+                "most",
+                *most,
+                "api",
+                *(self._fact(p) for p in files),
+                *(f"{name}:{path}" for name, path in modules),
+            ]
+        )
 
     def _tree(self, folder: str) -> str:
         """A digest of the facts of every file in the folder and below it."""

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from docgen.errors import DocgenError
+from docgen.errors import UsageError
 
 try:
     import fcntl
@@ -31,7 +31,8 @@ def output_lock(state_dir: Path, on_wait: Callable[[str], None] | None = None) -
         state_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(state_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise DocgenError(f"cannot use {state_dir}: {exc.strerror or exc}") from exc
+        why = exc.strerror or str(exc)
+        raise UsageError(f"cannot write into the output folder {state_dir.parent}: {why}") from exc
     try:
         if fcntl is not None:
             try:

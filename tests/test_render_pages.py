@@ -21,6 +21,7 @@ from docgen.facts import (
     Definition,
     Evidence,
     FileFacts,
+    Finding,
     Heading,
     Import,
     Link,
@@ -339,6 +340,18 @@ def core_facts() -> FileFacts:
         definitions=definitions,
         imports=imports,
         dunder_all=("Config", "Foo"),
+        findings=tuple(
+            Finding("pattern", kind, line_of(t, text), f"`{subject}` is a {kind}.", subject)
+            for kind, text, subject in (
+                ("dunder-all", "__all__ =", "__all__"),
+                ("dataclass", "class Config", "Config"),
+                ("enum", "class Color", "Color"),
+                ("abc", "class Base", "Base"),
+                ("context-manager", "class Foo", "Foo"),
+                ("async", "async def fetch", "fetch"),
+                ("context-manager", "def scope", "scope"),
+            )
+        ),
     )
     return facts_for("pkg/core.py", t, "python", "python", python=python)
 
@@ -716,6 +729,8 @@ def test_docs_page_headings(site: Site) -> None:
         "Dependencies",
         "Code Patterns & Idioms",
         "Performance Considerations",
+        "Security & Safety",
+        "Testing & Usage",
         "Related Files",
         "Original Source",
         "Cross-References",
@@ -762,7 +777,9 @@ def test_sections_only_where_true(site: Site) -> None:
     assert "## Testing & Usage" not in readme and "pytest" not in readme
     assert "### Outline" in readme and "### Code Blocks" in readme and "### Links" in readme
     core = site.pages["pkg/core.py_docs.md"]
-    assert "## Testing & Usage" not in core
+    usage = core.split("## Testing & Usage")[1].split("\n## ")[0]
+    assert "pytest" not in usage  # a module gets no run command, only what tests it
+    assert "## Security & Safety" not in text_page and "## Security & Safety" not in readme
     broken = site.pages["pkg/broken.py_docs.md"]
     assert "The file could not be parsed." in broken
     assert "[L3](../../../pkg/broken.py#L3): invalid syntax" in broken
@@ -784,16 +801,19 @@ def test_patterns_and_dependencies(site: Site) -> None:
     expected = {
         "Dataclasses": ["Config"],
         "Enums": ["Color"],
-        "Abstract base classes and protocols": ["Base"],
-        "Abstract methods": ["Base.run"],
+        "Abstract base classes": ["Base"],
         "Properties": ["Foo.size"],
         "Context managers": ["Foo", "scope"],
         "Async functions": ["fetch"],
     }
+    groups = {
+        title.strip(): block
+        for title, block in re.findall(r"^- (.+):\n((?:  - .*\n)+)", patterns, re.M)
+    }
     for title, names in expected.items():
-        line = next(ln for ln in patterns.split("\n") if ln.startswith(f"- {title}:"))
-        assert re.findall(r"\[`([^`]+)`\]", line) == names
-    assert "`__all__` declares 2 names: `Config`, `Foo`" in patterns
+        assert re.findall(r"^  - \[`([^`]+)`\]", groups[title], re.M) == names, title
+    declared = r"- `__all__` \(\[L\d+\]\([^)]*\)\) declares 2 names: `Config`, `Foo`"
+    assert re.search(declared, patterns)
     deps = page.split("## Dependencies")[1].split("\n## ")[0]
     assert "`from collections.abc import Iterator` (in if, TYPE\\_CHECKING)" in deps
     assert "`import json` (in function)" in deps

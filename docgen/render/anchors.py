@@ -24,6 +24,7 @@ DOCS_SECTIONS: dict[str, str] = {
     "dependencies": "Dependencies",
     "patterns": "Code Patterns & Idioms",
     "performance": "Performance Considerations",
+    "security": "Security & Safety",
     "testing": "Testing & Usage",
     "related": "Related Files",
     "source": "Original Source",

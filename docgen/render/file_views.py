@@ -19,10 +19,13 @@ from .anchors import (
 )
 from .context import Linker, ReadSource, RenderContext, heading_anchors
 from .dependency_views import dependencies_view
+from .finding_views import performance_view, security_view
 from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
+from .markdown_links import resolve_link
 from .python_views import (
     architecture_view,
+    definition_anchors,
     definition_views,
     import_statement,
     module_as_written,
@@ -43,6 +46,7 @@ from .views import (
     KeywordTarget,
     KwView,
     LineRef,
+    LinkView,
     MarkdownLinkView,
     MarkdownOverview,
     MetadataView,
@@ -105,10 +109,9 @@ def problem_views(facts: FileFacts, linker: Linker) -> tuple[ProblemView, ...]:
 
 
 def _source_view(
-    facts: FileFacts, context: RenderContext, read: ReadSource, linker: Linker
+    facts: FileFacts, context: RenderContext, text: str | None, linker: Linker
 ) -> SourceView:
     embedded = facts.size <= context.max_embed_bytes
-    text = read(facts.path) if embedded else None
     return SourceView(
         language={"python": "python", "markdown": "markdown"}.get(facts.kind, facts.language),
         text=text or "",
@@ -162,7 +165,23 @@ def _outline(facts: FileFacts, md: MarkdownFacts, linker: Linker) -> tuple[Outli
     return tuple(items)
 
 
-def _markdown_detailed(facts: FileFacts, linker: Linker) -> DetailedView | None:
+def _link_view(
+    source: str, target: str, text: str, line: LineRef, lookup: RepoLookup, linker: Linker
+) -> MarkdownLinkView:
+    resolved = resolve_link(source, target, lookup)
+    page: LinkView | None = None
+    if resolved.state in ("file", "no-heading") and resolved.path != source:
+        scanned = lookup.index.files.get(resolved.path)
+        if scanned is not None and scanned.facts.kind == "binary":
+            page = linker.source_link(resolved.path, resolved.path)
+        elif scanned is not None:
+            page = linker.page_link(resolved.path, docs_page(resolved.path))
+    elif resolved.state == "folder":
+        page = linker.page_link(resolved.path or ".", folder_index(resolved.path))
+    return MarkdownLinkView(target, text, line, resolved.state, page, resolved.resolves)
+
+
+def _markdown_detailed(facts: FileFacts, linker: Linker, lookup: RepoLookup) -> DetailedView | None:
     md = facts.markdown
     failed = not facts.parsed
     if md is None:
@@ -182,7 +201,7 @@ def _markdown_detailed(facts: FileFacts, linker: Linker) -> DetailedView | None:
             for b in sorted(md.code_blocks, key=lambda b: b.line)
         ),
         links=tuple(
-            MarkdownLinkView(k.target, k.text, line(k.line))
+            _link_view(facts.path, k.target, k.text, line(k.line), lookup, linker)
             for k in sorted(md.links, key=lambda k: (k.line, k.target))
         ),
         parse_failed=failed,
@@ -233,7 +252,10 @@ def docs_view(
     detailed = None
     if facts.kind == "python":
         if python is not None and facts.parsed:
-            overview = OverviewView(python=python_overview(python, tuple(t.name for t in tags)))
+            importers = len(lookup.index.graph.imported_by.get(path, ()))
+            overview = OverviewView(
+                python=python_overview(python, tuple(t.name for t in tags), importers)
+            )
         definitions = definition_views(path, facts, anchored, linker)
         if definitions or not facts.parsed:
             detailed = DetailedView(
@@ -244,7 +266,7 @@ def docs_view(
     elif facts.kind == "markdown":
         md_overview = _markdown_overview(facts.markdown) if facts.markdown else None
         overview = OverviewView(markdown=md_overview) if md_overview else None
-        detailed = _markdown_detailed(facts, linker)
+        detailed = _markdown_detailed(facts, linker, lookup)
     else:
         overview = OverviewView(
             text=TextOverview(
@@ -255,7 +277,10 @@ def docs_view(
             )
         )
 
-    performance = tuple(
+    source_text = read(path) if facts.size <= context.max_embed_bytes else None
+    source_lines = source_text.splitlines() if source_text is not None else None
+    anchors = definition_anchors(anchored)
+    performance_tags = tuple(
         v
         for v in tag_views(facts, tags, linker, PERFORMANCE_EVIDENCE)
         if v.name in PERFORMANCE_TAGS and v.evidence
@@ -280,7 +305,7 @@ def docs_view(
         purpose=PurposeView(
             facts.kind, tag_views(facts, tags, linker, PURPOSE_EVIDENCE), KNOWN_TAGS
         ),
-        source=_source_view(facts, context, read, linker),
+        source=_source_view(facts, context, source_text, linker),
         overview=overview,
         detailed=detailed,
         architecture=architecture_view(anchored, linker) if python else None,
@@ -289,10 +314,11 @@ def docs_view(
         )
         if facts.kind == "python"
         else None,
-        patterns=patterns_view(path, facts, anchored, linker) if python else None,
-        performance=performance or None,
+        patterns=patterns_view(path, facts, anchored, linker, source_lines) if python else None,
+        performance=performance_view(facts, performance_tags, linker, source_lines, anchors),
+        security=security_view(facts, linker, source_lines, anchors),
         performance_anchor=section_anchor("performance"),
-        testing=usage_view(path, facts, scanned.analysis, anchored, linker),
+        testing=usage_view(path, facts, scanned.analysis, anchored, linker, lookup.tests_of(path)),
         related=_related(lookup, facts, linker),
         crossrefs=CrossRefsView(
             kw_page=linker.page_link(kw_page(path), kw_page(path)),

@@ -43,8 +43,10 @@ def fold_lines(text: str) -> str:
 
 
 #: Characters that can open markup anywhere on a line: CommonMark's inline syntax,
-#: GitHub's tables, strikethrough, math and e-mail/URL autolinks (`:`, `@`).
-_MARKUP_CHARACTERS = frozenset("\\`*_[]<>&!#|~$:@")
+#: GitHub's tables, strikethrough, math and e-mail autolinks (`@`).  A `:` opens a
+#: URL autolink only before `/` (`https://`), so only that `:` is escaped (below).
+_MARKUP_CHARACTERS = frozenset("\\`*_[]<>&!#|~$@")
+_URL_COLON = re.compile(r":(?=/)")
 #: Characters that open a block when they start a line (lists, quotes, setext).
 _LINE_START_MARKERS = frozenset("-+=>")
 _LIST_NUMBER = re.compile(r"^(\d{1,9})[.)]")
@@ -59,6 +61,7 @@ def md_text(value: object) -> str:
     """
     text = fold_lines(str(value)).strip()
     escaped = "".join("\\" + ch if ch in _MARKUP_CHARACTERS else ch for ch in text)
+    escaped = _URL_COLON.sub(r"\\:", escaped)
     escaped = _WWW_DOT.sub(r"\1\\.", escaped)  # GitHub links a bare www.host
     leading = _LIST_NUMBER.match(escaped)
     if leading:  # "1. x" or "1) x" at the start would open an ordered list
@@ -151,7 +154,39 @@ def shell_quote(value: object) -> str:
     return shlex.quote(text)
 
 
+def md_code(value: object) -> str:
+    """docgen's own sentence with `names` in backticks: the names become code spans,
+    the rest inert text, so a name taken from a source can add no markup."""
+    parts = str(value).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: no code spans at all
+        return md_text(value)
+    pieces: list[str] = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            pieces.append(inline_code(part))
+        elif part:
+            text = md_text(part)
+            # md_text strips the ends; keep the spaces that separate words from code
+            lead = " " if part[:1].isspace() and i else ""
+            trail = " " if part[-1:].isspace() and i < len(parts) - 1 else ""
+            pieces.append(lead + text + trail)
+    return "".join(pieces)
+
+
+def cell(value: object) -> str:
+    """Inert text for a table cell: `md_text`, which also escapes `|`."""
+    return md_text(value) or " "
+
+
+def cell_code(value: object) -> str:
+    """A code span for a table cell; GitHub reads `\\|` inside a cell's code span as `|`."""
+    return inline_code(value).replace("|", "\\|") if str(value) else " "
+
+
 FILTERS = {
+    "md_code": md_code,
+    "cell": cell,
+    "cell_code": cell_code,
     "md_text": md_text,
     "inline_code": inline_code,
     "fenced": fenced,

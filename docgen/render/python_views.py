@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from docgen.facts import Analysis, Definition, FileFacts, Import, PythonFacts
+from docgen.links import docs_page
 
 from .anchors import AnchoredDefinition, definition_heading_level
 from .context import Linker
+from .docstring_views import EXAMPLES_SHOWN, docstring_view, examples_of
 from .filters import shell_quote
+from .finding_views import PATTERN_TITLES, FindingGroup, FindingView, pattern_groups
 from .views import (
     ArchitectureView,
     CaseView,
@@ -24,9 +27,7 @@ from .views import (
     LinkView,
     MemberView,
     NestingItem,
-    PatternItem,
     PatternsView,
-    PatternView,
     PythonOverview,
     UsageView,
 )
@@ -167,7 +168,7 @@ def import_statement(imp: Import) -> str:
     return f"from {module} import {', '.join(parts)}"
 
 
-def _anchor_map(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
+def definition_anchors(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
     """qualname -> anchor of its first definition."""
     result: dict[str, str] = {}
     for item in anchored:
@@ -178,7 +179,7 @@ def _anchor_map(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
 def definition_views(
     path: str, facts: FileFacts, anchored: tuple[AnchoredDefinition, ...], linker: Linker
 ) -> tuple[DefinitionView, ...]:
-    anchors = _anchor_map(anchored)
+    anchors = definition_anchors(anchored)
     members: dict[str, list[MemberView]] = defaultdict(list)
     for item in anchored:
         d = item.definition
@@ -208,12 +209,15 @@ def definition_views(
                 summary=first_sentence(first_paragraph(d.docstring)),
                 parent=parent,
                 methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
+                docstring=docstring_view(d.docstring),
             )
         )
     return tuple(views)
 
 
-def python_overview(python: PythonFacts, tags: tuple[str, ...]) -> PythonOverview:
+def python_overview(
+    python: PythonFacts, tags: tuple[str, ...], imported_by: int = 0
+) -> PythonOverview:
     kinds = [d.kind for d in python.definitions]
     return PythonOverview(
         docstring=first_paragraph(python.module_docstring),
@@ -222,6 +226,7 @@ def python_overview(python: PythonFacts, tags: tuple[str, ...]) -> PythonOvervie
         methods=kinds.count("method"),
         imports=len({module_as_written(i) for i in python.imports}),
         tags=tags,
+        imported_by=imported_by,
     )
 
 
@@ -229,7 +234,7 @@ def architecture_view(
     anchored: tuple[AnchoredDefinition, ...], linker: Linker
 ) -> ArchitectureView | None:
     """Class hierarchy and nesting, only when the file has either."""
-    anchors = _anchor_map(anchored)
+    anchors = definition_anchors(anchored)
     by_name: dict[str, str] = {}
     for item in anchored:
         if item.definition.kind == "class":
@@ -274,72 +279,50 @@ def _decorator_names(definition: Definition) -> set[str]:
 
 
 def patterns_view(
-    path: str, facts: FileFacts, anchored: tuple[AnchoredDefinition, ...], linker: Linker
+    path: str,
+    facts: FileFacts,
+    anchored: tuple[AnchoredDefinition, ...],
+    linker: Linker,
+    source_lines: Sequence[str] | None,
 ) -> PatternsView | None:
+    """The idioms the scanner found in the code (resolved through the file's imports),
+    plus properties, which the definitions show by their decorators."""
     python = facts.python
     if python is None:
         return None
-    found: dict[str, list[PatternItem]] = defaultdict(list)
-    methods_of: dict[str, set[str]] = defaultdict(set)
-    for a in anchored:
-        if a.definition.kind == "method" and a.definition.parent:
-            methods_of[a.definition.parent].add(a.definition.name)
-
-    def add(key: str, a: AnchoredDefinition, label: str = "") -> None:
-        found[key].append(
-            PatternItem(
-                label or a.definition.qualname,
-                linker.here(a.anchor),
-                linker.line(path, a.definition.line, facts.line_count),
-            )
+    anchors = definition_anchors(anchored)
+    groups = [
+        g for g in pattern_groups(facts, linker, source_lines, anchors) if g.kind != "dunder-all"
+    ]
+    properties = tuple(
+        FindingView(
+            line=linker.line(path, a.definition.line, facts.line_count),
+            code="",
+            message="",
+            subject=a.definition.qualname,
+            href=linker.here(a.anchor),
         )
-
-    for a in anchored:
-        d = a.definition
-        decorators = _decorator_names(d)
-        if d.kind == "class":
-            bases = {_call_name(b) for b in _positional_bases(d)}
-            if decorators & _DATACLASS:
-                add("dataclasses", a)
-            if bases & _ENUM_BASES:
-                add("enums", a)
-            if bases & _ABSTRACT_BASES or _metaclass(d) in _ABC_META:
-                add("abstract", a)
-            methods = methods_of.get(d.qualname, set())
-            if {"__enter__", "__exit__"} <= methods or {"__aenter__", "__aexit__"} <= methods:
-                add("context_managers", a)
-        else:
-            if decorators & _ABSTRACT_METHOD:
-                add("abstract_methods", a)
-            if decorators & _PROPERTY or any(x.endswith(_PROPERTY_ACCESSOR) for x in decorators):
-                add("properties", a)
-            if decorators & _CONTEXT_MANAGER:
-                add("context_managers", a)
-            if d.is_async:
-                add("async", a)
-    patterns = tuple(
-        PatternView(key, title, tuple(found[key])) for key, title in PATTERNS if found.get(key)
+        for a in anchored
+        if a.definition.kind != "class"
+        and (
+            _decorator_names(a.definition) & _PROPERTY
+            or any(x.endswith(_PROPERTY_ACCESSOR) for x in _decorator_names(a.definition))
+        )
     )
+    if properties:
+        groups.append(FindingGroup("property", "Properties", properties))
+    order = {kind: i for i, (kind, _) in enumerate(PATTERN_TITLES)}
+    groups.sort(key=lambda g: (order.get(g.kind, len(order)), g.kind))
     exported = python.dunder_all
-    if not patterns and exported is None:
+    all_lines = [f.line for f in python.findings if f.kind == "dunder-all"]
+    if not groups and exported is None:
         return None
     return PatternsView(
-        patterns=patterns,
+        groups=tuple(groups),
         dunder_all=None if exported is None else exported[:DUNDER_ALL_SHOWN],
         dunder_all_total=0 if exported is None else len(exported),
+        dunder_all_line=linker.line(path, all_lines[0], facts.line_count) if all_lines else None,
     )
-
-
-#: pattern key -> title, in page order
-PATTERNS: tuple[tuple[str, str], ...] = (
-    ("dataclasses", "Dataclasses"),
-    ("enums", "Enums"),
-    ("abstract", "Abstract base classes and protocols"),
-    ("abstract_methods", "Abstract methods"),
-    ("properties", "Properties"),
-    ("context_managers", "Context managers"),
-    ("async", "Async functions"),
-)
 
 
 def usage_view(
@@ -348,11 +331,26 @@ def usage_view(
     analysis: Analysis,
     anchored: tuple[AnchoredDefinition, ...],
     linker: Linker,
+    tested_by: tuple[str, ...],
 ) -> UsageView | None:
-    """How to run a test file; None for anything the analyzer did not tag `test`."""
-    test_tags = [t for t in analysis.tags if t.name == "test"]
-    if facts.kind != "python" or not test_tags:
+    """How to run a test file; for a module, the tests that exercise it and the examples
+    its docstrings give.  None for files that are not Python or could not be parsed."""
+    python = facts.python
+    if facts.kind != "python" or python is None or not facts.parsed:
         return None
+    test_tags = [t for t in analysis.tags if t.name == "test"]
+    if not test_tags:
+        examples = examples_of(
+            python.module_docstring, ((a.definition, linker.here(a.anchor)) for a in anchored)
+        )
+        return UsageView(
+            commands=(),
+            tests=(),
+            is_test=False,
+            tested_by=tuple(linker.page_link(p, docs_page(p)) for p in tested_by),
+            examples=examples[:EXAMPLES_SHOWN],
+            more_examples=max(0, len(examples) - EXAMPLES_SHOWN),
+        )
     quoted = shell_quote(path)
     commands = [f"pytest {quoted}"]
     if any("__main__" in e.reason for t in test_tags for e in t.evidence):

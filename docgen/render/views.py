@@ -11,8 +11,13 @@ means "nothing to link to".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .filters import plural
+
+if TYPE_CHECKING:
+    from .docstring_views import DocstringView, ExampleView
+    from .finding_views import FindingGroup, PerformanceView, SecurityView
 
 # ---------------------------------------------------------------- shared pieces
 
@@ -107,6 +112,7 @@ class PythonOverview:
     methods: int
     imports: int  # distinct modules imported
     tags: tuple[str, ...]
+    imported_by: int = 0  # files of the repository that import it
 
     @property
     def defines(self) -> str:
@@ -173,6 +179,7 @@ class DefinitionView:
     summary: str  # first line of the docstring, "" when none
     parent: LinkView | None  # the enclosing definition (href "#anchor")
     methods: tuple[MemberView, ...]
+    docstring: DocstringView | None = None  # tables, or the text verbatim
 
 
 @dataclass(frozen=True)
@@ -194,6 +201,9 @@ class MarkdownLinkView:
     target: str  # shown as code, never as a link
     text: str
     line: LineRef
+    state: str = ""  # see markdown_links.LinkState
+    resolved: LinkView | None = None  # the page of what it resolves to
+    resolves: bool = True
 
 
 @dataclass(frozen=True)
@@ -278,24 +288,11 @@ class DependenciesView:
 
 
 @dataclass(frozen=True)
-class PatternItem:
-    label: str  # a qualname or decorator, shown as code
-    href: str  # "#anchor" of its heading, "" when it has none
-    line: LineRef
-
-
-@dataclass(frozen=True)
-class PatternView:
-    key: str
-    title: str
-    items: tuple[PatternItem, ...]
-
-
-@dataclass(frozen=True)
 class PatternsView:
-    patterns: tuple[PatternView, ...]
+    groups: tuple[FindingGroup, ...]  # by kind, in PATTERN_TITLES order
     dunder_all: tuple[str, ...] | None  # names listed, None when no `__all__`
     dunder_all_total: int  # how many names `__all__` has (the list may be cut)
+    dunder_all_line: LineRef | None = None
 
 
 @dataclass(frozen=True)
@@ -309,8 +306,14 @@ class CaseView:
 
 @dataclass(frozen=True)
 class UsageView:
-    commands: tuple[str, ...]  # shell command lines, already quoted
+    """Testing & Usage: how to run a test file, or what tests and shows a module."""
+
+    commands: tuple[str, ...]  # shell command lines, already quoted; () for a module
     tests: tuple[CaseView, ...]
+    is_test: bool = True
+    tested_by: tuple[LinkView, ...] = ()  # test files named after or importing this file
+    examples: tuple[ExampleView, ...] = ()  # `>>>` blocks from its docstrings
+    more_examples: int = 0
 
 
 @dataclass(frozen=True)
@@ -353,7 +356,8 @@ class DocsView:
     architecture: ArchitectureView | None
     dependencies: DependenciesView | None
     patterns: PatternsView | None
-    performance: tuple[TagView, ...] | None
+    performance: PerformanceView | None
+    security: SecurityView | None
     testing: UsageView | None
     related: RelatedView | None
     crossrefs: CrossRefsView
@@ -362,7 +366,7 @@ class DocsView:
     @property
     def performance_tags(self) -> tuple[str, ...]:
         """Tags whose full evidence is listed under Performance Considerations."""
-        return tuple(t.name for t in self.performance or ())
+        return tuple(t.name for t in self.performance.tags) if self.performance else ()
 
 
 # ---------------------------------------------------------------- keyword page
@@ -473,6 +477,75 @@ class ReadmeView:
 
 
 @dataclass(frozen=True)
+class SubfolderCount:
+    """A subfolder and how many of its files (at any depth) something applies to."""
+
+    label: str  # the subfolder's name
+    href: str  # its doc.md
+    count: int
+
+
+@dataclass(frozen=True)
+class TaggedFiles:
+    """The files of a folder's subtree that carry one tag."""
+
+    tag: str
+    total: int  # in the whole subtree
+    direct: int  # directly in the folder
+    below: int  # in its subfolders
+    files: tuple[LinkView, ...]  # docs pages, labelled by path in the folder; direct first; capped
+    more: int  # files left out of `files`
+    subfolders: tuple[SubfolderCount, ...]  # where the tagged files below are (when `more`)
+    listed_under: str  # href of the section that lists these files instead ("" when none)
+
+
+@dataclass(frozen=True)
+class ApiName:
+    """One name of `__all__` and where it is defined, when that is known."""
+
+    name: str
+    kind: str  # class / function / module; "" when not resolved
+    href: str  # its heading on the defining file's docs page (a module's docs page); "" if none
+    source: LinkView | None  # the defining file (docs page); None when not resolved
+    line: LineRef | None  # the definition's source line
+    origin: LinkView | None  # unresolved: the module it is imported from (linked when a file)
+
+
+@dataclass(frozen=True)
+class PublicApiView:
+    """`__all__` of the folder's `__init__.py`."""
+
+    init: LinkView  # the `__init__.py` docs page
+    parsed: bool  # False when `__init__.py` could not be parsed
+    listed: bool  # False when it has no `__all__` spelled out as a list of strings
+    total: int  # names in `__all__`
+    resolved: int  # how many of them (all, not only those shown) were traced to a definition
+    names: tuple[ApiName, ...]  # in `__all__` order, capped
+    more: int  # names left out of `names`
+
+
+@dataclass(frozen=True)
+class SuiteFile:
+    """A test file and the commands that run it (the name avoids pytest's `Test*`)."""
+
+    path: str  # inside the folder
+    href: str  # its docs page
+    commands: tuple[str, ...]  # shell lines, already quoted; () when the file could not be parsed
+
+
+@dataclass(frozen=True)
+class SuiteView:
+    """The test files of a folder's subtree."""
+
+    files: tuple[SuiteFile, ...]  # direct files first, then by path; capped
+    total: int
+    direct: int
+    below: int
+    more: int  # test files left out of `files`
+    subfolders: tuple[SubfolderCount, ...]  # where the test files below are (when `more`)
+
+
+@dataclass(frozen=True)
 class FolderDocView:
     page: str
     folder: str
@@ -481,11 +554,13 @@ class FolderDocView:
     front: FrontMatter
     readme: ReadmeView | None
     kinds: tuple[Count, ...]  # files directly in the folder
-    tags: tuple[Count, ...]
     total_files: int  # directly in the folder
     tree_kinds: tuple[Count, ...]  # the whole subtree
-    tree_tags: tuple[Count, ...]
     tree_files: int
+    by_tag: tuple[TaggedFiles, ...]  # tags present in the subtree, in the analyzer's order
+    api: PublicApiView | None  # None when the folder has no `__init__.py`
+    tests: SuiteView | None  # None when the subtree has no test file
+    sections: dict[str, str]  # section key -> heading text (folder_views.FOLDER_DOC_SECTIONS)
     classes: tuple[ClassLink, ...]
     most_imported: tuple[ImportedFile, ...]  # files of the subtree, most imported first
     parent: LinkView | None

@@ -30,12 +30,15 @@ from docgen.facts import (
     CodeRef,
     Definition,
     FileFacts,
+    Finding,
     Import,
     Problem,
     PythonFacts,
     StringArg,
 )
 from docgen.scan.decode import DecodedText, decode_python
+from docgen.scan.python_idioms import idiom_findings
+from docgen.scan.python_security import security_findings
 
 #: longest message kept in a Problem; libcst's lists of expected tokens run to hundreds of chars
 MAX_MESSAGE = 200
@@ -118,6 +121,7 @@ class _Refs:
     code_refs: tuple[CodeRef, ...] = ()
     string_args: tuple[StringArg, ...] = ()
     main_guard_calls: tuple[CodeRef, ...] = ()
+    findings: tuple[Finding, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +218,7 @@ def _scan_text(text: str) -> tuple[PythonFacts | None, tuple[Problem, ...]]:
         string_args=refs.string_args,
         main_guard_calls=refs.main_guard_calls,
         dunder_all=_dunder_all(module),
+        findings=refs.findings,
     )
     return facts, problems
 
@@ -798,7 +803,15 @@ def _refs(tree: ast.Module) -> _Refs:
         code_refs=_merged(lines),
         string_args=_string_args(calls, names),
         main_guard_calls=_main_guard_calls(tree, names),
+        findings=_findings(tree, calls),
     )
+
+
+def _findings(tree: ast.Module, calls: Sequence[ast.Call]) -> tuple[Finding, ...]:
+    """Security risks, costly patterns and idioms, each on its line (see python_security
+    and python_idioms); sorted and without repeats."""
+    found = {*security_findings(tree, calls), *idiom_findings(tree, calls)}
+    return tuple(sorted(found, key=lambda f: (f.category, f.line, f.kind, f.subject, f.message)))
 
 
 def _attributes_and_calls(tree: ast.AST) -> tuple[list[ast.Attribute], list[ast.Call]]:

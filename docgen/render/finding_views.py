@@ -1,0 +1,159 @@
+"""Findings on a docs page: code patterns, costly patterns and security risks, each
+shown with the line that proves it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from docgen.facts import FileFacts, Finding
+
+from .context import Linker
+from .views import LineRef, TagView
+
+#: Longest source line quoted next to a finding.
+MAX_QUOTED = 100
+
+#: pattern kind -> title, in page order; kinds the scanner adds later show under their id.
+PATTERN_TITLES: tuple[tuple[str, str], ...] = (
+    ("nn-module", "`nn.Module` subclasses"),
+    ("dataclass", "Dataclasses"),
+    ("named-tuple", "Named tuples"),
+    ("typed-dict", "Typed dicts"),
+    ("enum", "Enums"),
+    ("abc", "Abstract base classes"),
+    ("protocol", "Protocols"),
+    ("context-manager", "Context managers"),
+    ("generator", "Generators"),
+    ("async", "Async functions"),
+    ("decorator-registry", "Registration decorators"),
+    ("dispatch", "Single dispatch"),
+    ("property", "Properties"),
+    ("dunder-all", "`__all__`"),
+)
+
+#: What the security check looks for, said on every page it ran on, so "none" means something.
+SECURITY_CHECKS = (
+    "`eval`/`exec` of non-literal input, `pickle`/`marshal`/`dill` loads, "
+    "`torch.load` without `weights_only=True`, `yaml.load` without a safe loader, "
+    "`subprocess` with `shell=True`, `os.system`/`os.popen`, `tempfile.mktemp` "
+    "and turned-off TLS verification"
+)
+
+
+@dataclass(frozen=True)
+class FindingView:
+    line: LineRef
+    code: str  # the source line, stripped and shortened; "" when the source is not at hand
+    message: str  # docgen's sentence; names in it are in backticks (see the md_code filter)
+    subject: str
+    href: str  # "#anchor" of the subject's definition, "" when it has none
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    kind: str
+    title: str  # Markdown written by docgen (may hold backticks)
+    items: tuple[FindingView, ...]
+
+
+@dataclass(frozen=True)
+class PerformanceView:
+    tags: tuple[TagView, ...]  # GPU, JIT and distributed evidence
+    findings: tuple[FindingView, ...]  # costly patterns, e.g. a sync inside a loop
+
+
+@dataclass(frozen=True)
+class SecurityView:
+    checked: bool  # False when the file could not be parsed
+    checks: str
+    findings: tuple[FindingView, ...]
+
+
+def finding_views(
+    facts: FileFacts,
+    findings: Sequence[Finding],
+    linker: Linker,
+    source_lines: Sequence[str] | None,
+    anchors: Mapping[str, str],
+) -> tuple[FindingView, ...]:
+    return tuple(
+        FindingView(
+            line=linker.line(facts.path, f.line, facts.line_count),
+            code=_quoted(source_lines, f.line),
+            message=_sentence(f.message),
+            subject=f.subject,
+            href=linker.here(anchors[f.subject]) if f.subject in anchors else "",
+        )
+        for f in findings
+    )
+
+
+def pattern_groups(
+    facts: FileFacts,
+    linker: Linker,
+    source_lines: Sequence[str] | None,
+    anchors: Mapping[str, str],
+) -> tuple[FindingGroup, ...]:
+    python = facts.python
+    if python is None:
+        return ()
+    by_kind: dict[str, list[Finding]] = {}
+    for finding in python.findings:
+        if finding.category == "pattern":
+            by_kind.setdefault(finding.kind, []).append(finding)
+    titles = dict(PATTERN_TITLES)
+    order = [k for k, _ in PATTERN_TITLES] + sorted(set(by_kind) - set(titles))
+    return tuple(
+        FindingGroup(
+            kind,
+            titles.get(kind, kind),
+            finding_views(facts, by_kind[kind], linker, source_lines, anchors),
+        )
+        for kind in order
+        if kind in by_kind
+    )
+
+
+def performance_view(
+    facts: FileFacts,
+    tags: tuple[TagView, ...],
+    linker: Linker,
+    source_lines: Sequence[str] | None,
+    anchors: Mapping[str, str],
+) -> PerformanceView | None:
+    costly = (
+        [f for f in facts.python.findings if f.category == "performance"] if facts.python else []
+    )
+    if not tags and not costly:
+        return None
+    return PerformanceView(tags, finding_views(facts, costly, linker, source_lines, anchors))
+
+
+def security_view(
+    facts: FileFacts,
+    linker: Linker,
+    source_lines: Sequence[str] | None,
+    anchors: Mapping[str, str],
+) -> SecurityView | None:
+    """Python files only: other files are not checked, and their pages do not pretend."""
+    if facts.kind != "python" or facts.python is None:
+        return None
+    risky = [f for f in facts.python.findings if f.category == "security"]
+    return SecurityView(
+        checked=facts.parsed,
+        checks=SECURITY_CHECKS,
+        findings=finding_views(facts, risky, linker, source_lines, anchors),
+    )
+
+
+def _quoted(lines: Sequence[str] | None, line: int) -> str:
+    if lines is None or not 0 < line <= len(lines):
+        return ""
+    text = lines[line - 1].strip()
+    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 1] + "…"
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    return message if message.endswith((".", "!", "?")) else message + "."

@@ -1,0 +1,105 @@
+"""Property tests of the whole pipeline: any small tree of awkward names and arbitrary
+content builds, every file gets its pages, and every link on every page resolves.
+
+Bounded by the suite's hypothesis profile; `DOCGEN_HYPOTHESIS=long` explores longer.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import hypothesmith
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docgen.build import build
+from docgen.linkcheck import check_links, format_broken
+from docgen.links import docs_page, kw_page
+from docgen.options import resolve_options
+
+#: Characters a file name may hold on POSIX that Markdown, URLs or shells treat specially.
+AWKWARD = " #%&()[]{}<>`*_!?'\"+=,;@$~^|\\é中"
+NAME_CHARS = st.sampled_from("abcxyz019" + AWKWARD)
+
+segment = st.text(NAME_CHARS, min_size=1, max_size=8).filter(
+    lambda s: s not in (".", "..") and not s.startswith(".") and s.strip() == s
+)
+
+
+@st.composite
+def markdown_text(draw: st.DrawFn, names: list[str]) -> str:
+    parts: list[str] = []
+    for _ in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(["heading", "link", "code", "prose", "html"]))
+        words = draw(st.text(max_size=30))
+        if kind == "heading":
+            parts.append(f"{'#' * draw(st.integers(1, 6))} {words}")
+        elif kind == "link":
+            target = draw(st.sampled_from([*names, "missing.md", "#nowhere", "../../up.md"]))
+            parts.append(f"[{words}]({target})")
+        elif kind == "code":
+            parts.append(f"```{draw(st.sampled_from(['python', '', 'bash']))}\n{words}\n```")
+        elif kind == "html":
+            parts.append(f"<a href='javascript:x'>{words}</a>")
+        else:
+            parts.append(words)
+    return "\n\n".join(parts) + "\n"
+
+
+@st.composite
+def trees(draw: st.DrawFn) -> dict[str, str]:
+    count = draw(st.integers(1, 4))
+    paths: list[str] = []
+    for _ in range(count):
+        folders = draw(st.lists(segment, max_size=2))
+        stem = draw(segment)
+        suffix = draw(st.sampled_from([".py", ".md", ".txt", ".py"]))
+        path = "/".join([*folders, stem + suffix])
+        # one name may not be both a file and a folder
+        if any(p.startswith(path + "/") or path.startswith(p + "/") for p in paths):
+            continue
+        if path not in paths:
+            paths.append(path)
+    files: dict[str, str] = {}
+    for path in paths:
+        if path.endswith(".py"):
+            files[path] = draw(hypothesmith.from_grammar() | st.text(max_size=200))
+        elif path.endswith(".md"):
+            files[path] = draw(markdown_text([p for p in paths if p != path]))
+        else:
+            files[path] = draw(st.text(max_size=200))
+    return files
+
+
+#: Whole builds are slow examples: a dozen in the suite, hundreds on the long run.
+EXAMPLES = 300 if os.environ.get("DOCGEN_HYPOTHESIS") == "long" else 12
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(trees())
+def test_any_tree_builds_with_every_page_and_every_link_resolving(files: dict[str, str]) -> None:
+    root = Path(tempfile.mkdtemp(prefix="docgen-prop-"))
+    try:
+        repo = root / "repo"
+        repo.mkdir()
+        for rel, text in files.items():
+            path = repo / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        out = root / "out"
+        report = build(resolve_options(repo, out, 1))
+        assert report.files == len(files)
+        for rel in files:
+            assert (out / docs_page(rel)).is_file(), rel
+            assert (out / kw_page(rel)).is_file(), rel
+        broken = check_links(out, repo)
+        assert broken == [], "\n".join(format_broken(b) for b in broken)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
