@@ -843,6 +843,140 @@ def check_find(tree: Tree, show: int) -> Result:
     return Result("8 docgen find", not bad, summary, bad[:show])
 
 
+# ------------------------------------------------------------------ 9, 10: page content
+
+
+def ast_definitions(tree: ast.Module) -> set[tuple[str, str]]:
+    """(kind, qualname) of every class and function, as Python's own parser sees them."""
+    found: set[tuple[str, str]] = set()
+    stack: list[tuple[ast.AST, str, bool]] = [(tree, "", False)]
+    while stack:
+        node, prefix, in_class = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                name = prefix + child.name
+                found.add(("class", name))
+                stack.append((child, name + ".", True))
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = prefix + child.name
+                found.add(("method" if in_class else "function", name))
+                stack.append((child, name + ".", False))
+            else:
+                stack.append((child, prefix, in_class))
+    return found
+
+
+_DEFINITION_HEADING = re.compile(r"^#{3,6} (class|function|method) `([^`]+)`$", re.MULTILINE)
+
+
+def check_detailed(tree: Tree, show: int) -> Result:
+    """Every class and function of a parsed .py file has its heading in Detailed Analysis."""
+    pages = missing = 0
+    details: list[str] = []
+    for path in (p for p in tree.documented if p.endswith(".py")):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parsed = ast.parse((tree.repo / path).read_bytes())
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OSError):
+            continue
+        want = ast_definitions(parsed)
+        if not want:
+            continue
+        docs = read_text(tree.out / (path + DOCS_SUFFIX)) or ""
+        section = docs.split("\n## Detailed Analysis\n", 1)[-1].split("\n## ", 1)[0]
+        have = set(_DEFINITION_HEADING.findall(section))
+        pages += 1
+        lacking = want - have
+        if lacking:
+            missing += 1
+            if len(details) < show:
+                names = sorted(f"{k} {q}" for k, q in lacking)
+                details.append(f"{path}: missing {', '.join(names[:5])}")
+    summary = f"{pages} pages of files with definitions, {missing} lack a definition"
+    return Result("9 detailed analysis", missing == 0, summary, details)
+
+
+_SECURITY_LINE = re.compile(r"^- \[L(\d+)\]\(", re.MULTILINE)
+
+
+def expected_risks(parsed: ast.Module) -> set[int]:
+    """Lines an independent, deliberately simple reading must flag: `pickle.load(s)` and
+    `torch.load` without `weights_only=True` under a plain `import pickle` / `import
+    torch`, and the builtin `eval`/`exec` of something other than a string literal."""
+    imported = {
+        a.asname or a.name for n in ast.walk(parsed) if isinstance(n, ast.Import) for a in n.names
+    }
+    bound = {
+        n.name
+        for n in ast.walk(parsed)
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    bound |= {
+        a.asname or a.name
+        for n in ast.walk(parsed)
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+    }
+    lines: set[int] = set()
+    for node in ast.walk(parsed):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner, attr = func.value.id, func.attr
+            if owner == "pickle" and "pickle" in imported and attr in ("load", "loads"):
+                lines.add(func.end_lineno or node.lineno)
+            if owner == "torch" and "torch" in imported and attr == "load":
+                safe = any(
+                    k.arg == "weights_only"
+                    and isinstance(k.value, ast.Constant)
+                    and k.value.value is True
+                    for k in node.keywords
+                )
+                if not safe:
+                    lines.add(func.end_lineno or node.lineno)
+        elif isinstance(func, ast.Name) and func.id in ("eval", "exec") and func.id not in bound:
+            first = node.args[0] if node.args else None
+            literal = isinstance(first, ast.Constant) and isinstance(first.value, (str, bytes))
+            if first is not None and not literal:
+                lines.add(node.lineno)
+    return lines
+
+
+def check_security(tree: Tree, show: int) -> Result:
+    """The Security & Safety section flags at least what a simple independent reading
+    finds; what it flags beyond that is listed for a reader to judge."""
+    expected_total = missed = extra = 0
+    details: list[str] = []
+    extras: list[str] = []
+    for path in (p for p in tree.documented if p.endswith(".py")):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                parsed = ast.parse((tree.repo / path).read_bytes())
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OSError):
+            continue
+        want = expected_risks(parsed)
+        docs = read_text(tree.out / (path + DOCS_SUFFIX)) or ""
+        section = docs.split("\n## Security & Safety\n", 1)[-1].split("\n## ", 1)[0]
+        have = {int(n) for n in _SECURITY_LINE.findall(section)}
+        expected_total += len(want)
+        if want - have:
+            missed += len(want - have)
+            if len(details) < show:
+                details.append(f"{path}: not flagged at lines {sorted(want - have)}")
+        for line in sorted(have - want):
+            extra += 1
+            extras.append(f"{path}:{line}")
+    details += [f"flagged beyond the simple reading (judge by eye): {x}" for x in extras[:show]]
+    summary = (
+        f"{expected_total} risky calls by the simple reading, {missed} not flagged; "
+        f"{extra} further findings (aliases, other kinds)"
+    )
+    return Result("10 security findings", missed == 0, summary, details)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     repo, out = args.repo.resolve(), args.out.resolve()
@@ -863,6 +997,8 @@ def main(argv: list[str] | None = None) -> int:
         lambda: check_modes(tree, args.show),
         lambda: check_imported_by(tree, args.show),
         lambda: check_find(tree, args.show),
+        lambda: check_detailed(tree, args.show),
+        lambda: check_security(tree, args.show),
     ]
     if args.labels:
         checks.append(lambda: check_labels(tree, args.labels, args.show))
