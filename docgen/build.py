@@ -36,6 +36,8 @@ from docgen.write import (
 )
 
 if TYPE_CHECKING:
+    import jinja2
+
     from docgen.index import RepoIndex
     from docgen.workers import Progress
 
@@ -126,11 +128,14 @@ def build_pages(
         cache = FactsCache(conn, facts_key())
         unchanged, fresh = cache.partition(discovery.files)
         loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
+        environments: list[jinja2.Environment | None] = []
 
         def meanwhile() -> None:
-            """While the workers parse what changed: decode cached facts, load templates."""
+            """While the workers parse what changed: decode cached facts, compile templates."""
             loaded.append(cache.load(unchanged))
-            import docgen.produce  # noqa: F401
+            from docgen.produce import prepared_environment
+
+            environments.append(prepared_environment(options))
 
         tick = progress(len(fresh)) if progress and fresh else None
         scanned_now = scan_files(fresh, options.jobs, tick, meanwhile=meanwhile)
@@ -149,7 +154,7 @@ def build_pages(
     sites = definition_sites(index)
     clock.lap("index")
     pages, inputs_of_pages, conflicts = render_pages(
-        index, options, discovery, sites, cache.digests, previous
+        index, options, discovery, sites, cache.digests, previous, environments[0]
     )
     clock.lap("render")
     written = write_pages(options.out, pages, inputs_of_pages)

@@ -26,6 +26,7 @@ from docgen.options import BuildOptions
 from docgen.parallel_render import render_all
 from docgen.readfile import read_source
 from docgen.render import RenderContext, Renderer, make_environment
+from docgen.render.pages import TEMPLATES
 from docgen.scan.decode import decode_python, decode_text
 
 
@@ -39,6 +40,18 @@ def render_pages(
         raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
 
 
+def prepared_environment(options: BuildOptions) -> jinja2.Environment | None:
+    """The build's Jinja environment with every page template compiled, made while the
+    workers parse; None when a template is broken (rendering then reports it)."""
+    environment = make_environment(options.templates)
+    try:
+        for name in TEMPLATES.values():
+            environment.get_template(name)
+    except jinja2.TemplateError:
+        return None
+    return environment
+
+
 def produce_pages(
     index: RepoIndex,
     options: BuildOptions,
@@ -46,10 +59,11 @@ def produce_pages(
     sites: list[DefinitionSite],
     facts_digests: Mapping[str, str],
     previous: Mapping[str, str],
+    environment: jinja2.Environment | None = None,
 ) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
     """Every page of the build by output-relative path: its text, or None when its inputs
     are those of the page already written (`previous`); the pages' input digests; and
-    paths that could not be used."""
+    paths that could not be used.  `environment`: one `prepared_environment` made earlier."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
@@ -58,7 +72,7 @@ def produce_pages(
         max_embed_bytes=options.max_embed_bytes,
     )
     renderer = Renderer(
-        make_environment(options.templates),
+        environment or make_environment(options.templates),
         index,
         context,
         lambda path: source_text(sources.get(path), index.files[path]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -31,6 +32,10 @@ relative_path = relative
 make_href = href
 
 
+#: Anchors made only of characters that need no percent-encoding.
+_PLAIN_ANCHOR = re.compile(r"[A-Za-z0-9_-]+")
+
+
 class Linker:
     """Link destinations from one output page (`page`, relative to the output root).
 
@@ -42,6 +47,7 @@ class Linker:
         self.page = page
         self.source_root = source_root
         self._paths: dict[str, str] = {}
+        self._sources: dict[str, str] = {}
 
     def _path(self, target: str) -> str:
         encoded = self._paths.get(target)
@@ -55,12 +61,16 @@ class Linker:
 
     def here(self, anchor: str) -> str:
         """An anchor on this same page."""
+        if _PLAIN_ANCHOR.fullmatch(anchor):  # most anchors: nothing to encode
+            return "#" + anchor
         return "#" + quote(anchor, safe="-_")
 
     def to_source(self, path: str, anchor: str = "") -> str:
         """A repository path ("" for the repository root)."""
-        target = posixpath.join(self.source_root, path)
-        return self._path(target) + (self.here(anchor) if anchor else "")
+        encoded = self._sources.get(path)
+        if encoded is None:
+            encoded = self._sources[path] = self._path(posixpath.join(self.source_root, path))
+        return encoded + (self.here(anchor) if anchor else "")
 
     def line(self, path: str, line: int, line_count: int) -> LineRef:
         """A source line, linked only when it exists in the file.

@@ -39,8 +39,23 @@ def make_environment(template_dirs: Sequence[Path] = ()) -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
         auto_reload=False,
+        bytecode_cache=_user_bytecode_cache(),
     )
     env.filters.update(FILTERS)
     env.filters["href"] = _href
     env.filters["slug"] = slug
     return env
+
+
+def _user_bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between builds, in Jinja's per-user folder.
+
+    Jinja checks that folder belongs to this user and nobody else can write to
+    it, as Python trusts its own `__pycache__`; it is never the output folder,
+    which may come from a shared CI cache.  Each entry is keyed by its
+    template's source, so an edited template is compiled afresh.
+    """
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):  # no usable private folder: compile every time
+        return None

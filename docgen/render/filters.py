@@ -13,6 +13,7 @@ import re
 import shlex
 import string
 from collections.abc import Iterable
+from typing import Any
 
 #: ASCII punctuation that CommonMark or GitHub's extensions give a meaning
 #: somewhere: CommonMark lets a backslash make any of it literal, and escaping
@@ -47,6 +48,7 @@ def fold_lines(text: str) -> str:
 #: URL autolink only before `/` (`https://`), so only that `:` is escaped (below).
 _MARKUP_CHARACTERS = frozenset("\\`*_[]<>&!#|~$@")
 _URL_COLON = re.compile(r":(?=/)")
+_ESCAPES = str.maketrans({ch: "\\" + ch for ch in _MARKUP_CHARACTERS})
 #: Characters that open a block when they start a line (lists, quotes, setext).
 _LINE_START_MARKERS = frozenset("-+=>")
 _LIST_NUMBER = re.compile(r"^(\d{1,9})[.)]")
@@ -60,9 +62,11 @@ def md_text(value: object) -> str:
     leading spaces could start an indented code block).
     """
     text = fold_lines(str(value)).strip()
-    escaped = "".join("\\" + ch if ch in _MARKUP_CHARACTERS else ch for ch in text)
-    escaped = _URL_COLON.sub(r"\\:", escaped)
-    escaped = _WWW_DOT.sub(r"\1\\.", escaped)  # GitHub links a bare www.host
+    escaped = text.translate(_ESCAPES)
+    if ":/" in escaped:
+        escaped = _URL_COLON.sub(r"\\:", escaped)
+    if "." in escaped:
+        escaped = _WWW_DOT.sub(r"\1\\.", escaped)  # GitHub links a bare www.host
     leading = _LIST_NUMBER.match(escaped)
     if leading:  # "1. x" or "1) x" at the start would open an ordered list
         return f"{leading.group(1)}\\{escaped[len(leading.group(1)) :]}"
@@ -183,7 +187,26 @@ def cell_code(value: object) -> str:
     return inline_code(value).replace("|", "\\|") if str(value) else " "
 
 
+def line_ref(ref: Any) -> str:
+    """`[L12](href)` for a LineRef, or plain `L12` when the line cannot be linked."""
+    return f"[L{ref.line}]({ref.href})" if ref.href else f"L{ref.line}"
+
+
+def code_link(label: object, href: str) -> str:
+    """A name shown as code, linked when there is somewhere to link it."""
+    code = inline_code(label)
+    return f"[{code}]({href})" if href else code
+
+
+def link(view: Any) -> str:
+    """A LinkView (label and href) as `code_link`."""
+    return code_link(view.label, view.href)
+
+
 FILTERS = {
+    "line_ref": line_ref,
+    "code_link": code_link,
+    "link": link,
     "md_code": md_code,
     "cell": cell,
     "cell_code": cell_code,
