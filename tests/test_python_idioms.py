@@ -872,3 +872,18 @@ for x in xs:
 """
     assert claims(source, "sync-in-loop") == [(14, "t.item"), (30, "x.item"), (30, "y.cpu")]
     assert searches == [True, True, True]
+
+
+def test_relative_imports_resolve_against_the_package() -> None:
+    source = (
+        "from .module import Module\n"
+        "from ..x import Module as Other\n\n\n"
+        "class Linear(Module):\n    pass\n\n\n"
+        "class Odd(Other):\n    pass\n"
+    )
+    tree = ast.parse(source)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    found = idiom_findings(tree, calls, "torch.nn.modules")
+    assert [(f.kind, f.subject) for f in found] == [("nn-module", "Linear")]
+    assert idiom_findings(tree, calls) == []  # without the package, nothing is claimed
+    assert idiom_findings(tree, calls, "other.pkg") == []  # other.pkg.module is not torch's

@@ -148,7 +148,7 @@ def scan(path: str, data: bytes) -> FileFacts:
             with warnings.catch_warnings():
                 # invalid escapes in string literals warn on every parse; they are not ours
                 warnings.simplefilter("ignore")
-                python, problems = _scan_text(decoded.text)
+                python, problems = _scan_text(decoded.text, _package_of(path))
         except Exception as exc:  # RecursionError on absurd nesting, or a scanner bug
             python, problems = None, (_problem("python scanner failed", exc),)
     text = decoded.text
@@ -166,15 +166,26 @@ def scan(path: str, data: bytes) -> FileFacts:
     )
 
 
+def _package_of(path: str) -> str | None:
+    """The package a file's relative imports start from, with the repository root on
+    `sys.path` (`torch/nn/modules/x.py` -> `torch.nn.modules`); None when its folders
+    are not all identifiers."""
+    folder = path.rpartition("/")[0]
+    parts = folder.split("/") if folder else []
+    return ".".join(parts) if all(part.isidentifier() for part in parts) else None
+
+
 def _problem(what: str, exc: Exception) -> Problem:
     return Problem(0, _short(f"{what}: {_describe(exc)}"), "error")
 
 
-def _scan_text(text: str) -> tuple[PythonFacts | None, tuple[Problem, ...]]:
+def _scan_text(
+    text: str, package: str | None = None
+) -> tuple[PythonFacts | None, tuple[Problem, ...]]:
     """Facts of decoded source, or None with an error when libcst cannot parse it."""
     # The ast pass runs first and its tree is dropped before libcst parses: fewer
     # live objects make the garbage collector's passes during the libcst parse cheaper.
-    twin, ast_error = _ast_pass(text)
+    twin, ast_error = _ast_pass(text, package)
     if ast_error is not None and _too_deep(ast_error):
         # libcst's native parser crashes or hangs on nesting CPython refuses; don't feed it.
         line = ast_error.lineno if isinstance(ast_error, SyntaxError) else None
@@ -223,7 +234,7 @@ def _scan_text(text: str) -> tuple[PythonFacts | None, tuple[Problem, ...]]:
     return facts, problems
 
 
-def _ast_pass(text: str) -> tuple[_AstFacts | None, Exception | None]:
+def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, Exception | None]:
     """Lines, docstrings and code references from Python's own parser, or why not."""
     try:
         tree = _parse_ast(text)
@@ -236,7 +247,7 @@ def _ast_pass(text: str) -> tuple[_AstFacts | None, Exception | None]:
         keys=tuple(_ast_key(node) for node in statements),
         spans=tuple(_ast_span(node) for node in statements),
         docstring=ast.get_docstring(tree, clean=True),
-        refs=_refs(tree),
+        refs=_refs(tree, package),
     )
     return facts, None
 
@@ -768,7 +779,7 @@ def _literal_string(node: cst.BaseExpression) -> str | None:
 # --- code references from the ast tree ----------------------------------------
 
 
-def _refs(tree: ast.Module) -> _Refs:
+def _refs(tree: ast.Module, package: str | None = None) -> _Refs:
     """Dotted names, short string arguments and main-guard calls, from code only."""
     attributes, calls = _attributes_and_calls(tree)
     # The walk is pre-order, so an inner chain comes after its outer chain:
@@ -803,14 +814,16 @@ def _refs(tree: ast.Module) -> _Refs:
         code_refs=_merged(lines),
         string_args=_string_args(calls, names),
         main_guard_calls=_main_guard_calls(tree, names),
-        findings=_findings(tree, calls),
+        findings=_findings(tree, calls, package),
     )
 
 
-def _findings(tree: ast.Module, calls: Sequence[ast.Call]) -> tuple[Finding, ...]:
+def _findings(
+    tree: ast.Module, calls: Sequence[ast.Call], package: str | None = None
+) -> tuple[Finding, ...]:
     """Security risks, costly patterns and idioms, each on its line (see python_security
     and python_idioms); sorted and without repeats."""
-    found = {*security_findings(tree, calls), *idiom_findings(tree, calls)}
+    found = {*security_findings(tree, calls), *idiom_findings(tree, calls, package)}
     return tuple(sorted(found, key=lambda f: (f.category, f.line, f.kind, f.subject, f.message)))
 
 

@@ -136,10 +136,16 @@ class _Walk:
 _Decorator = tuple[ast.expr, str, str | None]
 
 
-def idiom_findings(tree: ast.Module, calls: Sequence[ast.Call]) -> list[Finding]:
-    """Idioms and loop costs of a module, sorted by (category, line, kind, subject)."""
+def idiom_findings(
+    tree: ast.Module, calls: Sequence[ast.Call], package: str | None = None
+) -> list[Finding]:
+    """Idioms and loop costs of a module, sorted by (category, line, kind, subject).
+
+    `package` is the dotted package the module's relative imports start from
+    (`torch.nn.modules` for `torch/nn/modules/linear.py`); None leaves them unknown.
+    """
     walk = _walk(tree)
-    aliases = _aliases(walk)
+    aliases = _aliases(walk, package)
     found: list[Finding] = []
     for statement in walk.module_assignments:
         found.extend(_dunder_all(statement))
@@ -285,7 +291,7 @@ def _dunder_all(stmt: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[Findin
 # --- names through the imports ------------------------------------------------
 
 
-def _aliases(walk: _Walk) -> dict[str, tuple[str, ...]]:
+def _aliases(walk: _Walk, package: str | None = None) -> dict[str, tuple[str, ...]]:
     """What each imported name stands for, at any depth; `?` where imports cannot tell.
 
     Only names from modules that hold a role are spelled out.  Any other name
@@ -306,16 +312,31 @@ def _aliases(walk: _Walk) -> dict[str, tuple[str, ...]]:
                     _bind(aliases, bound, target)
                 else:
                     unknown.append(bound)
-        elif stmt.module in modules and not stmt.level:
+        elif (source := _from_module(stmt, package)) in modules:
             for alias in stmt.names:
                 if alias.name != "*":
-                    _bind(aliases, alias.asname or alias.name, f"{stmt.module}.{alias.name}")
-        else:  # relative, or from a module without roles
+                    _bind(aliases, alias.asname or alias.name, f"{source}.{alias.name}")
+        else:  # unresolved relative, or from a module without roles
             unknown.extend(alias.asname or alias.name for alias in stmt.names)
     for name in unknown:
         if name in aliases or name in _ROLE_ROOTS:
             _bind(aliases, name, _UNKNOWN)
     return aliases
+
+
+def _from_module(stmt: ast.ImportFrom, package: str | None) -> str | None:
+    """The absolute module a `from ... import` names; None for a relative one that
+    cannot be resolved (no package, or more dots than the package is deep)."""
+    if not stmt.level:
+        return stmt.module
+    if package is None:
+        return None
+    parts = package.split(".") if package else []
+    keep = len(parts) - (stmt.level - 1)
+    if keep < 0:
+        return None
+    base = parts[:keep] + ([stmt.module] if stmt.module else [])
+    return ".".join(base) or None
 
 
 def _bind(aliases: dict[str, tuple[str, ...]], name: str, target: str) -> None:
