@@ -28,7 +28,7 @@ from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
 from docgen.readfile import open_regular, read_source
 from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
-from docgen.scan.languages import language_for
+from docgen.scan.languages import is_binary, language_for
 from docgen.scan.text import scan as scan_text
 
 Progress = Callable[[int], None]
@@ -71,12 +71,24 @@ def oversized_facts(source: SourceFile) -> FileFacts:
     digest = hashlib.sha256()
     size = lines = 0
     last = b"\n"
+    binary = False
     with open_regular(source) as handle:
         while chunk := handle.read(1 << 20):
+            if size == 0:
+                binary = is_binary(chunk)
             digest.update(chunk)
             size += len(chunk)
             lines += chunk.count(b"\n")
             last = chunk[-1:]
+    if binary:  # like any binary file: listed in its folder, no pages
+        return FileFacts(
+            path=source.path,
+            kind="binary",
+            language="",
+            size=size,
+            sha256=digest.hexdigest(),
+            parsed=False,
+        )
     if last != b"\n":
         lines += 1
     language = language_for(source.path)

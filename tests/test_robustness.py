@@ -253,6 +253,20 @@ def test_an_oversized_file_is_hashed_counted_and_not_parsed(
     assert "no keywords were extracted" in facts.problems[0].message
 
 
+def test_an_oversized_binary_file_stays_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import docgen.workers
+
+    monkeypatch.setattr(docgen.workers, "MAX_PARSE_BYTES", 1000)
+    data = b"\x7fELF\0\0" + bytes(range(256)) * 20
+    path = tmp_path / "libbig.so"
+    path.write_bytes(data)
+    facts = scan_one(SourceFile("libbig.so", str(path), len(data), ())).facts
+    assert facts.kind == "binary"
+    assert facts.size == len(data)
+
+
 def test_a_plain_folder_of_traps_builds_quickly_and_leaks_nothing(
     tmp_path: Path, read_pages: PagesFn
 ) -> None:
