@@ -1,3 +1,10 @@
-from docgen.cli import main
+import os
+import sys
+
+try:
+    from docgen.cli import main
+except KeyboardInterrupt:  # Ctrl-C while docgen itself loads
+    sys.stderr.write("docgen: interrupted\n")
+    os._exit(130)
 
 main()

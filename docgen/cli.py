@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 from click._termui_impl import ProgressBar
@@ -396,12 +396,8 @@ def main() -> None:
         result = cli.main(standalone_mode=False, prog_name="docgen")
         if isinstance(result, int) and result:  # ctx.exit(code) returns it in this mode
             sys.exit(result)
-    except click.exceptions.Abort:
-        click.echo("docgen: interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("docgen: interrupted", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        interrupted()
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -411,3 +407,16 @@ def main() -> None:
     except OSError as exc:
         click.echo(f"docgen: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(), err=True)
         sys.exit(1)
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C: say so and exit 130 at once.
+
+    Workers, locks and the state were released while the interrupt unwound the
+    build; leaving through `os._exit` skips interpreter shutdown, where a late
+    KeyboardInterrupt could turn exit 130 into death by SIGINT.
+    """
+    click.echo("docgen: interrupted", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(130)

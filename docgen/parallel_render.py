@@ -12,6 +12,8 @@ import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
 
+from docgen.interrupts import interrupts_blocked, unblock_interrupts
+
 RenderJob = Callable[[], str]
 
 #: Below this many pages a pool costs more than it saves.
@@ -28,6 +30,7 @@ def _start(jobs: Sequence[RenderJob]) -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides to stop and then
     # terminates the pool. A worker dying of KeyboardInterrupt would hang the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    unblock_interrupts()  # blocked by the parent while it forked this worker
 
 
 def _render(indices: Sequence[int]) -> list[str]:
@@ -45,7 +48,9 @@ def render_all(jobs: Sequence[RenderJob], workers: int) -> list[str]:
     slices = [s for s in slices if s]
     texts: list[str] = [""] * len(jobs)
     context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_start, initargs=(jobs,)) as pool:
+    with interrupts_blocked():  # no Ctrl-C inside a half-made worker (see workers._start)
+        pool = context.Pool(workers, initializer=_start, initargs=(jobs,))
+    with pool:
         pending = pool.map_async(_render, slices)
         while not pending.ready():
             pending.wait(0.2)  # a timed wait lets Ctrl-C through to this process at once

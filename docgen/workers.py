@@ -13,6 +13,7 @@ import faulthandler
 import gc
 import hashlib
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from docgen.analyze import analyzed
 from docgen.cache import TIMEOUT_WORDS
 from docgen.discover import SourceFile
 from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
+from docgen.interrupts import interrupts_blocked, unblock_interrupts
 from docgen.readfile import open_regular, read_source
 from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
@@ -151,7 +153,9 @@ def describe_exit(exitcode: int | None) -> str:
 def _worker_main(conn: Connection) -> None:
     """Worker loop: receive (index, SourceFile), send (index, ScannedFile)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
     faulthandler.disable()  # a crash is reported once, by the parent, as a warning
+    parent = os.getppid()
     # Parse trees are freed by reference counting; the cycle collector's passes over
     # libcst's many young objects cost several percent of a parse, so it runs only
     # every few files here.
@@ -159,6 +163,11 @@ def _worker_main(conn: Connection) -> None:
     done = 0
     while True:
         try:
+            # Other workers hold copies of this pipe's far end, so a parent that dies
+            # without closing it is noticed by its process id instead.
+            while not conn.poll(PARENT_CHECK_SECONDS):
+                if os.getppid() != parent:
+                    return
             job = conn.recv()
         except EOFError:
             return
@@ -194,9 +203,16 @@ def _context() -> BaseContext:
 def _start(ctx: BaseContext) -> _Worker:
     parent_conn, child_conn = ctx.Pipe()
     process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=True)  # type: ignore[attr-defined]
-    process.start()
+    # Ctrl-C during the fork would interrupt the new child inside this process's
+    # own code; blocked here, it reaches this process once the child ignores it.
+    with interrupts_blocked():
+        process.start()
     child_conn.close()
     return _Worker(process, parent_conn)
+
+
+#: Seconds between a waiting worker's checks that its parent is still alive.
+PARENT_CHECK_SECONDS = 1.0
 
 
 #: From this many files on, the scanners load before the workers fork (once, shared);
@@ -226,8 +242,10 @@ def scan_files(
     # Largest files first, so that no worker is left with a big one at the end;
     # results still come back in the order of `sources`.
     pending = sorted(enumerate(sources), key=lambda job: (job[1].size, -job[0]))
-    workers = [_start(ctx) for _ in range(max(1, min(jobs, len(sources))))]
+    workers: list[_Worker] = []
     try:
+        for _ in range(max(1, min(jobs, len(sources)))):
+            workers.append(_start(ctx))
         for worker in workers:
             _assign(worker, pending)
         if meanwhile is not None:
