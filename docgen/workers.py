@@ -150,12 +150,11 @@ def describe_exit(exitcode: int | None) -> str:
     return f"process exited with status {exitcode}"
 
 
-def _worker_main(conn: Connection) -> None:
+def _worker_main(conn: Connection, parent: int) -> None:
     """Worker loop: receive (index, SourceFile), send (index, ScannedFile)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
     faulthandler.disable()  # a crash is reported once, by the parent, as a warning
-    parent = os.getppid()
     # Parse trees are freed by reference counting; the cycle collector's passes over
     # libcst's many young objects cost several percent of a parse, so it runs only
     # every few files here.
@@ -202,7 +201,8 @@ def _context() -> BaseContext:
 
 def _start(ctx: BaseContext) -> _Worker:
     parent_conn, child_conn = ctx.Pipe()
-    process = ctx.Process(target=_worker_main, args=(child_conn,), daemon=True)  # type: ignore[attr-defined]
+    # The parent's id is taken here: read in the child, it could already be init's.
+    process = ctx.Process(target=_worker_main, args=(child_conn, os.getpid()), daemon=True)  # type: ignore[attr-defined]
     # Ctrl-C during the fork would interrupt the new child inside this process's
     # own code; blocked here, it reaches this process once the child ignores it.
     with interrupts_blocked():
