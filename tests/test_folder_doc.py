@@ -265,3 +265,18 @@ def test_incremental_build_follows_a_re_export_out_of_the_folder(tmp_path: Path)
     run_build(clean / "demo", clean / "out")
     assert page_files(out) == page_files(clean / "out")
     assert "([L5](../../demo/lib/impl.py#L5))" in page_files(out)["pkg/doc.md"].decode()
+
+
+def test_public_classes_are_capped_and_the_rest_counted(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "many").mkdir(parents=True)
+    body = "".join(f"class C{i:03d}:\n    pass\n\n\n" for i in range(55))
+    (repo / "many" / "shapes.py").write_text(body + "class _Hidden:\n    pass\n", encoding="utf-8")
+    out = repo / "docs" / "generated"
+    run_build(repo, out, jobs=1)
+    page = (out / "many" / "doc.md").read_text(encoding="utf-8")
+    listed = [line for line in page.splitlines() if line.startswith("- [`C")]
+    assert len(listed) == 50
+    assert listed[0].startswith("- [`C000`]") and listed[-1].startswith("- [`C049`]")
+    assert "- and 5 more public classes, each on its file's keyword page" in page
+    assert "_Hidden" not in page

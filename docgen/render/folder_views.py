@@ -201,6 +201,11 @@ def _counts(values: Iterable[str]) -> tuple[Count, ...]:
     return _sorted_counts(Counter(values))
 
 
+#: Public classes a folder page lists before "and N more" (each file's keyword page
+#: and the folder index list them all).
+PUBLIC_CLASSES_SHOWN = 50
+
+
 def _public_classes(
     lookup: RepoLookup, entry: FolderEntry, linker: Linker
 ) -> tuple[ClassLink, ...]:
@@ -594,6 +599,7 @@ def folder_doc_view(
     direct = [lookup.index.files[p] for p in entry.files]
     subtree = _subtree(lookup, folder)
     tests = _test_files(lookup, subtree)
+    classes = _public_classes(lookup, entry, linker)
     return FolderDocView(
         page=page,
         folder=folder,
@@ -609,7 +615,8 @@ def folder_doc_view(
         api=_public_api(lookup, entry, linker),
         tests=_suite_view(lookup, entry, tests, linker),
         sections=dict(FOLDER_DOC_SECTIONS),
-        classes=_public_classes(lookup, entry, linker),
+        classes=classes[:PUBLIC_CLASSES_SHOWN],
+        more_classes=max(0, len(classes) - PUBLIC_CLASSES_SHOWN),
         most_imported=tuple(
             ImportedFile(path, linker.to_page(docs_page(path)), count)
             for path, count in lookup.most_imported(folder)

@@ -561,12 +561,13 @@ class FolderDocView:
     api: PublicApiView | None  # None when the folder has no `__init__.py`
     tests: SuiteView | None  # None when the subtree has no test file
     sections: dict[str, str]  # section key -> heading text (folder_views.FOLDER_DOC_SECTIONS)
-    classes: tuple[ClassLink, ...]
+    classes: tuple[ClassLink, ...]  # the first PUBLIC_CLASSES_SHOWN, by file and line
     most_imported: tuple[ImportedFile, ...]  # files of the subtree, most imported first
     parent: LinkView | None
     children: tuple[LinkView, ...]
     folder_index: str
     keywords: LinkView  # the repository-wide keyword index
+    more_classes: int = 0  # public classes left out of `classes`
 
 
 # ------------------------------------------------------- repo-wide keyword index
