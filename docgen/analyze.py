@@ -212,8 +212,56 @@ def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) ->
                     c.add("gpu", line, "moves data to the GPU (.cuda())")
 
 
+#: headers whose inclusion means the file uses the CUDA toolkit
+CUDA_HEADERS = frozenset(
+    {
+        "cuda.h",
+        "cuda_runtime.h",
+        "cuda_runtime_api.h",
+        "cuda_fp16.h",
+        "cuda_bf16.h",
+        "cublas_v2.h",
+        "cublasLt.h",
+        "cudnn.h",
+        "cufft.h",
+        "curand.h",
+        "cusparse.h",
+        "nccl.h",
+        "nvrtc.h",
+    }
+)
+GTEST_HEADERS = frozenset({"gtest/gtest.h", "gmock/gmock.h"})
+
+
+def _cfamily_tags(facts: FileFacts, text: str | None) -> Analysis:
+    """Tags of a C, C++ or CUDA file, from its code: kernels, launches, CUDA calls, tests."""
+    c = facts.cfamily
+    if c is None:
+        return Analysis()
+    collector = _Collector(text.split("\n") if text else [])
+    for case in c.test_cases:
+        collector.add("test", case.line, f"defines the gtest case {case.name}")
+    for inc in c.includes:
+        if inc.target in GTEST_HEADERS:
+            collector.add("test", inc.line, f"includes {inc.target}")
+        if inc.target in CUDA_HEADERS:
+            collector.add("gpu", inc.line, f"includes the CUDA header {inc.target}")
+    for d in c.definitions:
+        if d.kind == "kernel":
+            collector.add("gpu", d.line, f"defines the CUDA kernel {d.name} (__global__)")
+        elif "__device__" in d.attributes:
+            collector.add("gpu", d.line, f"defines {d.name} for the GPU (__device__)")
+    for launch in c.launches:
+        collector.add("gpu", launch.line, f"launches the kernel {launch.kernel} (<<<...>>>)")
+    for call in c.gpu_calls:
+        collector.add("gpu", call.line, f"calls {call.name}")
+    return Analysis(collector.tags())
+
+
 def analyze(facts: FileFacts, text: str | None) -> Analysis:
-    """Tags of one file; only Python code carries tags, prose never does."""
+    """Tags of one file from its code; prose never carries tags."""
+    if facts.kind == "cfamily":
+        return _cfamily_tags(facts, text)
     py = facts.python
     if facts.kind != "python" or py is None:
         return Analysis()

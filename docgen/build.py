@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.cache import FactsCache, facts_key
+from docgen.cache import FactsCache, facts_key, keys_for, learned_macro_defs
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
 from docgen.facts import ScannedFile
 from docgen.index import build_index
@@ -22,6 +22,9 @@ from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.project import project_name
 from docgen.recover import discard_state, state_trouble, sweep_temporary
+from docgen.scan.cpp_macros import attribute_macros
+from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
+from docgen.scan.settings import ScanSettings
 from docgen.template_files import builtin_templates_dir
 from docgen.write import (
     STATE_DIR,
@@ -125,7 +128,9 @@ def build_pages(
         # The parser, the renderer and the templates load only when there is work to do.
         from docgen.workers import scan_files
 
-        cache = FactsCache(conn, facts_key())
+        settings = scan_settings(conn, options, discovery)
+        key = facts_key()
+        cache = FactsCache(conn, key, language_keys=keys_for(key, settings))
         unchanged, fresh = cache.partition(discovery.files)
         loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
         environments: list[jinja2.Environment | None] = []
@@ -138,11 +143,11 @@ def build_pages(
             environments.append(prepared_environment(options))
 
         tick = progress(len(fresh)) if progress and fresh else None
-        scanned_now = scan_files(fresh, options.jobs, tick, meanwhile=meanwhile)
+        scanned_now = scan_files(fresh, options.jobs, tick, meanwhile=meanwhile, settings=settings)
         reused, damaged = loaded[0]
         if damaged:
             fresh = fresh + damaged
-            scanned_now += scan_files(damaged, options.jobs)
+            scanned_now += scan_files(damaged, options.jobs, settings=settings)
         cache.store(fresh, scanned_now)
         cache.forget_all_but(s.path for s in discovery.files)
         previous = page_inputs(conn, options.out)
@@ -150,7 +155,7 @@ def build_pages(
     from docgen.produce import render_pages
 
     scanned = reused + scanned_now
-    index = build_index(project, scanned, options.source_roots)
+    index = build_index(project, scanned, options.source_roots, options.include_roots)
     sites = definition_sites(index)
     clock.lap("index")
     pages, inputs_of_pages, conflicts = render_pages(
@@ -186,6 +191,19 @@ def discover_sources(options: BuildOptions) -> Discovery:
     return discover(
         options.repo, exclude_dirs=[options.out], include=options.include, exclude=options.exclude
     )
+
+
+def scan_settings(
+    conn: sqlite3.Connection, options: BuildOptions, discovery: Discovery, readonly: bool = False
+) -> ScanSettings:
+    """What the C-family scanner must know of the whole tree: the attribute macros its
+    headers define (plus the configured ones) and whether `.h` files are C++."""
+    sources = [s for s in discovery.files if language_for(s.path) in C_FAMILY]
+    if not sources:
+        return ScanSettings(frozenset(options.cpp_macros))
+    learned = attribute_macros(learned_macro_defs(conn, sources, readonly))
+    cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
+    return ScanSettings(learned | frozenset(options.cpp_macros), "cpp" if cpp else "c")
 
 
 def project_for(options: BuildOptions) -> str:
@@ -264,7 +282,15 @@ def common_inputs(options: BuildOptions, project: str) -> str:
         project,
         source_root(options),
         str(options.max_embed_bytes),
-        json.dumps([options.include, options.exclude, options.source_roots]),
+        json.dumps(
+            [
+                options.include,
+                options.exclude,
+                options.source_roots,
+                options.include_roots,
+                options.cpp_macros,
+            ]
+        ),
     )
     for part in parts:
         digest.update(part.encode() + b"\0")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -20,7 +20,10 @@ from pathlib import Path
 from docgen import __version__
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
-from docgen.readfile import hash_source
+from docgen.readfile import hash_source, read_source
+from docgen.scan.cpp_macros import MacroDef, macro_defs
+from docgen.scan.languages import C_FAMILY, language_for
+from docgen.scan.settings import ScanSettings
 from docgen.serialize import dumps, loads
 
 SCHEMA = (
@@ -64,14 +67,29 @@ class _Row:
     stamp: str
     sha256: str
     facts: str
+    key: str
+
+
+def keys_for(base: str, settings: ScanSettings) -> dict[str, str]:
+    """The facts key of each language: C-family facts also depend on the scan settings."""
+    cfamily = hashlib.sha256(f"{base}\0{settings.key()}".encode()).hexdigest()
+    return dict.fromkeys(sorted(C_FAMILY), cfamily)
 
 
 class FactsCache:
     """The facts rows of one output folder, read once per build."""
 
-    def __init__(self, conn: sqlite3.Connection, key: str, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        key: str,
+        readonly: bool = False,
+        language_keys: Mapping[str, str] | None = None,
+    ) -> None:
         self._conn = conn
         self._key = key
+        #: language -> its own facts key where it differs from `key`
+        self._language_keys = dict(language_keys or {})
         self._readonly = readonly
         #: path -> sha256 of the facts' JSON, for every file this build knows facts of
         self.digests: dict[str, str] = {}
@@ -85,12 +103,17 @@ class FactsCache:
         else:
             for statement in SCHEMA:
                 conn.execute(statement)
+        keys = sorted({key, *self._language_keys.values()})
+        marks = ", ".join("?" * len(keys))
         self._rows = {
-            path: _Row(stamp, sha, facts)
-            for path, stamp, sha, facts in conn.execute(
-                "SELECT path, stamp, sha256, facts FROM files WHERE key = ?", (key,)
+            path: _Row(stamp, sha, facts, row_key)
+            for path, stamp, sha, facts, row_key in conn.execute(
+                f"SELECT path, stamp, sha256, facts, key FROM files WHERE key IN ({marks})", keys
             )
         }
+
+    def key_of(self, path: str) -> str:
+        return self._language_keys.get(language_for(path), self._key)
 
     def split(self, sources: Sequence[SourceFile]) -> tuple[list[ScannedFile], list[SourceFile]]:
         """Facts reused from the cache, and the files that must be scanned."""
@@ -126,7 +149,7 @@ class FactsCache:
 
     def _holds(self, source: SourceFile) -> bool:
         row = self._rows.get(source.path)
-        if row is None:
+        if row is None or row.key != self.key_of(source.path):
             return False
         stamp = json.dumps(list(source.stamp))
         if source.stamp and row.stamp == stamp:
@@ -156,7 +179,7 @@ class FactsCache:
                     item.facts.path,
                     json.dumps(list(source.stamp)),
                     item.facts.sha256,
-                    self._key,
+                    self.key_of(item.facts.path),
                     text,
                 )
             )
@@ -165,6 +188,60 @@ class FactsCache:
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
         gone = [(p,) for p in self._rows if p not in keep]
-        stale = self._conn.execute("SELECT path FROM files WHERE key != ?", (self._key,))
+        keys = sorted({self._key, *self._language_keys.values()})
+        marks = ", ".join("?" * len(keys))
+        stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", keys)
         gone += list(stale)
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
+
+
+MACRO_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS macro_defs ("
+    " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, defs TEXT NOT NULL)",
+)
+
+
+def learned_macro_defs(
+    conn: sqlite3.Connection, sources: Sequence[SourceFile], readonly: bool = False
+) -> list[MacroDef]:
+    """The attribute-macro `#define`s of these C-family files: from the state database for
+    files whose stamp is unchanged, read afresh (and remembered) for the others."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'macro_defs'"
+    ).fetchone()
+    if not readonly:
+        for statement in MACRO_SCHEMA:
+            conn.execute(statement)
+    known = (
+        {
+            path: (stamp, defs)
+            for path, stamp, defs in conn.execute("SELECT path, stamp, defs FROM macro_defs")
+        }
+        if exists
+        else {}
+    )
+    found: list[MacroDef] = []
+    fresh = []
+    for source in sources:
+        stamp = json.dumps(list(source.stamp))
+        row = known.get(source.path)
+        if row is not None and source.stamp and row[0] == stamp:
+            try:
+                found.extend(MacroDef(str(n), tuple(map(str, r))) for n, r in json.loads(row[1]))
+                continue
+            except (ValueError, TypeError):
+                pass
+        try:
+            defs = macro_defs(read_source(source))
+        except OSError:
+            continue
+        found.extend(defs)
+        fresh.append((source.path, stamp, json.dumps([[d.name, list(d.refs)] for d in defs])))
+    if readonly:
+        return found
+    conn.executemany("INSERT OR REPLACE INTO macro_defs VALUES (?, ?, ?)", fresh)
+    keep = {s.path for s in sources}
+    conn.executemany(
+        "DELETE FROM macro_defs WHERE path = ?", [(p,) for p in known if p not in keep]
+    )
+    return found

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.build import discover_sources, inputs_digest, project_for, up_to_date
-from docgen.cache import FactsCache, facts_digest, facts_key
+from docgen.build import discover_sources, inputs_digest, project_for, scan_settings, up_to_date
+from docgen.cache import FactsCache, facts_digest, facts_key, keys_for
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.keywords import definition_sites
@@ -85,7 +85,9 @@ def compare_pages(
         fast = up_to_date(conn, options.out, inputs_digest(options, discovery, project))
         if fast is not None:
             return CheckReport([], fast.unchanged, time.perf_counter() - started)
-        cache = FactsCache(conn, facts_key(), readonly=True)
+        settings = scan_settings(conn, options, discovery, readonly=True)
+        key = facts_key()
+        cache = FactsCache(conn, key, readonly=True, language_keys=keys_for(key, settings))
         reused, fresh = cache.split(discovery.files)
         known = manifest(conn)
         previous = page_inputs(conn, options.out)
@@ -96,10 +98,10 @@ def compare_pages(
     from docgen.workers import scan_files
 
     tick = progress(len(fresh)) if progress and fresh else None
-    scanned_now = scan_files(fresh, options.jobs, tick)
+    scanned_now = scan_files(fresh, options.jobs, tick, settings=settings)
     for item in scanned_now:
         cache.digests[item.facts.path] = facts_digest(dumps(item))
-    index = build_index(project, reused + scanned_now, options.source_roots)
+    index = build_index(project, reused + scanned_now, options.source_roots, options.include_roots)
     pages, _, _ = render_pages(
         index, options, discovery, definition_sites(index), cache.digests, previous
     )

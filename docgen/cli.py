@@ -182,12 +182,33 @@ def check_command(
         sys.exit(1)
 
 
+#: every kind a definition in the keyword index can have
+FIND_KINDS = (
+    "class",
+    "function",
+    "method",
+    "struct",
+    "union",
+    "enum",
+    "constructor",
+    "destructor",
+    "operator",
+    "field",
+    "typedef",
+    "alias",
+    "macro",
+    "kernel",
+)
+
+
 FIND_EXAMPLES = """
 \b
 Examples:
   docgen find DeviceMesh                   every definition of that name
   docgen find 'all_*' --kind function      a glob
   docgen find init_ --prefix --out site    names that start with init_
+  docgen find 'at::native::*'              qualified C++ names
+  docgen find Dispatcher --kind class      one kind only
 """
 
 
@@ -201,7 +222,11 @@ Examples:
     show_default=True,
     help="The output folder of an earlier `docgen build`.",
 )
-@click.option("--kind", type=click.Choice(["class", "function", "method"]), help="Only this kind.")
+@click.option(
+    "--kind",
+    type=click.Choice(FIND_KINDS),
+    help="Only this kind (C-family kinds too: struct, kernel, macro, ...).",
+)
 @click.option("--prefix", is_flag=True, help="Match names that start with NAME.")
 def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
     """Print every definition of NAME as `path:line: kind qualified.name`.

@@ -42,6 +42,8 @@ class Config:
     templates: tuple[Path, ...] = ()
     max_file_size: int | None = None
     jobs: int | None = None
+    include_roots: tuple[str, ...] | None = None
+    cpp_macros: tuple[str, ...] = ()
 
 
 def load_config(repo: Path, config_file: Path | None = None) -> Config:
@@ -153,6 +155,19 @@ def _read_source_roots(value: object, base: Path, what: str) -> tuple[str, ...]:
     return tuple(roots)
 
 
+def _read_cpp_macros(value: object, base: Path, what: str) -> tuple[str, ...]:
+    """Macro names to blank before parsing C-family files: `NAME`, or `NAME()` for
+    a function-like macro whose argument list goes with it."""
+    names: list[str] = []
+    for name in _strings(value, what):
+        bare = name.removesuffix("()")
+        if not bare.isidentifier():
+            raise UsageError(f"{what}: '{name}' is not a macro name (write NAME or NAME())")
+        if name not in names:
+            names.append(name)
+    return tuple(sorted(names))
+
+
 def _read_templates(value: object, base: Path, what: str) -> tuple[Path, ...]:
     return tuple((base / Path(t).expanduser()).resolve() for t in _strings(value, what))
 
@@ -177,6 +192,8 @@ _READERS: Mapping[str, Callable[[object, Path, str], Any]] = MappingProxyType(
         "exclude": _read_patterns,
         "project": _read_project,
         "source_roots": _read_source_roots,
+        "include_roots": _read_source_roots,
+        "cpp_macros": _read_cpp_macros,
         "templates": _read_templates,
         "max_file_size": _read_max_file_size,
         "jobs": _read_jobs,

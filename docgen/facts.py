@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 DefinitionKind = Literal["class", "function", "method"]
-FileKind = Literal["python", "markdown", "text", "binary"]
+FileKind = Literal["python", "markdown", "cfamily", "text", "binary"]
 Severity = Literal["warning", "error"]
 FindingCategory = Literal["security", "performance", "pattern"]
 
@@ -144,6 +144,112 @@ class MarkdownFacts:
     links: tuple[Link, ...] = ()
 
 
+CKind = Literal[
+    "namespace",
+    "class",
+    "struct",
+    "union",
+    "enum",
+    "function",
+    "method",
+    "constructor",
+    "destructor",
+    "operator",
+    "field",
+    "typedef",
+    "alias",
+    "macro",
+    "kernel",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CDefinition:
+    """A named C, C++ or CUDA entity, as a C++ reader would search for it.
+
+    `qualname` joins enclosing namespaces and classes with `::`
+    (`at::native::add_out`, `Foo::~Foo`); an out-of-line `Foo::bar` gets its
+    class from the qualifier it is written with.
+    """
+
+    kind: CKind
+    name: str
+    qualname: str
+    line: int
+    end_line: int
+    declaration: str  # the header as written (macros included), on one line
+    is_definition: bool = True  # False for a prototype or a declaration without a body
+    template: str = ""  # "template <typename T>" as written, "" when not a template
+    bases: tuple[str, ...] = ()  # base classes as written, access included
+    attributes: tuple[str, ...] = ()  # neutralised macros and CUDA qualifiers on it, as written
+    doc: str | None = None  # the `///` or `/** */` comment right above it, markers removed
+    file_local: bool = False  # in an anonymous namespace or `static` at file scope
+
+
+@dataclass(frozen=True, slots=True)
+class CInclude:
+    line: int
+    target: str  # as written between the quotes or angle brackets
+    system: bool  # `<...>` rather than `"..."`
+
+
+@dataclass(frozen=True, slots=True)
+class KernelLaunch:
+    """A CUDA `kernel<<<config>>>(...)` launch inside a function body."""
+
+    kernel: str
+    line: int
+    config: str  # what stands between `<<<` and `>>>`, as written
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredOp:
+    verb: str  # "def" or "impl"
+    name: str  # the operator name (`add.out`), without its schema
+    line: int
+    schema: str = ""  # the whole string given to `m.def`, when it has one
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """A PyTorch operator library block or a dispatch stub macro.
+
+    `macro` is what is written (`TORCH_LIBRARY_IMPL`, `REGISTER_DISPATCH`, ...);
+    `name` the library namespace or the stub's name.
+    """
+
+    macro: str
+    name: str
+    line: int
+    end_line: int
+    dispatch_key: str = ""  # TORCH_LIBRARY_IMPL's second argument
+    target: str = ""  # REGISTER_DISPATCH's kernel, DECLARE_DISPATCH's function type
+    ops: tuple[RegisteredOp, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CodeUse:
+    """A call or macro use in code that a tag is decided from (`cudaMalloc`, `TEST_F`)."""
+
+    name: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CFacts:
+    """What the C, C++ and CUDA scanner learns."""
+
+    dialect: str  # the grammar that read it: "c", "cpp" or "cuda"
+    definitions: tuple[CDefinition, ...] = ()
+    includes: tuple[CInclude, ...] = ()
+    launches: tuple[KernelLaunch, ...] = ()
+    registrations: tuple[Registration, ...] = ()
+    gpu_calls: tuple[CodeUse, ...] = ()  # CUDA runtime / driver API calls
+    test_cases: tuple[CodeUse, ...] = ()  # `TEST(...)`-style gtest cases, name "Suite.Case"
+    error_lines: tuple[int, ...] = ()  # lines where the grammar found a syntax error
+    neutralised: tuple[str, ...] = ()  # macro names blanked before parsing, sorted
+
+
 @dataclass(frozen=True, slots=True)
 class FileFacts:
     """Everything docgen knows about one file after scanning."""
@@ -159,6 +265,7 @@ class FileFacts:
     problems: tuple[Problem, ...] = ()
     python: PythonFacts | None = None
     markdown: MarkdownFacts | None = None
+    cfamily: CFacts | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,8 +75,33 @@ class PageInputs:
                 self._listing(folder_of(path)),
                 "links",
                 *self._link_states(path),
+                "cfamily",
+                *self._cfamily(path),
             ]
         )
+
+    def _cfamily(self, path: str) -> list[str]:
+        """What a C-family page shows of other files: where its includes lead, who includes
+        it (and on which lines), where its declarations are defined, its dispatch stubs."""
+        scanned = self._index.files.get(path)
+        c = scanned.facts.cfamily if scanned is not None else None
+        if c is None:
+            return []
+        graph = self._index.includes
+        parts = [f"{r.line}:{r.path}:{r.how}" for r in graph.includes.get(path, ())]
+        parts.append("included-by")
+        for other in graph.included_by.get(path, ()):
+            lines = [r.line for r in graph.includes.get(other, ()) if r.path == path]
+            parts.append(f"{other}:{lines}")
+        parts.append("symbols")
+        for d in c.definitions:
+            for site in self._index.symbols.counterparts(path, d):
+                anchor = self._lookup.c_anchor(site.path, site.line, site.qualname)
+                parts.append(f"{d.line}:{site.path}:{site.line}:{anchor}")
+        parts.append("stubs")
+        for r in c.registrations:
+            parts.extend(self._lookup.stubs.get(r.name, ()))
+        return parts
 
     def _link_states(self, path: str) -> list[str]:
         """Where a Markdown file's links lead (other files' existence and headings)."""

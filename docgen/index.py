@@ -14,7 +14,9 @@ from types import MappingProxyType
 from docgen.facts import ScannedFile
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, build_graph
+from docgen.includes import IncludeGraph, build_include_graph
 from docgen.links import folder_of, parent_folders
+from docgen.symbols import CppSymbols
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class RepoIndex:
     files: Mapping[str, ScannedFile]  # by repo-relative path, in sorted order
     folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order
     graph: ImportGraph  # who imports whom
+    includes: IncludeGraph  # which C-family file includes which
+    symbols: CppSymbols  # C++ declarations and definitions by qualified name and signature
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
@@ -42,6 +46,7 @@ def build_index(
     project: str,
     scanned: Iterable[ScannedFile],
     source_roots: Sequence[str] = DEFAULT_SOURCE_ROOTS,
+    include_roots: Sequence[str] = (),
 ) -> RepoIndex:
     files = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
     direct: dict[str, list[str]] = {}
@@ -69,4 +74,6 @@ def build_index(
         files=MappingProxyType(files),
         folders=MappingProxyType(folders),
         graph=build_graph(files.values(), source_roots),
+        includes=build_include_graph(files.values(), files.keys(), include_roots),
+        symbols=CppSymbols.of(files.values()),
     )

@@ -25,6 +25,11 @@ SCHEMA = (
 )
 
 
+#: C-family kinds left out of the repository index: a namespace is reopened in every
+#: file that uses it, so listing each opening would bury the definitions.
+UNINDEXED_C_KINDS = frozenset({"namespace"})
+
+
 @dataclass(frozen=True, order=True)
 class DefinitionSite:
     """One place that defines a name (sorted by name, then path and line)."""
@@ -42,10 +47,18 @@ class DefinitionSite:
 
 def definition_sites(index: RepoIndex) -> list[DefinitionSite]:
     # Imported here so that `docgen find` never loads the renderer.
-    from docgen.render.anchors import anchored_definitions
+    from docgen.render.anchors import anchored_c_definitions, anchored_definitions
 
     sites = []
     for scanned in index.documented():
+        c = scanned.facts.cfamily
+        if c is not None:
+            for item in anchored_c_definitions(scanned.facts.path, c.definitions):
+                cdef = item.definition
+                if cdef.kind in UNINDEXED_C_KINDS:
+                    continue
+                site = (cdef.name, scanned.facts.path, cdef.line, cdef.kind, cdef.qualname)
+                sites.append(DefinitionSite(*site, item.anchor))
         py = scanned.facts.python
         if py is None:
             continue
@@ -82,7 +95,12 @@ def _glob_prefix(pattern: str) -> str:
 def find_sites(
     conn: sqlite3.Connection, pattern: str, mode: MatchMode = "exact", kind: str | None = None
 ) -> list[DefinitionSite]:
-    """Definitions whose name matches; names are case-sensitive, as in Python."""
+    """Definitions whose name matches; names are case-sensitive, as in Python and C++.
+
+    A pattern with `::` (`at::native::*`, `Foo::bar`) matches qualified names.
+    """
+    if "::" in pattern:
+        return _find_qualified(conn, pattern, mode, kind)
     if mode == "exact":
         rows = conn.execute("SELECT * FROM definitions WHERE name = ?", (pattern,))
     else:
@@ -102,4 +120,21 @@ def find_sites(
         sites = [s for s in sites if fnmatch.fnmatchcase(s.name, pattern)]
     if kind:
         sites = [s for s in sites if s.kind == kind]
+    return sorted(sites)
+
+
+def _find_qualified(
+    conn: sqlite3.Connection, pattern: str, mode: MatchMode, kind: str | None
+) -> list[DefinitionSite]:
+    rows = conn.execute("SELECT * FROM definitions WHERE qualname LIKE '%::%'")
+    sites = []
+    for name, kind_, qualname, path, line, anchor in rows:
+        if mode == "exact":
+            hit = qualname == pattern
+        elif mode == "prefix":
+            hit = qualname.startswith(pattern)
+        else:
+            hit = fnmatch.fnmatchcase(qualname, pattern)
+        if hit and (not kind or kind_ == kind):
+            sites.append(DefinitionSite(name, path, line, kind_, qualname, anchor))
     return sorted(sites)

@@ -29,6 +29,8 @@ class BuildOptions:
     exclude: tuple[str, ...] = ()  # gitignore-style
     project: str | None = None  # None: from the repository's own metadata
     source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
+    include_roots: tuple[str, ...] = ()  # C-family include roots; () means the root and guessing
+    cpp_macros: tuple[str, ...] = ()  # more attribute macros to blank, `NAME` or `NAME()`
 
 
 def resolve_options(
@@ -64,6 +66,8 @@ def resolve_options(
         exclude=config.exclude,
         project=config.project,
         source_roots=config.source_roots if config.source_roots else DEFAULT_SOURCE_ROOTS,
+        include_roots=config.include_roots or (),
+        cpp_macros=config.cpp_macros,
     )
 
 

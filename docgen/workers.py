@@ -31,6 +31,7 @@ from docgen.readfile import open_regular, read_source
 from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import is_binary, language_for
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import scan as scan_text
 
 Progress = Callable[[int], None]
@@ -41,7 +42,7 @@ Progress = Callable[[int], None]
 MAX_PARSE_BYTES = 8 * 1024 * 1024
 
 
-def scan_one(source: SourceFile) -> ScannedFile:
+def scan_one(source: SourceFile, settings: ScanSettings = DEFAULT_SETTINGS) -> ScannedFile:
     """Read, scan and analyze one file (runs inside a worker)."""
     try:
         if source.size > MAX_PARSE_BYTES:
@@ -49,10 +50,12 @@ def scan_one(source: SourceFile) -> ScannedFile:
         data = read_source(source)
     except OSError as exc:
         return ScannedFile(unreadable_facts(source, exc))
-    facts = scan_file(source.path, data)
+    facts = scan_file(source.path, data, settings)
     text: str | None = None
     if facts.kind == "python":
         text = decode_python(data).text
+    elif facts.kind == "cfamily":
+        text = decode_text(data).text
     return analyzed(facts, text)
 
 
@@ -150,7 +153,7 @@ def describe_exit(exitcode: int | None) -> str:
     return f"process exited with status {exitcode}"
 
 
-def _worker_main(conn: Connection, parent: int) -> None:
+def _worker_main(conn: Connection, parent: int, settings: ScanSettings) -> None:
     """Worker loop: receive (index, SourceFile), send (index, ScannedFile)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
@@ -173,7 +176,7 @@ def _worker_main(conn: Connection, parent: int) -> None:
         if job is None:
             return
         index, source = job
-        conn.send((index, scan_one(source)))
+        conn.send((index, scan_one(source, settings)))
         done += 1
         if done % GC_EVERY == 0:
             gc.collect()
@@ -199,10 +202,12 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _start(ctx: BaseContext) -> _Worker:
+def _start(ctx: BaseContext, settings: ScanSettings) -> _Worker:
     parent_conn, child_conn = ctx.Pipe()
     # The parent's id is taken here: read in the child, it could already be init's.
-    process = ctx.Process(target=_worker_main, args=(child_conn, os.getpid()), daemon=True)  # type: ignore[attr-defined]
+    process = ctx.Process(  # type: ignore[attr-defined]
+        target=_worker_main, args=(child_conn, os.getpid(), settings), daemon=True
+    )
     # Ctrl-C during the fork would interrupt the new child inside this process's
     # own code; blocked here, it reaches this process once the child ignores it.
     with interrupts_blocked():
@@ -226,6 +231,7 @@ def scan_files(
     progress: Progress | None = None,
     file_timeout: float = DEFAULT_FILE_TIMEOUT,
     meanwhile: Callable[[], None] | None = None,
+    settings: ScanSettings = DEFAULT_SETTINGS,
 ) -> list[ScannedFile]:
     """Scan every file in worker processes; results in the order of `sources`.
 
@@ -245,7 +251,7 @@ def scan_files(
     workers: list[_Worker] = []
     try:
         for _ in range(max(1, min(jobs, len(sources)))):
-            workers.append(_start(ctx))
+            workers.append(_start(ctx, settings))
         for worker in workers:
             _assign(worker, pending)
         if meanwhile is not None:
@@ -264,7 +270,7 @@ def scan_files(
                     try:
                         index, scanned = worker.conn.recv()
                     except (EOFError, OSError):
-                        workers[i] = _replace_dead(ctx, worker, results)
+                        workers[i] = _replace_dead(ctx, worker, results, settings)
                         _assign(workers[i], pending)
                         _tick(progress)
                         continue
@@ -273,12 +279,14 @@ def scan_files(
                     _assign(worker, pending)
                     _tick(progress)
                 elif worker.process.sentinel in ready:
-                    workers[i] = _replace_dead(ctx, worker, results)
+                    workers[i] = _replace_dead(ctx, worker, results, settings)
                     _assign(workers[i], pending)
                     _tick(progress)
                 elif time.monotonic() - worker.started > file_timeout:
                     worker.process.kill()
-                    workers[i] = _replace_dead(ctx, worker, results, timed_out=file_timeout)
+                    workers[i] = _replace_dead(
+                        ctx, worker, results, settings, timed_out=file_timeout
+                    )
                     _assign(workers[i], pending)
                     _tick(progress)
     finally:
@@ -303,6 +311,7 @@ def _replace_dead(
     ctx: BaseContext,
     worker: _Worker,
     results: list[ScannedFile | None],
+    settings: ScanSettings,
     timed_out: float | None = None,
 ) -> _Worker:
     worker.process.join(timeout=5)
@@ -315,7 +324,7 @@ def _replace_dead(
     )
     results[index] = crashed_facts(source, how)
     worker.conn.close()
-    return _start(ctx)
+    return _start(ctx, settings)
 
 
 def _stop(worker: _Worker) -> None:

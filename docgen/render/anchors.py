@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from docgen.facts import Definition
+from docgen.facts import CDefinition, Definition
 from docgen.links import Slugger, slug
 
 #: Docs page sections in page order: key -> heading text (level 2).
@@ -40,6 +40,10 @@ DOCS_SUBSECTIONS: dict[str, str] = {
     "internal_imports": "Internal imports",
     "external_imports": "External imports",
     "imported_by": "Imported by",
+    "includes": "Includes",
+    "included_by": "Included by",
+    "registrations": "Registrations",
+    "launches": "Kernel launches",
 }
 
 #: Keyword page sections: key -> heading text.
@@ -56,6 +60,16 @@ KW_GROUPS: dict[str, str] = {
     "imports": "Imports",
     "headings": "Headings",
     "code_identifiers": "Code Identifiers",
+    "namespaces": "Namespaces",
+    "types": "Classes and Structs",
+    "c_functions": "Functions",
+    "methods": "Methods",
+    "fields": "Fields",
+    "aliases": "Type Aliases",
+    "kernels": "Kernels",
+    "registrations": "Registrations",
+    "macros": "Macros",
+    "includes": "Includes",
 }
 
 MAX_HEADING_LEVEL = 6
@@ -114,3 +128,23 @@ def anchored_definitions(
         AnchoredDefinition(d, slugger.claim(definition_heading(d)))
         for d in definitions_in_page_order(definitions)
     )
+
+
+@dataclass(frozen=True)
+class AnchoredCDefinition:
+    definition: CDefinition
+    anchor: str
+
+
+def c_definition_heading(definition: CDefinition) -> str:
+    """`class torch::autograd::DetectAnomalyGuard`, `function at::native::add_out`."""
+    return f"{definition.kind} {definition.qualname}"
+
+
+def anchored_c_definitions(
+    path: str, definitions: tuple[CDefinition, ...]
+) -> tuple[AnchoredCDefinition, ...]:
+    """Every C-family definition with its unique heading anchor, in page (line) order."""
+    slugger = Slugger([docs_title(path), *DOCS_SECTIONS.values(), *DOCS_SUBSECTIONS.values()])
+    ordered = sorted(enumerate(definitions), key=lambda p: (p[1].line, p[0]))
+    return tuple(AnchoredCDefinition(d, slugger.claim(c_definition_heading(d))) for _, d in ordered)

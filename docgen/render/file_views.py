@@ -7,6 +7,7 @@ from collections import defaultdict
 from docgen.facts import FileFacts, MarkdownFacts, ScannedFile, Tag
 from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 
+from . import cfamily_views
 from .anchors import (
     DOCS_SECTIONS,
     DOCS_SUBSECTIONS,
@@ -217,12 +218,18 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     path = facts.path
     graph = lookup.index.graph
     folder = folder_of(path)
+    includes = lookup.index.includes
+    same_folder = lookup.documented_in(folder)
+    cfamily = facts.kind == "cfamily"
     ranking = rank_related(
         path,
         tests=lookup.tests_of(path),
         importers=graph.imported_by.get(path, ()),
         imports=graph.imports_of(path),
-        same_folder=lookup.documented_in(folder),
+        pair=cfamily_views.pair_of(path, includes, same_folder) if cfamily else (),
+        includers=includes.included_by.get(path, ()),
+        included=includes.includes_of(path),
+        same_folder=same_folder,
     )
     if not ranking.files:
         return None
@@ -263,6 +270,17 @@ def docs_view(
                 parse_failed=not facts.parsed,
                 problems=problem_views(facts, linker) if not facts.parsed else (),
             )
+    elif facts.kind == "cfamily" and facts.cfamily is not None:
+        graph = lookup.index.includes
+        overview = OverviewView(
+            cfamily=cfamily_views.overview(facts, graph, tuple(t.name for t in tags), linker)
+        )
+        c_items = cfamily_views.anchored(facts)
+        detailed = DetailedView(
+            c_definitions=cfamily_views.definition_views(facts, c_items, linker, lookup),
+            registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
+            launches=cfamily_views.launch_views(facts, c_items, linker),
+        )
     elif facts.kind == "markdown":
         md_overview = _markdown_overview(facts.markdown) if facts.markdown else None
         overview = OverviewView(markdown=md_overview) if md_overview else None
@@ -320,6 +338,9 @@ def docs_view(
         performance_anchor=section_anchor("performance"),
         testing=usage_view(path, facts, scanned.analysis, anchored, linker, lookup.tests_of(path)),
         related=_related(lookup, facts, linker),
+        includes=cfamily_views.includes_view(facts, lookup.index.includes, linker)
+        if facts.kind == "cfamily"
+        else None,
         crossrefs=CrossRefsView(
             kw_page=linker.page_link(kw_page(path), kw_page(path)),
             folder_index=linker.page_link(folder_index(folder), folder_index(folder)),
@@ -404,9 +425,11 @@ def _no_keywords(facts: FileFacts) -> str:
         return "This Python file defines no classes or functions and imports nothing."
     if facts.kind == "markdown":
         return "This Markdown file has no headings and no code identifiers."
+    if facts.kind == "cfamily":
+        return "This file defines, declares and includes nothing that docgen indexes."
     language = facts.language or "plain"
     return (
-        "Keywords are extracted from Python and Markdown files only,"
+        "Keywords are extracted from Python, C, C++, CUDA and Markdown files only,"
         f" not from {language} text files."
     )
 
@@ -427,6 +450,14 @@ def covering_section(facts: FileFacts, group: str) -> tuple[str, str] | None:
         return DOCS_SUBSECTIONS["outline"], subsection_anchor("outline")
     if group == "code_identifiers" and md and md.code_blocks:
         return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
+    c = facts.cfamily if facts.kind == "cfamily" else None
+    if c is not None:
+        if group == "includes" and c.includes:
+            return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
+        if group == "registrations" and c.registrations:
+            return DOCS_SUBSECTIONS["registrations"], subsection_anchor("registrations")
+        if group in cfamily_views.GROUP_ORDER and c.definitions:
+            return DOCS_SECTIONS["detailed"], section_anchor("detailed")
     return None
 
 
@@ -457,6 +488,8 @@ def kw_view(scanned: ScannedFile, context: RenderContext) -> KwView:
     folder = folder_of(path)
     if facts.kind == "python":
         groups = _python_groups(path, facts, linker)
+    elif facts.kind == "cfamily":
+        groups = cfamily_views.keyword_groups(facts, linker)
     elif facts.kind == "markdown":
         groups = _markdown_groups(path, facts, linker)
     else:

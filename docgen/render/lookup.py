@@ -16,6 +16,8 @@ from docgen.graph import PYTHON_SUFFIXES, top_level
 from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
 
+from .anchors import anchored_c_definitions
+
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"
 TEST_SUFFIX = "_test"
@@ -88,6 +90,26 @@ class RepoLookup:
         #: the repository's own top-level module names
         self.packages = frozenset(top_level(name) for name in index.graph.modules)
         self.line_counts = {path: f.facts.line_count for path, f in index.files.items()}
+        stubs: dict[str, set[str]] = {}
+        for path, scanned in index.files.items():
+            c = scanned.facts.cfamily
+            for r in c.registrations if c is not None else ():
+                if "DISPATCH" in r.macro:
+                    stubs.setdefault(r.name, set()).add(path)
+        #: dispatch stub name -> files that declare, define or register it
+        self.stubs = {name: tuple(sorted(paths)) for name, paths in sorted(stubs.items())}
+        self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
+
+    def c_anchor(self, path: str, line: int, qualname: str) -> str:
+        """The heading anchor of a C-family definition on its file's docs page ("" if none)."""
+        anchors = self._c_anchors.get(path)
+        if anchors is None:
+            scanned = self.index.files.get(path)
+            c = scanned.facts.cfamily if scanned is not None else None
+            items = anchored_c_definitions(path, c.definitions) if c is not None else ()
+            anchors = {(i.definition.line, i.definition.qualname): i.anchor for i in items}
+            self._c_anchors[path] = anchors
+        return anchors.get((line, qualname), "")
 
     def folder(self, folder: str) -> FolderEntry:
         return self.index.folders.get(folder) or FolderEntry(folder, (), ())

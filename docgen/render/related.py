@@ -17,10 +17,21 @@ from dataclasses import dataclass
 
 #: The reasons a page shows, with their weights, in the order a file's reasons are listed.
 TESTS = "tests this file"
+PAIR = "header or source of the same name"
 IMPORTS = "imports this file"
 IMPORTED_BY = "imported by this file"
+INCLUDES = "includes this file"
+INCLUDED_BY = "included by this file"
 SAME_FOLDER = "same folder"
-WEIGHTS: dict[str, int] = {TESTS: 4, IMPORTS: 3, IMPORTED_BY: 3, SAME_FOLDER: 1}
+WEIGHTS: dict[str, int] = {
+    TESTS: 4,
+    PAIR: 4,
+    IMPORTS: 3,
+    IMPORTED_BY: 3,
+    INCLUDES: 3,
+    INCLUDED_BY: 3,
+    SAME_FOLDER: 1,
+}
 
 RELATED_LIMIT = 12
 
@@ -53,19 +64,32 @@ def rank_related(
     tests: Iterable[str] = (),
     importers: Iterable[str] = (),
     imports: Iterable[str] = (),
+    pair: Iterable[str] = (),
+    includers: Iterable[str] = (),
+    included: Iterable[str] = (),
     same_folder: Sequence[str] = (),
     limit: int = RELATED_LIMIT,
 ) -> Ranking:
     """The files related to `path`, ranked, at most `limit` of them.
 
     `tests` exercise the file, `importers` import it, `imports` are what it
-    imports; `same_folder` are the files of its folder, sorted and unique (it
-    may be among them).  A folder can hold thousands of files and every one
-    of them gets a page, so files related only by folder are never scored one
-    by one: they all weigh the same and are taken in path order, as needed.
+    imports, `pair` is a C-family header's source file (or the reverse),
+    `includers` include it and `included` are what it includes; `same_folder`
+    are the files of its folder, sorted and unique (it may be among them).
+    A folder can hold thousands of files and every one of them gets a page,
+    so files related only by folder are never scored one by one: they all
+    weigh the same and are taken in path order, as needed.
     """
     found: dict[str, list[str]] = {}
-    for reason, paths in ((TESTS, tests), (IMPORTS, importers), (IMPORTED_BY, imports)):
+    relations = (
+        (TESTS, tests),
+        (PAIR, pair),
+        (IMPORTS, importers),
+        (IMPORTED_BY, imports),
+        (INCLUDES, includers),
+        (INCLUDED_BY, included),
+    )
+    for reason, paths in relations:
         for other in paths:
             if other != path and reason not in found.setdefault(other, []):
                 found[other].append(reason)

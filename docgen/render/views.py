@@ -16,6 +16,13 @@ from typing import TYPE_CHECKING
 from .filters import plural
 
 if TYPE_CHECKING:
+    from .cfamily_views import (
+        CDefinitionView,
+        CFamilyOverview,
+        IncludesView,
+        LaunchView,
+        RegistrationView,
+    )
     from .docstring_views import DocstringView, ExampleView
     from .finding_views import FindingGroup, PerformanceView, SecurityView
 
@@ -151,6 +158,7 @@ class OverviewView:
     python: PythonOverview | None = None
     markdown: MarkdownOverview | None = None
     text: TextOverview | None = None
+    cfamily: CFamilyOverview | None = None
 
 
 @dataclass(frozen=True)
@@ -214,6 +222,9 @@ class DetailedView:
     links: tuple[MarkdownLinkView, ...] = ()
     parse_failed: bool = False
     problems: tuple[ProblemView, ...] = ()  # shown when parse_failed
+    c_definitions: tuple[CDefinitionView, ...] = ()
+    registrations: tuple[RegistrationView, ...] = ()
+    launches: tuple[LaunchView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -362,6 +373,7 @@ class DocsView:
     related: RelatedView | None
     crossrefs: CrossRefsView
     performance_anchor: str = ""  # the Performance Considerations section's anchor
+    includes: IncludesView | None = None  # C-family files: includes and included by
 
     @property
     def performance_tags(self) -> tuple[str, ...]:
@@ -385,6 +397,7 @@ class KeywordTarget:
 class KeywordEntry:
     name: str
     targets: tuple[KeywordTarget, ...]
+    more: int = 0  # places left out of `targets` (a name defined many times)
 
 
 @dataclass(frozen=True)

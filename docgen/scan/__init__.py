@@ -1,7 +1,7 @@
 """The scanner table: one scanner per language, chosen by file name.
 
-Adding a language is one module with a `scan(path, data) -> FileFacts` function
-and one row in `SCANNERS`.  `scan_file` never raises.  Scanner modules load on
+Adding a language is one module with a `scan(path, data, settings) -> FileFacts`
+function and one row in `SCANNERS`.  `scan_file` never raises.  Scanner modules load on
 first use: a build that parses nothing never loads libcst.
 """
 
@@ -15,13 +15,17 @@ from typing import cast
 from docgen.facts import FileFacts, Problem
 from docgen.scan import text as text
 from docgen.scan.languages import is_binary, language_for
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 
-Scanner = Callable[[str, bytes], FileFacts]
+Scanner = Callable[[str, bytes, ScanSettings], FileFacts]
 
 #: language -> the module whose `scan` reads it; other languages get the text scanner.
 SCANNERS: dict[str, str] = {
     "python": "docgen.scan.python",
     "markdown": "docgen.scan.markdown",
+    "c": "docgen.scan.cfamily",
+    "cpp": "docgen.scan.cfamily",
+    "cuda": "docgen.scan.cfamily",
 }
 
 
@@ -34,7 +38,7 @@ def scanner_for(language: str) -> Scanner:
 
 def preload_scanners() -> None:
     """Load every scanner now, e.g. once before forking many workers that all need them."""
-    for module in SCANNERS.values():
+    for module in sorted(set(SCANNERS.values())):
         importlib.import_module(module)
 
 
@@ -49,16 +53,16 @@ def binary_facts(path: str, data: bytes) -> FileFacts:
     )
 
 
-def scan_file(path: str, data: bytes) -> FileFacts:
+def scan_file(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     """Scan one file's bytes; any failure becomes a Problem in the facts."""
     if is_binary(data):
         return binary_facts(path, data)
     language = language_for(path)
     scanner = scanner_for(language)
     try:
-        return scanner(path, data)
+        return scanner(path, data, settings)
     except Exception as exc:  # a scanner bug must cost one file, not the build
-        fallback = text.scan(path, data)
+        fallback = text.scan(path, data, settings)
         problem = Problem(0, f"{language or 'text'} scanner failed: {type(exc).__name__}: {exc}")
         return FileFacts(
             path=fallback.path,

@@ -27,6 +27,13 @@ LANGUAGES_BY_SUFFIX: dict[str, str] = {
     ".cxx": "cpp",
     ".hpp": "cpp",
     ".hh": "cpp",
+    ".hxx": "cpp",
+    ".h++": "cpp",
+    ".c++": "cpp",
+    ".inl": "cpp",
+    ".ipp": "cpp",
+    ".tpp": "cpp",
+    ".tcc": "cpp",
     ".cu": "cuda",
     ".cuh": "cuda",
     ".js": "javascript",
@@ -47,6 +54,12 @@ LANGUAGES_BY_NAME: dict[str, str] = {
 }
 
 BINARY_SNIFF_BYTES = 8192
+
+
+#: languages the C-family scanner reads (a `.h` is "c" until the tree says C++)
+C_FAMILY: frozenset[str] = frozenset({"c", "cpp", "cuda"})
+#: suffixes whose files are C++ source, so a tree that has one reads `.h` headers as C++
+CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".hpp", ".hh", ".hxx")
 
 
 def language_for(path: str) -> str:

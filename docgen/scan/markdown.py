@@ -50,6 +50,7 @@ from markdown_it.token import Token
 
 from docgen.facts import CodeBlock, FileFacts, Heading, Link, MarkdownFacts, Problem
 from docgen.scan.decode import decode_text
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import count_lines
 
 
@@ -401,7 +402,7 @@ def markdown_facts(tokens: Iterable[Token]) -> MarkdownFacts:
     )
 
 
-def scan(path: str, data: bytes) -> FileFacts:
+def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
     problems: list[Problem] = list(decoded.problems)
     parsed = True

@@ -39,6 +39,7 @@ from docgen.facts import (
 from docgen.scan.decode import DecodedText, decode_python
 from docgen.scan.python_idioms import idiom_findings
 from docgen.scan.python_security import security_findings
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 
 #: longest message kept in a Problem; libcst's lists of expected tokens run to hundreds of chars
 MAX_MESSAGE = 200
@@ -134,7 +135,7 @@ class _AstFacts:
     refs: _Refs
 
 
-def scan(path: str, data: bytes) -> FileFacts:
+def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     """Scan one Python file; never raises, failures become Problems."""
     sha256 = hashlib.sha256(data).hexdigest()
     python: PythonFacts | None = None

@@ -11,6 +11,7 @@ import hashlib
 from docgen.facts import FileFacts
 from docgen.scan.decode import decode_text
 from docgen.scan.languages import language_for
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 
 
 def count_lines(text: str) -> int:
@@ -24,7 +25,7 @@ def count_lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def scan(path: str, data: bytes) -> FileFacts:
+def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
     return FileFacts(
         path=path,

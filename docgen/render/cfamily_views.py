@@ -1,0 +1,383 @@
+"""View-models of C, C++ and CUDA files: definitions, includes, registrations, keywords."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from docgen.facts import CDefinition, FileFacts
+from docgen.includes import IncludeGraph
+from docgen.links import docs_page
+
+from .anchors import (
+    KW_GROUPS,
+    AnchoredCDefinition,
+    anchored_c_definitions,
+    section_anchor,
+    subsection_anchor,
+)
+from .context import Linker
+from .lookup import RepoLookup
+from .views import Importer, KeywordEntry, KeywordGroup, KeywordTarget, LineRef, LinkView
+
+#: kind -> (singular, plural) in the overview's counts, in this order
+KIND_WORDS: dict[str, tuple[str, str]] = {
+    "namespace": ("namespace", "namespaces"),
+    "class": ("class", "classes"),
+    "struct": ("struct", "structs"),
+    "union": ("union", "unions"),
+    "enum": ("enum", "enums"),
+    "function": ("function", "functions"),
+    "kernel": ("CUDA kernel", "CUDA kernels"),
+    "method": ("method", "methods"),
+    "constructor": ("constructor", "constructors"),
+    "destructor": ("destructor", "destructors"),
+    "operator": ("operator", "operators"),
+    "field": ("field", "fields"),
+    "typedef": ("typedef", "typedefs"),
+    "alias": ("type alias", "type aliases"),
+    "macro": ("macro", "macros"),
+}
+#: keyword-page group of each kind
+KW_GROUP_OF: dict[str, str] = {
+    "namespace": "namespaces",
+    "class": "types",
+    "struct": "types",
+    "union": "types",
+    "enum": "types",
+    "function": "c_functions",
+    "kernel": "kernels",
+    "method": "methods",
+    "constructor": "methods",
+    "destructor": "methods",
+    "operator": "methods",
+    "field": "fields",
+    "typedef": "aliases",
+    "alias": "aliases",
+    "macro": "macros",
+}
+GROUP_ORDER = (
+    "namespaces",
+    "types",
+    "c_functions",
+    "methods",
+    "fields",
+    "aliases",
+    "kernels",
+    "registrations",
+    "macros",
+    "includes",
+)
+#: lines listed per keyword entry before the rest are counted
+ENTRY_TARGETS = 12
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".h++", ".inl")
+
+
+@dataclass(frozen=True)
+class CountView:
+    count: int
+    word: str
+
+
+@dataclass(frozen=True)
+class CFamilyOverview:
+    dialect: str
+    counts: tuple[CountView, ...]  # definitions by kind, declarations included
+    declarations: int  # of those, declarations without a body
+    includes: int  # include lines
+    resolved: int  # of those, naming a file of this repository
+    included_by: int
+    registrations: int
+    launches: int
+    errors: tuple[LineRef, ...]
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CDefinitionView:
+    kind: str
+    name: str
+    qualname: str
+    anchor: str
+    heading_level: int
+    line: LineRef
+    end_line: int
+    declaration: str
+    is_definition: bool
+    template: str
+    bases: tuple[str, ...]
+    attributes: tuple[str, ...]
+    doc: str
+    parent: LinkView | None  # the class of this file it belongs to
+    counterparts: tuple[LinkView, ...]  # where it is defined (or declared), other places
+    file_local: bool
+
+
+@dataclass(frozen=True)
+class OpView:
+    verb: str
+    name: str
+    line: LineRef
+    schema: str
+
+
+@dataclass(frozen=True)
+class RegistrationView:
+    macro: str
+    name: str
+    line: LineRef
+    dispatch_key: str
+    target: str
+    ops: tuple[OpView, ...]
+    related: tuple[LinkView, ...]  # other files that name the same dispatch stub
+
+
+@dataclass(frozen=True)
+class LaunchView:
+    kernel: str
+    line: LineRef
+    config: str
+    href: str  # the kernel's heading on this page, "" when defined elsewhere
+
+
+@dataclass(frozen=True)
+class IncludeView:
+    line: LineRef
+    target: str
+    system: bool
+    resolved: LinkView | None
+    how: str  # "folder", "root", "suffix", "" (unresolved)
+
+
+@dataclass(frozen=True)
+class IncludesView:
+    includes: tuple[IncludeView, ...]
+    included_by: tuple[Importer, ...]
+    roots: tuple[str, ...]
+    guessed: bool
+
+
+def anchored(facts: FileFacts) -> tuple[AnchoredCDefinition, ...]:
+    return anchored_c_definitions(facts.path, facts.cfamily.definitions) if facts.cfamily else ()
+
+
+def overview(
+    facts: FileFacts, graph: IncludeGraph, tags: tuple[str, ...], linker: Linker
+) -> CFamilyOverview:
+    c = facts.cfamily
+    assert c is not None
+    kinds: Counter[str] = Counter(d.kind for d in c.definitions)
+    counts = tuple(
+        CountView(kinds[kind], words[0] if kinds[kind] == 1 else words[1])
+        for kind, words in KIND_WORDS.items()
+        if kinds[kind]
+    )
+    resolved = graph.includes.get(facts.path, ())
+    return CFamilyOverview(
+        dialect=c.dialect,
+        counts=counts,
+        declarations=sum(1 for d in c.definitions if not d.is_definition),
+        includes=len(c.includes),
+        resolved=sum(1 for r in resolved if r.path),
+        included_by=len(graph.included_by.get(facts.path, ())),
+        registrations=len(c.registrations),
+        launches=len(c.launches),
+        errors=tuple(linker.line(facts.path, n, facts.line_count) for n in c.error_lines),
+        tags=tags,
+    )
+
+
+def _parents(items: tuple[AnchoredCDefinition, ...]) -> dict[str, AnchoredCDefinition]:
+    """Classes of this file by qualified name, for "Inside" links (the first definition)."""
+    found: dict[str, AnchoredCDefinition] = {}
+    for item in items:
+        if item.definition.kind in ("class", "struct", "union") and item.definition.is_definition:
+            found.setdefault(item.definition.qualname, item)
+    return found
+
+
+def definition_views(
+    facts: FileFacts,
+    items: tuple[AnchoredCDefinition, ...],
+    linker: Linker,
+    lookup: RepoLookup,
+) -> tuple[CDefinitionView, ...]:
+    parents = _parents(items)
+    views = []
+    for item in items:
+        d = item.definition
+        owner = parents.get(d.qualname.rpartition("::")[0]) if "::" in d.qualname else None
+        parent = (
+            LinkView(owner.definition.qualname, linker.here(owner.anchor))
+            if owner is not None and owner is not item
+            else None
+        )
+        counterparts = tuple(
+            LinkView(
+                f"{s.path}:{s.line}",
+                linker.to_page(docs_page(s.path), lookup.c_anchor(s.path, s.line, s.qualname)),
+            )
+            for s in lookup.index.symbols.counterparts(facts.path, d)
+        )
+        views.append(
+            CDefinitionView(
+                kind=d.kind,
+                name=d.name,
+                qualname=d.qualname,
+                anchor=item.anchor,
+                heading_level=4 if parent is not None else 3,
+                line=linker.line(facts.path, d.line, facts.line_count),
+                end_line=d.end_line,
+                declaration=d.declaration,
+                is_definition=d.is_definition,
+                template=d.template,
+                bases=d.bases,
+                attributes=d.attributes,
+                doc=d.doc or "",
+                parent=parent,
+                counterparts=counterparts,
+                file_local=d.file_local,
+            )
+        )
+    return tuple(views)
+
+
+def registration_views(
+    facts: FileFacts, linker: Linker, stubs: dict[str, tuple[str, ...]]
+) -> tuple[RegistrationView, ...]:
+    c = facts.cfamily
+    assert c is not None
+    views = []
+    for r in c.registrations:
+        others = (
+            tuple(p for p in stubs.get(r.name, ()) if p != facts.path)
+            if "DISPATCH" in r.macro
+            else ()
+        )
+        views.append(
+            RegistrationView(
+                macro=r.macro,
+                name=r.name,
+                line=linker.line(facts.path, r.line, facts.line_count),
+                dispatch_key=r.dispatch_key,
+                target=r.target,
+                ops=tuple(
+                    OpView(
+                        o.verb, o.name, linker.line(facts.path, o.line, facts.line_count), o.schema
+                    )
+                    for o in r.ops
+                ),
+                related=tuple(linker.page_link(p, docs_page(p)) for p in others),
+            )
+        )
+    return tuple(views)
+
+
+def launch_views(
+    facts: FileFacts, items: tuple[AnchoredCDefinition, ...], linker: Linker
+) -> tuple[LaunchView, ...]:
+    c = facts.cfamily
+    assert c is not None
+    kernels = {i.definition.name: i.anchor for i in items if i.definition.kind == "kernel"}
+    return tuple(
+        LaunchView(
+            k.kernel,
+            linker.line(facts.path, k.line, facts.line_count),
+            k.config,
+            linker.here(kernels[k.kernel]) if k.kernel in kernels else "",
+        )
+        for k in c.launches
+    )
+
+
+def includes_view(facts: FileFacts, graph: IncludeGraph, linker: Linker) -> IncludesView:
+    rows = tuple(
+        IncludeView(
+            linker.line(facts.path, r.line, facts.line_count),
+            r.target,
+            r.system,
+            linker.page_link(r.path, docs_page(r.path)) if r.path else None,
+            r.how,
+        )
+        for r in graph.includes.get(facts.path, ())
+    )
+    included_by = []
+    for other in graph.included_by.get(facts.path, ()):
+        lines = tuple(
+            LineRef(r.line, "") for r in graph.includes.get(other, ()) if r.path == facts.path
+        )
+        included_by.append(Importer(other, linker.to_page(docs_page(other)), lines))
+    return IncludesView(rows, tuple(included_by), graph.roots, graph.guessed)
+
+
+def pair_of(path: str, graph: IncludeGraph, same_folder: tuple[str, ...]) -> tuple[str, ...]:
+    """A header's source files and a source file's header: the same stem, in the same
+    folder or linked by an include."""
+    stem, suffix = posixpath.splitext(posixpath.basename(path))
+    header = suffix.lower() in HEADER_SUFFIXES
+    candidates = {*same_folder, *graph.includes_of(path), *graph.included_by.get(path, ())}
+    found = []
+    for other in sorted(candidates):
+        other_stem, other_suffix = posixpath.splitext(posixpath.basename(other))
+        if other == path or other_stem != stem:
+            continue
+        if (other_suffix.lower() in HEADER_SUFFIXES) != header and other_suffix:
+            found.append(other)
+    return tuple(found)
+
+
+def keyword_groups(facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
+    c = facts.cfamily
+    if c is None:
+        return []
+    docs = docs_page(facts.path)
+    groups: dict[str, dict[str, list[KeywordTarget]]] = {
+        key: defaultdict(list) for key in GROUP_ORDER
+    }
+    for item in anchored(facts):
+        d = item.definition
+        groups[KW_GROUP_OF[d.kind]][d.name].append(
+            KeywordTarget(d.qualname, linker.to_page(docs, item.anchor), _line(facts, d, linker))
+        )
+    registrations = linker.to_page(docs, subsection_anchor("registrations"))
+    for r in c.registrations:
+        groups["registrations"][r.name].append(
+            KeywordTarget(r.macro, registrations, linker.line(facts.path, r.line, facts.line_count))
+        )
+        for op in r.ops:
+            groups["registrations"][op.name].append(
+                KeywordTarget(
+                    f"m.{op.verb}",
+                    registrations,
+                    linker.line(facts.path, op.line, facts.line_count),
+                )
+            )
+    dependencies = linker.to_page(docs, section_anchor("dependencies"))
+    for inc in c.includes:
+        groups["includes"][inc.target].append(
+            KeywordTarget(
+                f"<{inc.target}>" if inc.system else f'"{inc.target}"',
+                dependencies,
+                linker.line(facts.path, inc.line, facts.line_count),
+            )
+        )
+    return [
+        KeywordGroup(key, KW_GROUPS[key], _entries(groups[key]))
+        for key in GROUP_ORDER
+        if groups[key]
+    ]
+
+
+def _line(facts: FileFacts, d: CDefinition, linker: Linker) -> LineRef:
+    return linker.line(facts.path, d.line, facts.line_count)
+
+
+def _entries(by_name: dict[str, list[KeywordTarget]]) -> tuple[KeywordEntry, ...]:
+    """One entry per name; a name defined many times lists its first places."""
+    return tuple(
+        KeywordEntry(
+            name, tuple(by_name[name][:ENTRY_TARGETS]), max(0, len(by_name[name]) - ENTRY_TARGETS)
+        )
+        for name in sorted(by_name)
+    )

@@ -1,0 +1,129 @@
+"""The C, C++ and CUDA scanner: tree-sitter with the pinned grammar wheels.
+
+Attribute macros are blanked first (`cpp_macros`), so `class TORCH_API Foo`
+parses as a class named `Foo`; every text a page shows (declarations, doc
+comments) is cut from the original bytes at the same offsets.  The walk is
+iterative (deep trees cannot overflow Python's stack) and reads only the
+structure that declares names: namespaces, classes, declarations, the
+preprocessor, and the few function bodies that launch kernels, call the CUDA
+runtime or register operators.  Parse trees never leave this module: it
+returns frozen facts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from functools import cache
+from typing import TYPE_CHECKING
+
+from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
+from docgen.scan import cfamily_walk
+from docgen.scan.cpp_macros import neutralise
+from docgen.scan.decode import decode_text
+from docgen.scan.languages import CPP_SOURCE_SUFFIXES
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.scan.text import count_lines
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+#: CUDA words that make a C++ header worth reading with the CUDA grammar
+CUDA_WORDS = (b"__global__", b"__device__", b"<<<")
+#: error lines listed per file at most (the rest are counted)
+ERROR_LINES_KEPT = 50
+
+
+@cache
+def language(dialect: str) -> tree_sitter.Language:
+    """The grammar of one dialect, loaded once per process (a constant, never changed)."""
+    import tree_sitter
+
+    module = {"c": "tree_sitter_c", "cuda": "tree_sitter_cuda"}.get(dialect, "tree_sitter_cpp")
+    grammar = importlib.import_module(module)
+    return tree_sitter.Language(grammar.language())
+
+
+def dialect_for(path: str, data: bytes, settings: ScanSettings) -> str:
+    """`.c` is C, `.cu`/`.cuh` CUDA, C++ sources C++; a `.h` is C++ in a tree with C++
+    sources (else C); a C++ header that uses CUDA qualifiers is read as CUDA."""
+    lower = path.lower()
+    if lower.endswith((".cu", ".cuh")):
+        return "cuda"
+    if lower.endswith(".c"):
+        return "c"
+    dialect = settings.headers_as if lower.endswith(".h") else "cpp"
+    if dialect == "cpp" and any(word in data for word in CUDA_WORDS):
+        return "cuda"
+    return dialect
+
+
+def is_cpp_source(path: str) -> bool:
+    return path.lower().endswith(CPP_SOURCE_SUFFIXES)
+
+
+def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
+    """Lines of ERROR and MISSING nodes (the first few) and how many there are."""
+    lines: set[int] = set()
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+            if len(lines) < ERROR_LINES_KEPT:
+                lines.add(node.start_point[0] + 1)
+            if node.is_missing:
+                continue
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return tuple(sorted(lines)), count
+
+
+def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
+    decoded = decode_text(data)
+    dialect = dialect_for(path, data, settings)
+    blanked = neutralise(data, settings.attribute_macros)
+    import tree_sitter
+
+    parser = tree_sitter.Parser(language(dialect))
+    tree = parser.parse(blanked.data)
+    root = tree.root_node
+    walked = cfamily_walk.walk(root, data, blanked.spans)
+    problems = list(decoded.problems)
+    lines: tuple[int, ...] = ()
+    if root.has_error:
+        lines, count = error_lines(root)
+        shown = ", ".join(f"L{n}" for n in lines[:10])
+        more = f" and {len(lines) - 10} more" if len(lines) > 10 else ""
+        problems.append(
+            Problem(
+                lines[0] if lines else 0,
+                f"the {dialect} grammar found {count} syntax error"
+                f"{'s' if count != 1 else ''} (at {shown}{more}); names there may be missing",
+            )
+        )
+    facts = CFacts(
+        dialect=dialect,
+        definitions=walked.definitions,
+        includes=tuple(
+            CInclude(line, target, system) for line, target, system in sorted(walked.includes)
+        ),
+        launches=walked.launches,
+        registrations=walked.registrations,
+        gpu_calls=tuple(CodeUse(name, line) for line, name in sorted(walked.gpu_calls)),
+        test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
+        error_lines=lines,
+        neutralised=blanked.names,
+    )
+    return FileFacts(
+        path=path,
+        kind="cfamily",
+        language=dialect,
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        line_count=count_lines(decoded.text),
+        encoding=decoded.encoding,
+        parsed=True,
+        problems=tuple(problems),
+        cfamily=facts,
+    )

@@ -1,0 +1,73 @@
+"""Macros that mean something to a reader: operator registrations, dispatch stubs,
+gtest cases, and the CUDA calls a GPU tag is decided from.
+
+These are read for what they do, never listed as functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: `MACRO(args) { body }` blocks that register operators
+BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
+    {
+        "TORCH_LIBRARY",
+        "TORCH_LIBRARY_FRAGMENT",
+        "TORCH_LIBRARY_IMPL",
+        "STABLE_TORCH_LIBRARY",
+        "STABLE_TORCH_LIBRARY_FRAGMENT",
+        "STABLE_TORCH_LIBRARY_IMPL",
+    }
+)
+#: `MACRO(Suite, Case) { body }` blocks that define a gtest case
+TEST_MACROS: frozenset[str] = frozenset(
+    {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "CUDA_TEST"}
+)
+_DISPATCH = re.compile(r"(?:DECLARE|DEFINE)_DISPATCH|(?:ALSO_)?REGISTER_\w*DISPATCH")
+#: CUDA runtime, driver and library calls: `cudaMalloc`, `cuLaunchKernel`, `cublasSgemm`, ...
+GPU_CALL = re.compile(
+    r"(?:cuda|cu|cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc)[A-Z]\w*$"
+    r"|C10_CUDA_KERNEL_LAUNCH_CHECK$|C10_CUDA_CHECK$|AT_CUDA_CHECK$"
+)
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def is_dispatch_macro(name: str) -> bool:
+    return _DISPATCH.fullmatch(name) is not None
+
+
+def macro_args(text: str) -> list[str]:
+    """`(a, f(b, c), d)` -> ["a", "f(b, c)", "d"], each on one line."""
+    text = text.strip()
+    if not text.startswith("(") or not text.endswith(")"):
+        return []
+    inner = text[1:-1]
+    args: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for ch in inner:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    args.append("".join(current))
+    return [" ".join(a.split()) for a in args if a.strip()]
+
+
+def string_value(text: str) -> str | None:
+    """The text of a string literal argument, adjacent literals joined; also through
+    `TORCH_SELECTIVE_SCHEMA("...")`-style wrappers.  None when it holds no literal."""
+    pieces = _STRING.findall(text)
+    if not pieces:
+        return None
+    return "".join(pieces)
+
+
+def op_name(value: str) -> str:
+    """`aten::add.out(Tensor self) -> Tensor` -> `aten::add.out`."""
+    return value.split("(", 1)[0].strip()

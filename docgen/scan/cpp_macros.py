@@ -1,0 +1,257 @@
+"""Export and attribute macros: found in a repository's headers, blanked before parsing.
+
+`class TORCH_API Dispatcher` reads to a parser as a class named `TORCH_API`.
+The preprocessor would expand the macro to an attribute or to nothing, so
+docgen does what comes to the same for a parser without moving a byte:
+every use is overwritten with spaces of the same length (newlines kept), and
+the text that was there is kept as an attribute of the declaration.
+
+A macro counts as an attribute macro when some `#define` of it has an empty
+body or a body made only of attributes (`__attribute__((...))`,
+`__declspec(...)`, `[[...]]`, `__launch_bounds__(...)`), specifiers such as
+`inline`, CUDA qualifiers, and other attribute macros.  Function-like macros are
+written `NAME()` in the sets here; their argument list is blanked with them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
+
+#: Macros every C++ tree may use, blanked whether or not a header defines them.
+BUILTIN_MACROS: frozenset[str] = frozenset(
+    {
+        "__attribute__()",
+        "__declspec()",
+        "__launch_bounds__()",
+        "TORCH_API",
+        "TORCH_PYTHON_API",
+        "TORCH_CUDA_CPP_API",
+        "TORCH_CUDA_CU_API",
+        "TORCH_HIP_API",
+        "TORCH_XPU_API",
+        "CAFFE2_API",
+        "AOTI_TORCH_EXPORT",
+        "C10_API",
+        "C10_CUDA_API",
+        "C10_HIP_API",
+        "C10_XPU_API",
+        "C10_EXPORT",
+        "C10_IMPORT",
+        "C10_HIDDEN",
+        "C10_HOST_DEVICE",
+        "C10_HOST",
+        "C10_DEVICE",
+        "C10_ALWAYS_INLINE",
+        "C10_NOINLINE",
+        "C10_NODISCARD",
+        "C10_UNUSED",
+        "C10_LAUNCH_BOUNDS_0",
+        "C10_LAUNCH_BOUNDS_1()",
+        "C10_LAUNCH_BOUNDS_2()",
+        "C10_DEPRECATED",
+        "C10_DEPRECATED_MESSAGE()",
+    }
+)
+
+#: Words an attribute macro's body may hold besides attributes and other such macros.
+SPECIFIER_WORDS: frozenset[str] = frozenset(
+    {
+        "inline",
+        "__inline",
+        "__inline__",
+        "__forceinline",
+        "__forceinline__",
+        "static",
+        "extern",
+        "constexpr",
+        "__host__",
+        "__device__",
+        "noexcept",
+        "explicit",
+        "__cdecl",
+        "__stdcall",
+    }
+)
+
+#: Never blanked, whatever a header does with them: the grammars know these words.
+RESERVED: frozenset[str] = frozenset(
+    {
+        "__global__",
+        "__device__",
+        "__host__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__forceinline__",
+        "__restrict__",
+        "__noinline__",
+    }
+)
+
+_DEFINE = re.compile(
+    rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?((?:[^\n]*\\\r?\n)*[^\n]*)", re.MULTILINE
+)
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_ATTRIBUTE_CALL = re.compile(r"\b(?:__attribute__|__declspec|__launch_bounds__|alignas)\s*\(")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+#: identifiers that can be macro names worth looking up: upper case, or `__` words
+_CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
+_INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
+
+
+@dataclass(frozen=True)
+class MacroDef:
+    """One `#define` whose body could make it an attribute macro."""
+
+    name: str  # "NAME" or "NAME()" for a function-like macro
+    refs: tuple[str, ...]  # other words of its body: attribute macros, or it is none
+
+
+def _strip_balanced(body: str) -> str | None:
+    """The body with attribute calls and `[[...]]` removed; None if they do not close."""
+    while True:
+        match = _ATTRIBUTE_CALL.search(body)
+        if match is None:
+            break
+        depth, i = 1, match.end()
+        while i < len(body) and depth:
+            depth += {"(": 1, ")": -1}.get(body[i], 0)
+            i += 1
+        if depth:
+            return None
+        body = body[: match.start()] + " " + body[i:]
+    while "[[" in body:
+        start = body.index("[[")
+        end = body.find("]]", start)
+        if end < 0:
+            return None
+        body = body[:start] + " " + body[end + 2 :]
+    return body
+
+
+def _has_meaning(name: str) -> bool:
+    """Registration and test macros are read by the scanner, never blanked (some trees
+    define them empty for builds that leave a kernel out)."""
+    return name in BLOCK_REGISTRATIONS or name in TEST_MACROS or is_dispatch_macro(name)
+
+
+def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
+    """The `#define`s of one file that may be attribute macros (cheap: no parse)."""
+    if b"define" not in data:
+        return ()
+    found: dict[MacroDef, None] = {}
+    for match in _DEFINE.finditer(data):
+        name = match.group(1).decode("ascii")
+        if name in RESERVED or _INCLUDE_GUARD.search(name) or _has_meaning(name):
+            continue
+        raw = match.group(3).decode("utf-8", "replace")
+        if match.group(2):  # function-like: drop the parameter list
+            close = raw.find(")")
+            if close < 0:
+                continue
+            raw = raw[close + 1 :]
+        body = _strip_balanced(_COMMENT.sub(" ", raw.replace("\\\n", " ")))
+        if body is None:
+            continue
+        words = _WORD.findall(body)
+        if _WORD.sub("", body).strip():  # operators, numbers, strings: not an attribute
+            continue
+        refs = tuple(sorted({w for w in words if w not in SPECIFIER_WORDS}))
+        key = f"{name}()" if match.group(2) else name
+        found[MacroDef(key, refs)] = None
+    return tuple(found)
+
+
+def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
+    """The macros some definition makes attribute-like, following references to a fixpoint."""
+    by_name: dict[str, list[tuple[str, ...]]] = {}
+    for d in defs:
+        by_name.setdefault(d.name, []).append(d.refs)
+    known = {name.removesuffix("()") for name in BUILTIN_MACROS}
+    chosen: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, bodies in by_name.items():
+            if name in chosen:
+                continue
+            if any(all(ref in known for ref in refs) for refs in bodies):
+                chosen.add(name)
+                known.add(name.removesuffix("()"))
+                changed = True
+    return frozenset(chosen)
+
+
+@dataclass(frozen=True)
+class Blanked:
+    """Source bytes with attribute macros overwritten, and what was there."""
+
+    data: bytes
+    spans: tuple[tuple[int, int, str], ...]  # (start byte, end byte, text as written), sorted
+    names: tuple[str, ...]  # macro names blanked, sorted
+
+
+def _macro_table(macros: Iterable[str]) -> Mapping[str, bool]:
+    """Name -> whether it is function-like."""
+    table = {name.removesuffix("()"): name.endswith("()") for name in BUILTIN_MACROS}
+    for name in macros:
+        table[name.removesuffix("()")] = name.endswith("()")
+    return table
+
+
+def _line_is_directive(data: bytes, pos: int) -> bool:
+    start = data.rfind(b"\n", 0, pos) + 1
+    return data[start:pos].lstrip().startswith(b"#")
+
+
+def _args_end(data: bytes, pos: int) -> int:
+    """The end of a parenthesised argument list starting at or after `pos`, else `pos`."""
+    i = pos
+    while i < len(data) and data[i] in b" \t":
+        i += 1
+    if i >= len(data) or data[i] != ord("("):
+        return pos
+    depth = 0
+    for j in range(i, len(data)):
+        ch = data[j]
+        if ch == ord("("):
+            depth += 1
+        elif ch == ord(")"):
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return pos  # unbalanced: leave the rest alone
+
+
+def neutralise(data: bytes, macros: Iterable[str]) -> Blanked:
+    """Blank every use of an attribute macro outside preprocessor lines, offsets unchanged."""
+    table = _macro_table(macros)
+    present = {m.decode("ascii") for m in _CANDIDATE.findall(data)} & table.keys()
+    if not present:
+        return Blanked(data, (), ())
+    pattern = re.compile(
+        rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(present)) + rb")\b"
+    )
+    out = bytearray(data)
+    spans: list[tuple[int, int, str]] = []
+    used: set[str] = set()
+    for match in pattern.finditer(data):
+        start, end = match.span()
+        if spans and start < spans[-1][1]:
+            continue  # inside the arguments of the previous one
+        if _line_is_directive(data, start):
+            continue
+        name = match.group().decode("ascii")
+        if table[name]:
+            end = _args_end(data, end)
+        for i in range(start, end):
+            if out[i] not in (10, 13):
+                out[i] = 32
+        text = " ".join(data[start:end].decode("utf-8", "replace").split())
+        spans.append((start, end, text))
+        used.add(name)
+    return Blanked(bytes(out), tuple(spans), tuple(sorted(used)))

@@ -1,0 +1,33 @@
+"""What a scanner is told about the whole repository before it reads one file.
+
+Facts must depend only on a file's bytes and these settings, so the settings
+are part of the cache key of every file whose scanner reads them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ScanSettings:
+    """Repository-wide inputs of the C-family scanner.
+
+    `attribute_macros`: export and attribute macros to blank before parsing, in
+    addition to the built-in list (learned from the repository's headers and
+    configured).  `headers_as`: the grammar for `.h` files, "cpp" in a tree
+    that has C++ sources, else "c".
+    """
+
+    attribute_macros: frozenset[str] = field(default_factory=frozenset)
+    headers_as: str = "cpp"
+
+    def key(self) -> str:
+        digest = hashlib.sha256(self.headers_as.encode() + b"\0")
+        for name in sorted(self.attribute_macros):
+            digest.update(name.encode() + b"\0")
+        return digest.hexdigest()
+
+
+DEFAULT_SETTINGS = ScanSettings()

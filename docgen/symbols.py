@@ -1,0 +1,156 @@
+"""C++ declarations and their out-of-line definitions, matched across files.
+
+A header declares `void Foo::bar(int x) const;`, a source file defines
+`void Foo::bar(int y) const { ... }`: the two match when their qualified names
+and parameter types agree (parameter names and default values do not count).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from docgen.facts import CDefinition, ScannedFile
+
+#: kinds that can be declared in one place and defined in another
+CALLABLE_KINDS = frozenset({"function", "method", "constructor", "destructor", "operator"})
+_TRAILING_NAME = re.compile(r"^(.*?[\w>\]\*&)\s])\s*([A-Za-z_]\w*)$")
+_TYPE_WORDS = frozenset(
+    {
+        "int",
+        "long",
+        "short",
+        "char",
+        "bool",
+        "float",
+        "double",
+        "void",
+        "unsigned",
+        "signed",
+        "const",
+        "volatile",
+        "auto",
+    }
+)
+
+
+def _parameters(declaration: str, name: str) -> str | None:
+    """The text between the parentheses that follow the name, or None."""
+    at = declaration.find(name + "(")
+    if at < 0:
+        at = declaration.find(name)
+        if at < 0:
+            return None
+    start = declaration.find("(", at + len(name))
+    if start < 0:
+        return None
+    depth = 0
+    for i in range(start, len(declaration)):
+        ch = declaration[i]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+            if depth == 0:
+                return declaration[start + 1 : i]
+    return None
+
+
+def _split(text: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [p for p in (" ".join(p.split()) for p in parts) if p]
+
+
+def _parameter_type(parameter: str) -> str:
+    """`const Foo& x = {}` -> `const Foo&`; `int` stays `int`."""
+    depth = 0
+    for i, ch in enumerate(parameter):
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            parameter = parameter[:i].strip()
+            break
+    match = _TRAILING_NAME.match(parameter)
+    if match and match.group(2) not in _TYPE_WORDS and not match.group(1).endswith("::"):
+        parameter = match.group(1)
+    return parameter.replace(" ", "")
+
+
+def signature_key(definition: CDefinition) -> str | None:
+    """`qualname(types)`; None when the parameters cannot be read from the declaration."""
+    params = _parameters(definition.declaration, definition.name)
+    if params is None:
+        return None
+    types = [_parameter_type(p) for p in _split(params)]
+    if types == ["void"]:
+        types = []
+    return f"{definition.qualname}({','.join(types)})"
+
+
+@dataclass(frozen=True)
+class Site:
+    path: str
+    line: int
+    kind: str
+    qualname: str
+    is_definition: bool
+
+
+@dataclass(frozen=True)
+class CppSymbols:
+    by_signature: Mapping[str, tuple[Site, ...]]
+
+    @classmethod
+    def of(cls, files: Iterable[ScannedFile]) -> CppSymbols:
+        found: dict[str, list[Site]] = {}
+        for scanned in files:
+            c = scanned.facts.cfamily
+            if c is None:
+                continue
+            for d in c.definitions:
+                if d.kind not in CALLABLE_KINDS and d.kind != "kernel":
+                    continue
+                key = signature_key(d)
+                if key is None:
+                    continue
+                site = Site(scanned.facts.path, d.line, d.kind, d.qualname, d.is_definition)
+                found.setdefault(key, []).append(site)
+        return cls(
+            MappingProxyType(
+                {
+                    key: tuple(sorted(sites, key=lambda s: (s.path, s.line)))
+                    for key, sites in sorted(found.items())
+                    if any(s.is_definition for s in sites)
+                    and not all(s.is_definition for s in sites)
+                }
+            )
+        )
+
+    def counterparts(self, path: str, definition: CDefinition) -> tuple[Site, ...]:
+        """Where a declaration is defined, or a definition declared (never itself)."""
+        key = signature_key(definition)
+        if key is None:
+            return ()
+        return tuple(
+            s
+            for s in self.by_signature.get(key, ())
+            if s.is_definition != definition.is_definition
+            and not (s.path == path and s.line == definition.line)
+        )
