@@ -139,3 +139,9 @@ def torchlike_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 def badinputs_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """badinputs built into `<copy>/docs/generated` with 2 workers; read it, never change it."""
     return _build_sample(tmp_path_factory, "badinputs")
+
+
+@pytest.fixture(scope="session")
+def cpplike_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """cpplike built into `<copy>/docs/generated` with 2 workers; read it, never change it."""
+    return _build_sample(tmp_path_factory, "cpplike")

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
-SAMPLES = ("torchlike", "badinputs")
+SAMPLES = ("torchlike", "badinputs", "cpplike")
 MAX_DIFFS_SHOWN = 3
 MAX_DIFF_LINES = 40
 

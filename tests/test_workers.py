@@ -14,6 +14,7 @@ import pytest
 from docgen import workers
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.workers import describe_exit, scan_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
@@ -37,14 +38,14 @@ def test_results_follow_input_order(tmp_path: Path, jobs: int) -> None:
 
 
 def _crash_or_hang(
-    original: Callable[[SourceFile], ScannedFile],
-) -> Callable[[SourceFile], ScannedFile]:
-    def scan(source: SourceFile) -> ScannedFile:
+    original: Callable[[SourceFile, ScanSettings], ScannedFile],
+) -> Callable[[SourceFile, ScanSettings], ScannedFile]:
+    def scan(source: SourceFile, settings: ScanSettings = DEFAULT_SETTINGS) -> ScannedFile:
         if source.path == "crash.py":
             os.kill(os.getpid(), signal.SIGSEGV)
         if source.path == "hang.py":
             time.sleep(60)
-        return original(source)
+        return original(source, settings)
 
     return scan
 

@@ -1,0 +1,143 @@
+"""C-family files in a whole build: includes, included-by, find, incremental edits."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from docgen.includes import resolve
+
+if TYPE_CHECKING:
+    from conftest import Built
+
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.MULTILINE)
+LINKED = re.compile(r"^- \[L(\d+)\]\([^)]*\) `[<\"]([^`]+)[>\"]` → \[`([^`]+)`\]", re.MULTILINE)
+
+
+def expected_edges(repo: Path, roots: tuple[str, ...]) -> set[tuple[str, int, str]]:
+    """(file, line, included file) for every include that names a file under the roots,
+    computed here with a regex over the sources, independently of the scanner."""
+    files = {p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file()}
+    edges = set()
+    for path in sorted(files):
+        if not path.endswith((".h", ".cpp", ".cu", ".cuh", ".c")):
+            continue
+        text = (repo / path).read_text()
+        for match in INCLUDE.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            target, _ = resolve(path, match.group(2), match.group(1) == "<", files, roots, None)
+            if target:
+                edges.add((path, line, target))
+    return edges
+
+
+def test_every_include_is_linked_and_included_by_is_its_reverse(cpplike_built: Built) -> None:
+    edges = expected_edges(cpplike_built.repo, ("include", "."))
+    assert len(edges) >= 10
+    found = set()
+    included_by: dict[str, set[str]] = {}
+    for page in cpplike_built.out.rglob("*_docs.md"):
+        source = page.relative_to(cpplike_built.out).as_posix().removesuffix("_docs.md")
+        text = page.read_text()
+        for line, _, target in LINKED.findall(text):
+            found.add((source, int(line), target))
+        section = (
+            text.split("### Included by", 1)[1].split("\n## ", 1)[0]
+            if "### Included by" in text
+            else ""
+        )
+        included_by[source] = set(re.findall(r"^- \[`([^`]+)`\]", section, re.MULTILINE))
+    assert found == edges
+    for target in {t for _, _, t in edges}:
+        assert included_by[target] == {s for s, _, t in edges if t == target}
+
+
+def test_find_covers_cpp_names(cpplike_built: Built) -> None:
+    def find(*args: str) -> list[str]:
+        result = subprocess.run(
+            [sys.executable, "-m", "docgen", "find", *args, "--out", str(cpplike_built.out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return result.stdout.splitlines()
+
+    assert find("Tensor", "--kind", "class") == [
+        "include/mini/core/Tensor.h:16: class mini::core::Tensor"
+    ]
+    qualified = find("mini::core::Tensor::*")
+    assert "src/Tensor.cpp:33: method mini::core::Tensor::numel" in qualified
+    assert "include/mini/core/Tensor.h:23: method mini::core::Tensor::numel" in qualified
+    assert find("relu_kernel", "--kind", "kernel") == [
+        "src/cuda/Relu.cu:7: kernel mini::cuda::relu_kernel"
+    ]
+    assert find("MINI_API") == [
+        "include/mini/core/Export.h:13: macro MINI_API",
+        "include/mini/core/Export.h:15: macro MINI_API",
+    ]
+
+
+def test_declaration_and_definition_link_both_ways(cpplike_built: Built) -> None:
+    header = (cpplike_built.out / "include/mini/core/Tensor.h_docs.md").read_text()
+    source = (cpplike_built.out / "src/Tensor.cpp_docs.md").read_text()
+    defined = "[`src/Tensor.cpp:33`](../../../src/Tensor.cpp_docs.md#method-minicoretensornumel)"
+    assert f"- Defined at: {defined}" in header
+    declared = "(../include/mini/core/Tensor.h_docs.md#method-minicoretensornumel)"
+    assert f"- Declared at: [`include/mini/core/Tensor.h:23`]{declared}" in source
+    # operator+= is declared and never defined: no link is made up
+    block = header.split("operator `mini::core::Tensor::operator+=`", 1)[1].split("\n#", 1)[0]
+    assert "Defined at" not in block
+
+
+def test_tags_from_code(cpplike_built: Built) -> None:
+    def tags(path: str) -> str:
+        text = (cpplike_built.out / f"{path}_docs.md").read_text()
+        return text.split("tags: ", 1)[1].split("\n", 1)[0]
+
+    assert tags("src/cuda/Relu.cu") == '["gpu"]'
+    assert tags("src/cuda/Kernels.cuh") == '["gpu"]'
+    assert tags("tests/tensor_test.cpp") == '["test"]'
+    assert tags("src/Tensor.cpp") == "[]"  # "class NotAClass" only in a string
+    kw = (cpplike_built.out / "src/Tensor.cpp_kw.md").read_text()
+    assert "NotAClass" not in kw and "`while`" not in kw and "`for`" not in kw
+
+
+def test_a_header_edit_renders_only_the_pages_that_depend_on_it(
+    sample: Callable[..., Path],
+    docgen_build: Callable[..., object],
+    read_pages: Callable[[Path], dict[str, bytes]],
+) -> None:
+    repo = sample("cpplike")
+    out = repo / "docs" / "generated"
+    docgen_build(repo, out)
+    scalar = repo / "include/mini/core/ScalarType.h"
+    scalar.write_text(scalar.read_text().replace("Int };", "Int, Half };"))
+    report = docgen_build(repo, out)
+    written = set(report.written)  # type: ignore[attr-defined]
+    assert "include/mini/core/ScalarType.h_docs.md" in written
+    assert "src/Tensor.cpp_docs.md" not in written
+    assert "c/ring.c_docs.md" not in written
+    incremental = read_pages(out)
+    shutil.rmtree(out)
+    docgen_build(repo, out)
+    assert read_pages(out) == incremental
+
+
+def test_a_huge_generated_file_is_read_and_the_build_goes_on(
+    tmp_path: Path, docgen_build: Callable[..., object]
+) -> None:
+    repo = tmp_path / "gen"
+    repo.mkdir()
+    lines = [f"int f{i}(int x) {{ return x + {i}; }}" for i in range(20_000)]
+    (repo / "generated.cpp").write_text("\n".join(lines) + "\n")
+    (repo / "deep.cpp").write_text("void f() {" + "{" * 5000 + "}" * 5000 + "}\n")
+    (repo / "ok.h").write_text("struct Ok { int a; };\n")
+    docgen_build(repo, tmp_path / "out")
+    kw = (tmp_path / "out" / "generated.cpp_kw.md").read_text()
+    assert "`f19999`" in kw
+    assert "`Ok`" in (tmp_path / "out" / "ok.h_kw.md").read_text()

@@ -1,0 +1,257 @@
+"""The C, C++ and CUDA scanner: names, kinds, scopes, lines, macros, registrations."""
+
+from __future__ import annotations
+
+import pytest
+
+from docgen.facts import CDefinition, CFacts
+from docgen.scan.cfamily import dialect_for, scan
+from docgen.scan.cpp_macros import attribute_macros, macro_defs, neutralise
+from docgen.scan.settings import ScanSettings
+
+
+def facts(source: str, path: str = "x.cpp", macros: frozenset[str] = frozenset()) -> CFacts:
+    result = scan(path, source.encode(), ScanSettings(macros)).cfamily
+    assert result is not None
+    return result
+
+
+def inventory(c: CFacts) -> set[tuple[str, str, int]]:
+    return {(d.kind, d.qualname, d.line) for d in c.definitions}
+
+
+def by_qualname(c: CFacts, qualname: str) -> CDefinition:
+    found = [d for d in c.definitions if d.qualname == qualname]
+    assert len(found) == 1, found
+    return found[0]
+
+
+CLASS_SOURCE = """\
+namespace a::b {
+namespace {
+int hidden() { return 1; }
+}
+/// A thing.
+/// Two lines.
+class TORCH_API Foo : public Bar<int>, private Baz {
+ public:
+  Foo();
+  ~Foo();
+  void m() const;
+  static int count;
+  int x = 1, y;
+  bool operator==(const Foo& o) const;
+  void inl() { while (true) { if (x) break; } }
+};
+Foo::Foo() : x(1) {}
+template <typename T> struct Box { T value; };
+using Alias = Foo;
+typedef int handle_t;
+enum class Mode : int { A, B };
+union U { int i; float f; };
+}
+#define TWICE(x) ((x) * 2)
+#include "local.h"
+#include <vector>
+"""
+
+
+def test_every_kind_with_its_scope_and_line() -> None:
+    c = facts(CLASS_SOURCE)
+    assert inventory(c) == {
+        ("namespace", "a", 1),
+        ("namespace", "a::b", 1),
+        ("namespace", "a::b::(anonymous)", 2),
+        ("function", "a::b::hidden", 3),
+        ("class", "a::b::Foo", 7),
+        ("constructor", "a::b::Foo::Foo", 9),
+        ("destructor", "a::b::Foo::~Foo", 10),
+        ("method", "a::b::Foo::m", 11),
+        ("field", "a::b::Foo::count", 12),
+        ("field", "a::b::Foo::x", 13),
+        ("field", "a::b::Foo::y", 13),
+        ("operator", "a::b::Foo::operator==", 14),
+        ("method", "a::b::Foo::inl", 15),
+        ("constructor", "a::b::Foo::Foo", 17),
+        ("struct", "a::b::Box", 18),
+        ("field", "a::b::Box::value", 18),
+        ("alias", "a::b::Alias", 19),
+        ("typedef", "a::b::handle_t", 20),
+        ("enum", "a::b::Mode", 21),
+        ("union", "a::b::U", 22),
+        ("field", "a::b::U::i", 22),
+        ("field", "a::b::U::f", 22),
+        ("macro", "TWICE", 24),
+    }
+    assert [(i.line, i.target, i.system) for i in c.includes] == [
+        (25, "local.h", False),
+        (26, "vector", True),
+    ]
+
+
+def test_export_macro_is_an_attribute_and_never_a_name() -> None:
+    c = facts(CLASS_SOURCE)
+    foo = by_qualname(c, "a::b::Foo")
+    assert foo.attributes == ("TORCH_API",)
+    assert foo.declaration == "class TORCH_API Foo : public Bar<int>, private Baz"
+    assert foo.bases == ("public Bar<int>", "private Baz")
+    assert foo.doc == "A thing.\nTwo lines."
+    assert "TORCH_API" in c.neutralised
+    names = {d.name for d in c.definitions}
+    assert not names & {"TORCH_API", "while", "if", "true", "break"}
+
+
+def test_declarations_and_definitions_are_told_apart() -> None:
+    c = facts(CLASS_SOURCE)
+    declared = {d.qualname for d in c.definitions if not d.is_definition}
+    assert (
+        declared
+        == {
+            "a::b::Foo::Foo",
+            "a::b::Foo::~Foo",
+            "a::b::Foo::m",
+            "a::b::Foo::operator==",
+        }
+        and by_qualname(c, "a::b::Foo::inl").is_definition
+    )
+    assert by_qualname(c, "a::b::hidden").file_local
+    assert by_qualname(c, "a::b::Box").template == "template <typename T>"
+
+
+def test_out_of_line_members_attach_to_their_class() -> None:
+    c = facts(
+        "namespace torch::autograd {\n"
+        "bool AnomalyMode::_enabled = false;\n"
+        "void AnomalyMode::set_enabled(bool e) { _enabled = e; }\n"
+        "DetectAnomalyGuard::DetectAnomalyGuard(bool check_nan) {}\n"
+        "DetectAnomalyGuard::~DetectAnomalyGuard() {}\n"
+        "AnomalyMetadata::~AnomalyMetadata() = default;\n"
+        "template <typename T> void Box<T>::put(T v) {}\n"
+        "void at::native::add_out(int x) {}\n"
+        "}\n"
+    )
+    assert inventory(c) == {
+        ("namespace", "torch", 1),
+        ("namespace", "torch::autograd", 1),
+        ("field", "torch::autograd::AnomalyMode::_enabled", 2),
+        ("method", "torch::autograd::AnomalyMode::set_enabled", 3),
+        ("constructor", "torch::autograd::DetectAnomalyGuard::DetectAnomalyGuard", 4),
+        ("destructor", "torch::autograd::DetectAnomalyGuard::~DetectAnomalyGuard", 5),
+        ("destructor", "torch::autograd::AnomalyMetadata::~AnomalyMetadata", 6),
+        ("method", "torch::autograd::Box::put", 7),
+        ("function", "torch::autograd::at::native::add_out", 8),
+    }
+
+
+def test_cuda_kernels_launches_and_runtime_calls() -> None:
+    c = facts(
+        "__global__ void k(float* x) { x[0] = 1; }\n"
+        "__host__ __device__ inline int g() { return 1; }\n"
+        "void run(float* x) {\n"
+        "  k<<<4, 256, 0, stream>>>(x);\n"
+        "  cudaDeviceSynchronize();\n"
+        '  // k<<<1, 1>>>(x); cudaMalloc in a comment; "cudaFree(p)" in a string\n'
+        "}\n",
+        path="k.cu",
+    )
+    assert c.dialect == "cuda"
+    assert by_qualname(c, "k").kind == "kernel"
+    assert by_qualname(c, "g").attributes == ("__host__", "__device__")
+    assert [(k.kernel, k.line, k.config) for k in c.launches] == [("k", 4, "4, 256, 0, stream")]
+    assert [(u.name, u.line) for u in c.gpu_calls] == [("cudaDeviceSynchronize", 5)]
+
+
+def test_registrations_are_not_functions() -> None:
+    c = facts(
+        "DEFINE_DISPATCH(add_stub);\n"
+        "REGISTER_DISPATCH(add_stub, &add_kernel);\n"
+        "TORCH_LIBRARY(aten, m) {\n"
+        '  m.def("add.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");\n'
+        "}\n"
+        "TORCH_LIBRARY_IMPL(aten, CUDA, m) {\n"
+        '  m.impl("add.out", TORCH_FN(add_out_cuda));\n'
+        "}\n"
+        "TEST(TensorTest, Numel) { EXPECT_EQ(1, 1); }\n"
+    )
+    assert c.definitions == ()
+    rows = [(r.macro, r.name, r.line, r.dispatch_key, r.target) for r in c.registrations]
+    assert rows == [
+        ("DEFINE_DISPATCH", "add_stub", 1, "", ""),
+        ("REGISTER_DISPATCH", "add_stub", 2, "", "&add_kernel"),
+        ("TORCH_LIBRARY", "aten", 3, "", ""),
+        ("TORCH_LIBRARY_IMPL", "aten", 6, "CUDA", ""),
+    ]
+    assert [(o.verb, o.name, o.line) for o in c.registrations[2].ops] == [("def", "add.out", 4)]
+    assert c.registrations[2].ops[0].schema.startswith("add.out(Tensor self")
+    assert [(o.verb, o.name) for o in c.registrations[3].ops] == [("impl", "add.out")]
+    assert [(t.name, t.line) for t in c.test_cases] == [("TensorTest.Numel", 9)]
+
+
+def test_learned_macros_follow_definitions_to_a_fixpoint() -> None:
+    header = (
+        b'#define MY_EXPORT __attribute__((visibility("default")))\n'
+        b"#define MY_API MY_EXPORT\n"
+        b"#define MY_INLINE inline __attribute__((always_inline))\n"
+        b"#define MY_BOUNDS(n) __launch_bounds__(n)\n"
+        b"#define NOT_ONE (1 + 2)\n"
+        b"#define MY_TYPE SomeType\n"
+        b"#define REGISTER_AVX2_DISPATCH(name, fn)\n"
+        b"#ifndef MY_HEADER_H\n#define MY_HEADER_H\n#endif\n"
+    )
+    learned = attribute_macros(macro_defs(header))
+    assert learned == {"MY_EXPORT", "MY_API", "MY_INLINE", "MY_BOUNDS()"}
+    c = facts("class MY_API Widget { MY_INLINE void f() {} };", macros=learned)
+    assert inventory(c) == {("class", "Widget", 1), ("method", "Widget::f", 1)}
+    assert by_qualname(c, "Widget::f").attributes == ("MY_INLINE",)
+
+
+def test_blanking_keeps_every_offset_and_directive() -> None:
+    data = b"#ifdef TORCH_API\nclass TORCH_API Foo {};\nC10_LAUNCH_BOUNDS_1(128)\nvoid k();\n"
+    blanked = neutralise(data, frozenset())
+    assert len(blanked.data) == len(data)
+    assert blanked.data.count(b"\n") == data.count(b"\n")
+    assert blanked.data.startswith(b"#ifdef TORCH_API\n")  # directives stay as written
+    assert b"class           Foo" in blanked.data
+    assert [text for _, _, text in blanked.spans] == ["TORCH_API", "C10_LAUNCH_BOUNDS_1(128)"]
+
+
+def test_syntax_errors_are_reported_with_their_lines() -> None:
+    result = scan("bad.cpp", b"int ok() { return 1; }\nclass Broken {\n  int x\n  void (*;\n};\n")
+    assert result.cfamily is not None and result.cfamily.error_lines
+    assert result.problems and "syntax error" in result.problems[0].message
+    assert ("function", "ok", 1) in inventory(result.cfamily)
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "headers_as", "dialect"),
+    [
+        ("a.c", b"int x;", "cpp", "c"),
+        ("a.h", b"int x;", "c", "c"),
+        ("a.h", b"int x;", "cpp", "cpp"),
+        ("a.hpp", b"int x;", "c", "cpp"),
+        ("a.cu", b"int x;", "cpp", "cuda"),
+        ("a.cuh", b"int x;", "cpp", "cuda"),
+        ("a.h", b"__device__ int f();", "cpp", "cuda"),
+    ],
+)
+def test_grammar_per_file(path: str, data: bytes, headers_as: str, dialect: str) -> None:
+    assert dialect_for(path, data, ScanSettings(frozenset(), headers_as)) == dialect
+
+
+def test_c_structs_typedefs_and_prototypes() -> None:
+    c = facts(
+        "typedef struct ring { int head; } ring_t;\n"
+        "int ring_push(ring_t *r, unsigned char c);\n"
+        "static size_t next(size_t i) { return i + 1; }\n",
+        path="ring.c",
+    )
+    assert c.dialect == "c"
+    assert inventory(c) == {
+        ("struct", "ring", 1),
+        ("field", "ring::head", 1),
+        ("typedef", "ring_t", 1),
+        ("function", "ring_push", 2),
+        ("function", "next", 3),
+    }
+    assert not by_qualname(c, "ring_push").is_definition
+    assert by_qualname(c, "next").file_local

@@ -1,0 +1,109 @@
+"""Properties of the C-family scanner on generated and arbitrary input.
+
+It never raises; no name is a keyword, a blanked macro or empty; every line
+is inside the file; blanking never moves a byte.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docgen.scan.cfamily import scan
+from docgen.scan.cfamily_walk import KEYWORDS
+from docgen.scan.cpp_macros import neutralise
+from docgen.scan.settings import ScanSettings
+
+SETTINGS = settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+FRAGMENTS = st.sampled_from(
+    [
+        "namespace a {",
+        "namespace a::b {",
+        "namespace {",
+        "}",
+        "};",
+        "class TORCH_API Foo : public Bar {",
+        "struct C10_API S {",
+        "template <typename T>",
+        "public:",
+        "Foo();",
+        "~Foo();",
+        "void m() const;",
+        "int x = 1;",
+        "static int s;",
+        "bool operator==(const Foo&) const;",
+        "void Foo::m() const { while (x) { if (y) break; } }",
+        "Foo::Foo() : x(1) {}",
+        "TORCH_API void f(int a);",
+        "C10_HOST_DEVICE inline int g() { return 1; }",
+        "__global__ void k(float* p) { p[0] = 0; }",
+        "void run() { k<<<1, 2>>>(p); cudaMalloc(&p, 4); }",
+        'TORCH_LIBRARY(aten, m) { m.def("add(Tensor a) -> Tensor"); }',
+        "REGISTER_DISPATCH(add_stub, &add_kernel);",
+        "TEST(Suite, Case) { EXPECT_TRUE(true); }",
+        "#define MAX(a, b) ((a) > (b) ? (a) : (b))",
+        '#include "x/y.h"',
+        "#include <vector>",
+        "#if defined(FOO)",
+        "#endif",
+        "/// doc comment for class while",
+        "// class for if while",
+        '"class NotAClass {};"',
+        "typedef struct { int a; } anon_t;",
+        "using X = std::vector<int>;",
+        "enum class E : int { A, B };",
+        'extern "C" {',
+        "C10_LAUNCH_BOUNDS_1(128)",
+        "(((",
+        ")))",
+    ]
+)
+SOURCES = st.lists(FRAGMENTS, max_size=25).map("\n".join)
+
+
+def check(path: str, data: bytes) -> None:
+    result = scan(path, data, ScanSettings(frozenset()))
+    c = result.cfamily
+    assert c is not None
+    for d in c.definitions:
+        assert d.name and d.name not in KEYWORDS, d
+        assert d.name not in c.neutralised or d.kind == "macro", d
+        assert 1 <= d.line <= max(result.line_count, 1), d
+        assert d.line <= d.end_line
+    for inc in c.includes:
+        assert 1 <= inc.line <= result.line_count
+
+
+@SETTINGS
+@given(SOURCES, st.sampled_from(["x.cpp", "x.h", "x.cu", "x.c"]))
+def test_fragments_never_raise_and_names_are_true(source: str, path: str) -> None:
+    check(path, source.encode())
+
+
+@SETTINGS
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_never_raise(data: bytes) -> None:
+    check("x.cpp", data.replace(b"\0", b" "))
+
+
+@SETTINGS
+@given(SOURCES)
+def test_blanking_keeps_length_and_lines(source: str) -> None:
+    data = source.encode()
+    blanked = neutralise(data, frozenset({"FOO_API", "BAR()"}))
+    assert len(blanked.data) == len(data)
+    assert blanked.data.count(b"\n") == data.count(b"\n")
+    for start, end, _ in blanked.spans:
+        assert blanked.data[start:end].strip() == b""
+
+
+def test_deep_nesting_costs_nothing_but_time() -> None:
+    depth = 5000
+    source = "void f() {" + "{" * depth + "}" * depth + "}\n" + "namespace n {" * 300 + "}" * 300
+    check("deep.cpp", source.encode())
