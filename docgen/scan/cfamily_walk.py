@@ -269,7 +269,7 @@ class _Walker:
                             )
                         )
             elif kind == "function_definition":
-                self.function_definition(frame)
+                stack.extend(self.function_definition(frame))
             elif kind in ("declaration", "field_declaration"):
                 stack.extend(self.declaration(frame))
             elif kind == "type_definition":
@@ -366,15 +366,17 @@ class _Walker:
         scope = (*frame.scope, *qualifier, short)
         return [_Frame(c, scope, short, frame.file_local) for c in reversed(body.named_children)]
 
-    def function_definition(self, frame: _Frame) -> None:
+    def function_definition(self, frame: _Frame) -> list[_Frame]:
+        """A function with its body; `= default` / `= delete` ones are declarations here.
+        A macro-opened block (`NAMESPACE_BEGIN(x) { ... }`) is read through."""
         node = frame.node
         declarator = node.child_by_field_name("declarator")
         body = node.child_by_field_name("body")
         function = _function_declarator(declarator)
         if function is None:
             if declarator is not None and declarator.type == "operator_cast":
-                self.callable(frame, declarator, declarator, body, True)
-            return
+                self.callable(frame, declarator, declarator, body, body is not None)
+            return []
         name_node = function.child_by_field_name("declarator")
         if (
             node.child_by_field_name("type") is None
@@ -383,11 +385,18 @@ class _Walker:
             and MACRO_NAME.match(self.text(name_node))
             and not frame.in_class
         ):
-            self.macro_block(node, self.text(name_node), function, body)
-            return
-        self.callable(frame, function, name_node, body, True)
+            macro = self.text(name_node)
+            self.macro_block(node, macro, function, body)
+            if body is None or macro in TEST_MACROS or macro in BLOCK_REGISTRATIONS:
+                return []
+            return [
+                _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                for c in reversed(body.named_children)
+            ]
+        self.callable(frame, function, name_node, body, body is not None)
         if body is not None:
             self.body(body)
+        return []
 
     def callable(
         self,
@@ -405,6 +414,8 @@ class _Walker:
         if not name:
             return
         owner = qualifier[-1] if qualifier else frame.in_class
+        # `Foo::~Foo() = default;` out of its class defines it; inside the class it declares it
+        is_definition = is_definition or (node.type == "function_definition" and bool(qualifier))
         if name.startswith("~"):
             kind: CKind = "destructor"
         elif name.startswith("operator"):
