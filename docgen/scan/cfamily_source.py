@@ -1,0 +1,230 @@
+"""Reading a C-family parse tree against the original bytes: names, text, comments.
+
+The tree was parsed from bytes with attribute macros blanked; every text a page
+shows is cut from the original bytes at the same offsets, so a blanked macro
+still reads as written.  Pure helpers: no node is kept beyond one call.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import TYPE_CHECKING
+
+from docgen.facts import CKind
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+#: nodes whose children are declarations of the same scope
+TRANSPARENT = frozenset(
+    {
+        "translation_unit",
+        "declaration_list",
+        "field_declaration_list",
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+        "preproc_elifdef",
+        "ERROR",
+        "export_declaration",
+    }
+)
+CLASS_KINDS: dict[str, CKind] = {
+    "class_specifier": "class",
+    "struct_specifier": "struct",
+    "union_specifier": "union",
+    "enum_specifier": "enum",
+}
+#: declarators that wrap the one that carries the name
+WRAPPERS = frozenset(
+    {
+        "pointer_declarator",
+        "reference_declarator",
+        "init_declarator",
+        "attributed_declarator",
+        "parenthesized_declarator",
+        "array_declarator",
+    }
+)
+CUDA_QUALIFIERS = ("__global__", "__device__", "__host__")
+DOC_MARKERS = ("///", "//!", "/**", "/*!")
+DECLARATION_WIDTH = 300
+DOC_WIDTH = 2000
+MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
+#: C, C++ and CUDA keywords: a name that is one of these comes from a misread macro
+_KEYWORD_TEXT = """alignas alignof and and_eq asm auto bitand bitor bool break case catch
+    char char8_t
+    char16_t char32_t class compl concept const consteval constexpr constinit const_cast
+    continue co_await co_return co_yield decltype default delete do double dynamic_cast else
+    enum explicit export extern false float for friend goto if inline int long mutable
+    namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+    register reinterpret_cast requires return short signed sizeof static static_assert
+    static_cast struct switch template this thread_local throw true try typedef typeid
+    typename union unsigned using virtual void volatile wchar_t while xor xor_eq restrict
+    _Bool _Complex _Atomic _Noreturn _Static_assert _Thread_local __global__ __device__
+    __host__ __shared__ __constant__ __managed__"""
+KEYWORDS = frozenset(_KEYWORD_TEXT.split())
+#: what a name may look like: an identifier, `~Name`, `operator...`, or "(anonymous)"
+NAME = re.compile(r"~?[A-Za-z_]\w*|operator\b.*|\(anonymous\)")
+TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+
+
+def bare(name: str) -> str:
+    """`Foo<T>` -> `Foo` (nested template arguments included)."""
+    while "<" in name:
+        stripped = TEMPLATE_ARGS.sub("", name)
+        if stripped == name:
+            break
+        name = stripped
+    return name.strip()
+
+
+def one_line(text: str, width: int = DECLARATION_WIDTH) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def doc_text(comments: list[str]) -> str | None:
+    lines: list[str] = []
+    for comment in comments:
+        if comment.startswith(("///", "//!")):
+            lines.append(comment[3:].removeprefix(" "))
+        elif comment.startswith(("/**", "/*!")):
+            body = comment[3:].removesuffix("*/")
+            for line in body.split("\n"):
+                stripped = line.strip()
+                stripped = stripped[1:].removeprefix(" ") if stripped.startswith("*") else stripped
+                lines.append(stripped)
+    text = "\n".join(lines).strip()
+    if not text:
+        return None
+    return text if len(text) <= DOC_WIDTH else text[: DOC_WIDTH - 1] + "…"
+
+
+class Source:
+    """The original bytes and the blanked spans of one file."""
+
+    def __init__(self, data: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
+        self.data = data
+        self.spans = spans
+        self.starts = [s[0] for s in spans]
+        self.blanked_names = frozenset(text.split("(", 1)[0].strip() for _, _, text in spans)
+
+    def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
+        if node is None:
+            return ""
+        lo = node.start_byte if start is None else start
+        hi = node.end_byte if end is None else end
+        return self.data[lo:hi].decode("utf-8", "replace")
+
+    def attributes(self, node: Node, header_end: int) -> tuple[list[str], int]:
+        """Blanked macros on the declaration and where its written text begins."""
+        start = node.start_byte
+        lo = start
+        while (lo > 0 and self.data[lo - 1 : lo].isspace()) or self.blanked(lo - 1):
+            lo -= 1
+        first = bisect.bisect_left(self.starts, lo)
+        found = []
+        begin = start
+        for s_start, s_end, text in self.spans[first:]:
+            if s_start >= header_end:
+                break
+            if s_end <= start and any(
+                not self.data[i : i + 1].isspace() and not self.blanked(i)
+                for i in range(s_end, start)
+            ):
+                continue
+            found.append(text)
+            begin = min(begin, s_start)
+        for child in node.children:
+            if child.type in CUDA_QUALIFIERS:
+                found.append(child.type)
+        return found, begin
+
+    def blanked(self, pos: int) -> bool:
+        if pos < 0:
+            return False
+        i = bisect.bisect_right(self.starts, pos) - 1
+        return i >= 0 and self.spans[i][0] <= pos < self.spans[i][1]
+
+    def doc(self, node: Node) -> str | None:
+        comments: list[str] = []
+        row = node.start_point[0]
+        sibling = node.prev_sibling
+        while sibling is not None and sibling.type == "comment" and sibling.end_point[0] >= row - 1:
+            comments.append(self.text(sibling))
+            row = sibling.start_point[0]
+            sibling = sibling.prev_sibling
+        comments.reverse()
+        docs = [c for c in comments if c.startswith(DOC_MARKERS)]
+        return doc_text(docs) if docs else None
+
+    def qualified_parts(self, node: Node) -> list[str]:
+        """`ns::Foo<T>::bar` -> ["ns", "Foo", "bar"]; `~Foo` and `operator==` stay whole."""
+        parts: list[str] = []
+        while node.type == "qualified_identifier":
+            scope = node.child_by_field_name("scope")
+            if scope is not None:
+                parts.append(bare(self.text(scope)))
+            name = node.child_by_field_name("name")
+            if name is None:
+                return [*parts, ""]
+            node = name
+        if node.type == "template_function":
+            inner = node.child_by_field_name("name")
+            text = self.text(inner) if inner is not None else bare(self.text(node))
+        else:
+            text = self.text(node)
+        return [*parts, " ".join(text.split())]
+
+
+def descendants(node: Node, kind: str) -> list[Node]:
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            found.append(current)
+        stack.extend(current.named_children)
+    return found
+
+
+def function_declarator(node: Node | None) -> Node | None:
+    while node is not None:
+        if node.type == "function_declarator":
+            return node
+        if node.type not in WRAPPERS:
+            return None
+        node = node.child_by_field_name("declarator") or next(
+            (c for c in node.named_children if c.type.endswith("declarator")), None
+        )
+    return None
+
+
+def unwrap(node: Node | None) -> Node | None:
+    while node is not None and node.type in WRAPPERS:
+        node = node.child_by_field_name("declarator") or next(
+            (c for c in node.named_children if c.type.endswith(("declarator", "identifier"))), None
+        )
+    return node
+
+
+def split_top(text: str) -> list[str]:
+    """Split on commas outside `<>` and `()`."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [" ".join(p.split()) for p in parts if p.strip()]
