@@ -255,3 +255,19 @@ def test_c_structs_typedefs_and_prototypes() -> None:
     }
     assert not by_qualname(c, "ring_push").is_definition
     assert by_qualname(c, "next").file_local
+
+
+def test_macros_no_header_defines_are_learned_from_class_heads() -> None:
+    source = (
+        "class PROTOBUF_EXPORT BytesValue PROTOBUF_FINAL : public Message {};\n"
+        "struct TORCH_PYTHON_API type_caster<Sym> { int v; };\n"
+        "class FOO_API BAR {};\n"
+        "// the class of its own {\n"
+    )
+    c = facts(source)
+    assert {(d.kind, d.name) for d in c.definitions if d.kind in ("class", "struct")} == {
+        ("class", "BytesValue"),
+        ("struct", "type_caster"),
+        ("class", "BAR"),
+    }
+    assert by_qualname(c, "BytesValue").attributes == ("PROTOBUF_EXPORT", "PROTOBUF_FINAL")

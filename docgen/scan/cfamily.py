@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
-from docgen.scan.cpp_macros import neutralise
+from docgen.scan.cpp_macros import macros_in_use, neutralise
 from docgen.scan.decode import decode_text
 from docgen.scan.languages import CPP_SOURCE_SUFFIXES
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -82,7 +82,7 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
     dialect = dialect_for(path, data, settings)
-    blanked = neutralise(data, settings.attribute_macros)
+    blanked = neutralise(data, settings.attribute_macros | macros_in_use(data))
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))

@@ -76,7 +76,9 @@ class _Walker:
         file_local: bool = False,
     ) -> None:
         blanked = self.source.blanked_names
-        if name in KEYWORDS or not NAME.fullmatch(name) or name.lstrip("~") in blanked:
+        if name in KEYWORDS or not NAME.fullmatch(name):
+            return
+        if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
             return
         found, begin = self.source.attributes(node, header_end)
         if "__global__" in found and kind == "function":

@@ -186,6 +186,29 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     return frozenset(chosen)
 
 
+#: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
+_CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ \t]*[:{<]")
+_UPPER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")
+
+
+def macros_in_use(data: bytes) -> frozenset[str]:
+    """Macros this file's own class heads show to be attributes, defined where docgen
+    cannot see (a generated or installed header): `class PROTOC_EXPORT Foo {`.  A type
+    has a one-word name, so the other upper-case words of a head are macros."""
+    if b"class" not in data and b"struct" not in data and b"union" not in data:
+        return frozenset()
+    found: set[str] = set()
+    for match in _CLASS_HEAD.finditer(data):
+        words = [w for w in match.group(1).decode().split() if w != "final"]
+        if len(words) < 2:
+            continue
+        upper = [w for w in words if _UPPER.fullmatch(w)]
+        if len(upper) == len(words):
+            upper = upper[:-1]  # all upper case: the last one is the name
+        found.update(upper)
+    return frozenset(found - RESERVED)
+
+
 @dataclass(frozen=True)
 class Blanked:
     """Source bytes with attribute macros overwritten, and what was there."""
