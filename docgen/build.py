@@ -22,7 +22,7 @@ from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.project import project_name
 from docgen.recover import discard_state, state_trouble, sweep_temporary
-from docgen.scan.cpp_macros import attribute_macros
+from docgen.scan.cpp_macros import attribute_macros, namespace_macros
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
 from docgen.scan.settings import ScanSettings
 from docgen.template_files import builtin_templates_dir
@@ -201,9 +201,12 @@ def scan_settings(
     sources = [s for s in discovery.files if language_for(s.path) in C_FAMILY]
     if not sources:
         return ScanSettings(frozenset(options.cpp_macros))
-    learned = attribute_macros(learned_macro_defs(conn, sources, readonly))
+    defs = learned_macro_defs(conn, sources, readonly)
+    learned = attribute_macros(defs)
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
-    return ScanSettings(learned | frozenset(options.cpp_macros), "cpp" if cpp else "c")
+    return ScanSettings(
+        learned | frozenset(options.cpp_macros), "cpp" if cpp else "c", namespace_macros(defs)
+    )
 
 
 def project_for(options: BuildOptions) -> str:

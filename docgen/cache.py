@@ -227,7 +227,9 @@ def learned_macro_defs(
         row = known.get(source.path)
         if row is not None and source.stamp and row[0] == stamp:
             try:
-                found.extend(MacroDef(str(n), tuple(map(str, r))) for n, r in json.loads(row[1]))
+                found.extend(
+                    MacroDef(str(n), tuple(map(str, r)), str(ns)) for n, r, ns in json.loads(row[1])
+                )
                 continue
             except (ValueError, TypeError):
                 pass
@@ -236,7 +238,8 @@ def learned_macro_defs(
         except OSError:
             continue
         found.extend(defs)
-        fresh.append((source.path, stamp, json.dumps([[d.name, list(d.refs)] for d in defs])))
+        rows = [[d.name, list(d.refs), d.namespace] for d in defs]
+        fresh.append((source.path, stamp, json.dumps(rows)))
     if readonly:
         return found
     conn.executemany("INSERT OR REPLACE INTO macro_defs VALUES (?, ?, ?)", fresh)

@@ -6,7 +6,7 @@ import pytest
 
 from docgen.facts import CDefinition, CFacts
 from docgen.scan.cfamily import dialect_for, scan
-from docgen.scan.cpp_macros import attribute_macros, macro_defs, neutralise
+from docgen.scan.cpp_macros import attribute_macros, macro_defs, namespace_macros, neutralise
 from docgen.scan.settings import ScanSettings
 
 
@@ -271,3 +271,50 @@ def test_macros_no_header_defines_are_learned_from_class_heads() -> None:
         ("class", "BAR"),
     }
     assert by_qualname(c, "BytesValue").attributes == ("PROTOBUF_EXPORT", "PROTOBUF_FINAL")
+
+
+def test_namespace_macros_read_as_the_namespaces_they_open() -> None:
+    header = (
+        b"#define FMT_BEGIN_NAMESPACE \\\n  namespace fmt {  \\\n  inline namespace v11 {\n"
+        b"#define FMT_END_NAMESPACE } }\n"
+        b"#define PYBIND11_NAMESPACE_BEGIN(name) namespace name {\n"
+        b"#define PYBIND11_NAMESPACE_END(name) }\n"
+    )
+    defs = macro_defs(header)
+    namespaces = namespace_macros(defs)
+    assert namespaces == (
+        ("FMT_BEGIN_NAMESPACE", "fmt::v11"),
+        ("FMT_END_NAMESPACE", "}"),
+        ("PYBIND11_NAMESPACE_BEGIN()", "$1"),
+        ("PYBIND11_NAMESPACE_END()", "}"),
+    )
+    source = (
+        "FMT_BEGIN_NAMESPACE\nint format();\nFMT_END_NAMESPACE\n"
+        "PYBIND11_NAMESPACE_BEGIN(detail)\nstruct caster {};\nPYBIND11_NAMESPACE_END(detail)\n"
+    )
+    result = scan("x.h", source.encode(), ScanSettings(frozenset(), "cpp", namespaces)).cfamily
+    assert result is not None and not result.error_lines
+    assert inventory(result) == {
+        ("namespace", "fmt", 1),
+        ("namespace", "fmt::v11", 1),
+        ("function", "fmt::v11::format", 2),
+        ("namespace", "detail", 4),
+        ("struct", "detail::caster", 5),
+    }
+
+
+def test_friends_defined_in_a_class_and_conversion_operators() -> None:
+    c = facts(
+        "struct View {\n"
+        "  friend bool operator==(View a, View b) { return true; }\n"
+        "  friend class Other;\n"
+        "  explicit operator bool() const noexcept { return true; }\n"
+        "};\n"
+        "View::operator int() const { return 0; }\n"
+    )
+    assert inventory(c) == {
+        ("struct", "View", 1),
+        ("operator", "View::operator==", 2),
+        ("operator", "View::operator bool", 4),
+        ("operator", "View::operator int", 6),
+    }

@@ -82,13 +82,15 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
     dialect = dialect_for(path, data, settings)
-    blanked = neutralise(data, settings.attribute_macros | macros_in_use(data))
+    blanked = neutralise(
+        data, settings.attribute_macros | macros_in_use(data), settings.namespace_macros
+    )
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
     tree = parser.parse(blanked.data)
     root = tree.root_node
-    walked = cfamily_walk.walk(root, data, blanked.spans)
+    walked = cfamily_walk.walk(root, data, blanked.data, blanked.spans)
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
     if root.has_error:

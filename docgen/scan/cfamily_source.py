@@ -104,10 +104,11 @@ def doc_text(comments: list[str]) -> str | None:
 
 
 class Source:
-    """The original bytes and the blanked spans of one file."""
+    """The original bytes, the bytes the parser read, and the blanked spans of one file."""
 
-    def __init__(self, data: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
+    def __init__(self, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
         self.data = data
+        self.parsed = parsed  # a namespace macro's use reads as the namespace it opens
         self.spans = spans
         self.starts = [s[0] for s in spans]
         self.blanked_names = frozenset(text.split("(", 1)[0].strip() for _, _, text in spans)
@@ -172,6 +173,10 @@ class Source:
             if name is None:
                 return [*parts, ""]
             node = name
+        if node.type == "operator_cast":  # `operator bool`: up to the parameter list
+            params = next(iter(descendants(node, "parameter_list")), None)
+            end = params.start_byte if params is not None else node.end_byte
+            return [*parts, " ".join(self.text(node, node.start_byte, end).split())]
         if node.type == "template_function":
             inner = node.child_by_field_name("name")
             text = self.text(inner) if inner is not None else bare(self.text(node))

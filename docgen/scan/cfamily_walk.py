@@ -53,8 +53,8 @@ class _Frame:
 
 
 class _Walker:
-    def __init__(self, data: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
-        self.source = Source(data, spans)
+    def __init__(self, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
+        self.source = Source(data, parsed, spans)
         self.code = CodeFacts(self.source)
         self.out = Walked()
         self.definitions: list[CDefinition] = []
@@ -139,6 +139,12 @@ class _Walker:
                         )
             elif kind == "function_definition":
                 stack.extend(self.function_definition(frame))
+            elif kind == "friend_declaration":  # a friend defined in the class is a function
+                stack.extend(
+                    _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                    for c in node.named_children
+                    if c.type == "function_definition"
+                )
             elif kind in ("declaration", "field_declaration"):
                 stack.extend(self.declaration(frame))
             elif kind == "type_definition":
@@ -186,7 +192,8 @@ class _Walker:
             )
             inner = _Frame(node, scope, "", True)
         else:
-            for part in self.text(name).split("::"):
+            written = self.source.parsed[name.start_byte : name.end_byte].decode("utf-8", "replace")
+            for part in written.split("::"):
                 part = part.strip()
                 if not part:
                     continue
@@ -245,7 +252,10 @@ class _Walker:
         body = node.child_by_field_name("body")
         function = function_declarator(declarator)
         if function is None:
-            if declarator is not None and declarator.type == "operator_cast":
+            inner = declarator
+            while inner is not None and inner.type == "qualified_identifier":
+                inner = inner.child_by_field_name("name")
+            if declarator is not None and inner is not None and inner.type == "operator_cast":
                 self.callable(frame, declarator, declarator, body, body is not None)
             return []
         name_node = function.child_by_field_name("declarator")
@@ -451,5 +461,6 @@ class _Walker:
     # ------------------------------------------------- macros, bodies, launches
 
 
-def walk(root: Node, data: bytes, spans: tuple[tuple[int, int, str], ...]) -> Walked:
-    return _Walker(data, spans).run(root)
+def walk(root: Node, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> Walked:
+    """The names of one parse tree; `parsed` is what the parser read, `data` the file."""
+    return _Walker(data, parsed, spans).run(root)

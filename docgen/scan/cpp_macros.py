@@ -16,7 +16,7 @@ written `NAME()` in the sets here; their argument list is blanked with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
@@ -105,10 +105,13 @@ _INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
 
 @dataclass(frozen=True)
 class MacroDef:
-    """One `#define` whose body could make it an attribute macro."""
+    """One `#define` whose body could make it an attribute or a namespace macro."""
 
     name: str  # "NAME" or "NAME()" for a function-like macro
     refs: tuple[str, ...]  # other words of its body: attribute macros, or it is none
+    #: a namespace macro: "a::b" for `namespace a { inline namespace b {` ("$1" stands for
+    #: the first argument of a function-like one), "}" for a macro of closing braces
+    namespace: str = ""
 
 
 def _strip_balanced(body: str) -> str | None:
@@ -139,8 +142,23 @@ def _has_meaning(name: str) -> bool:
     return name in BLOCK_REGISTRATIONS or name in TEST_MACROS or is_dispatch_macro(name)
 
 
+_NAMESPACE_OPENING = re.compile(r"(?:\s*(?:inline\s+)?namespace\s+[A-Za-z_]\w*\s*\{)+\s*")
+_ONE_NAMESPACE = re.compile(r"namespace\s+([A-Za-z_]\w*)")
+
+
+def _namespace_body(body: str, params: list[str]) -> str:
+    """ "a::$1" for a body that opens namespaces, "}" for one that closes them, else ""."""
+    if _NAMESPACE_OPENING.fullmatch(body):
+        names = _ONE_NAMESPACE.findall(body)
+        return "::".join(f"${params.index(n) + 1}" if n in params else n for n in names)
+    if body.strip() and not body.replace("}", "").strip():
+        return "}"
+    return ""
+
+
 def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
-    """The `#define`s of one file that may be attribute macros (cheap: no parse)."""
+    """The `#define`s of one file that may be attribute or namespace macros (cheap: no
+    parse)."""
     if b"define" not in data:
         return ()
     found: dict[MacroDef, None] = {}
@@ -149,19 +167,26 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         if name in RESERVED or _INCLUDE_GUARD.search(name) or _has_meaning(name):
             continue
         raw = match.group(3).decode("utf-8", "replace")
+        params: list[str] = []
         if match.group(2):  # function-like: drop the parameter list
             close = raw.find(")")
             if close < 0:
                 continue
+            params = [p.strip() for p in raw[:close].split(",")]
             raw = raw[close + 1 :]
-        body = _strip_balanced(_COMMENT.sub(" ", raw.replace("\\\n", " ")))
+        key = f"{name}()" if match.group(2) else name
+        uncommented = _COMMENT.sub(" ", raw.replace("\\\n", " "))
+        namespace = _namespace_body(uncommented, params)
+        if namespace:
+            found[MacroDef(key, (), namespace)] = None
+            continue
+        body = _strip_balanced(uncommented)
         if body is None:
             continue
         words = _WORD.findall(body)
         if _WORD.sub("", body).strip():  # operators, numbers, strings: not an attribute
             continue
         refs = tuple(sorted({w for w in words if w not in SPECIFIER_WORDS}))
-        key = f"{name}()" if match.group(2) else name
         found[MacroDef(key, refs)] = None
     return tuple(found)
 
@@ -170,7 +195,8 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        by_name.setdefault(d.name, []).append(d.refs)
+        if not d.namespace:
+            by_name.setdefault(d.name, []).append(d.refs)
     known = {name.removesuffix("()") for name in BUILTIN_MACROS}
     chosen: set[str] = set()
     changed = True
@@ -218,12 +244,20 @@ class Blanked:
     names: tuple[str, ...]  # macro names blanked, sorted
 
 
-def _macro_table(macros: Iterable[str]) -> Mapping[str, bool]:
+def _macro_table(macros: Iterable[str]) -> dict[str, bool]:
     """Name -> whether it is function-like."""
     table = {name.removesuffix("()"): name.endswith("()") for name in BUILTIN_MACROS}
     for name in macros:
         table[name.removesuffix("()")] = name.endswith("()")
     return table
+
+
+def _call_args(text: str) -> list[str]:
+    """`(a, b)` -> ["a", "b"]; [] when there is no argument list."""
+    text = text.strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        return []
+    return [a.strip() for a in text[1:-1].split(",")]
 
 
 def _line_is_directive(data: bytes, pos: int) -> bool:
@@ -250,9 +284,16 @@ def _args_end(data: bytes, pos: int) -> int:
     return pos  # unbalanced: leave the rest alone
 
 
-def neutralise(data: bytes, macros: Iterable[str]) -> Blanked:
-    """Blank every use of an attribute macro outside preprocessor lines, offsets unchanged."""
+def neutralise(
+    data: bytes, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()
+) -> Blanked:
+    """Blank every use of an attribute macro outside preprocessor lines, and write a
+    namespace macro's namespace over it (`namespace fmt::v11{`, `}`), offsets unchanged."""
     table = _macro_table(macros)
+    opening = {}
+    for name, expansion in namespaces:
+        table[name.removesuffix("()")] = name.endswith("()")
+        opening[name.removesuffix("()")] = expansion
     present = {m.decode("ascii") for m in _CANDIDATE.findall(data)} & table.keys()
     if not present:
         return Blanked(data, (), ())
@@ -262,9 +303,10 @@ def neutralise(data: bytes, macros: Iterable[str]) -> Blanked:
     out = bytearray(data)
     spans: list[tuple[int, int, str]] = []
     used: set[str] = set()
+    last_end = 0
     for match in pattern.finditer(data):
         start, end = match.span()
-        if spans and start < spans[-1][1]:
+        if start < last_end:
             continue  # inside the arguments of the previous one
         if _line_is_directive(data, start):
             continue
@@ -275,6 +317,43 @@ def neutralise(data: bytes, macros: Iterable[str]) -> Blanked:
             if out[i] not in (10, 13):
                 out[i] = 32
         text = " ".join(data[start:end].decode("utf-8", "replace").split())
-        spans.append((start, end, text))
         used.add(name)
+        last_end = end
+        if name in opening:
+            args = _call_args(text[len(name) :])
+            written = _namespace_text(opening[name], args, end - start)
+            if written is not None and b"\n" not in data[start:end]:
+                out[start : start + len(written)] = written.encode()
+            continue  # a namespace is no attribute of what follows
+        spans.append((start, end, text))
     return Blanked(bytes(out), tuple(spans), tuple(sorted(used)))
+
+
+def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
+    """Macros that open or close namespaces, each with one expansion (the first in sorted
+    order, so the choice does not depend on the order files were read)."""
+    chosen: dict[str, str] = {}
+    for name, namespace in sorted({(d.name, d.namespace) for d in defs if d.namespace}):
+        chosen.setdefault(name, namespace)
+    return tuple(sorted(chosen.items()))
+
+
+def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:
+    """`namespace a::b{` (or `}`) that fits in `width` bytes: inner names are dropped
+    until it does; None when even one name does not fit."""
+    if expansion == "}":
+        return "}"
+    names = []
+    for part in expansion.split("::"):
+        if part.startswith("$"):
+            index = int(part[1:]) - 1
+            part = args[index] if index < len(args) else ""
+        if not part.isidentifier():
+            return None
+        names.append(part)
+    while names:
+        text = f"namespace {'::'.join(names)}{{"
+        if len(text) <= width:
+            return text
+        names.pop()
+    return None

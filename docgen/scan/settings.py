@@ -17,16 +17,21 @@ class ScanSettings:
     `attribute_macros`: export and attribute macros to blank before parsing, in
     addition to the built-in list (learned from the repository's headers and
     configured).  `headers_as`: the grammar for `.h` files, "cpp" in a tree
-    that has C++ sources, else "c".
+    that has C++ sources, else "c".  `namespace_macros`: macros such as
+    `FMT_BEGIN_NAMESPACE` that open or close namespaces, read as what they write.
     """
 
     attribute_macros: frozenset[str] = field(default_factory=frozenset)
     headers_as: str = "cpp"
+    #: (macro, expansion) of macros that open or close namespaces (see cpp_macros)
+    namespace_macros: tuple[tuple[str, str], ...] = ()
 
     def key(self) -> str:
         digest = hashlib.sha256(self.headers_as.encode() + b"\0")
         for name in sorted(self.attribute_macros):
             digest.update(name.encode() + b"\0")
+        for name, expansion in self.namespace_macros:
+            digest.update(f"{name}={expansion}".encode() + b"\0")
         return digest.hexdigest()
 
 

@@ -1,0 +1,180 @@
+"""How far docgen's C, C++ and CUDA names agree with Universal Ctags.
+
+    python bench/ctags_agree.py REPO [--show N]
+
+Scans every C-family file of REPO as a build does (attribute macros learned from
+the tree, `.h` as C++ when the tree has C++ sources), runs `ctags` over the same
+files with every macro docgen blanks given as `-D NAME=` (`-D 'NAME(...)='` for
+function-like ones) and compares, per category, (path, line, name):
+
+| category | ctags kinds | docgen kinds |
+|---|---|---|
+| namespace, class, struct, union, enum, macro | the same | the same |
+| functions | function (free, out-of-line and inline member definitions) | callables with a body |
+| prototypes | prototype (in-class declarations too) | callables without a body |
+| members | member | field |
+| typedefs | typedef (`using X =` too) | typedef, alias |
+
+`found` is the share of ctags' entries that docgen has on the same line with the
+same name; `extra` counts docgen entries ctags lacks.  Anonymous entities are
+left out of both sides.  `--show N` prints N misses and extras per category with
+their source lines, for a person to judge which tool is right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from docgen.discover import discover
+from docgen.scan import scan_file
+from docgen.scan.cpp_macros import (
+    BUILTIN_MACROS,
+    attribute_macros,
+    macro_defs,
+    namespace_macros,
+)
+from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
+from docgen.scan.settings import ScanSettings
+
+CALLABLES = frozenset({"function", "kernel", "method", "constructor", "destructor", "operator"})
+CATEGORIES = (
+    "namespace",
+    "class",
+    "struct",
+    "union",
+    "enum",
+    "macro",
+    "functions",
+    "prototypes",
+    "members",
+    "typedefs",
+)
+CTAGS_CATEGORY = {
+    "namespace": "namespace",
+    "class": "class",
+    "struct": "struct",
+    "union": "union",
+    "enum": "enum",
+    "macro": "macro",
+    "function": "functions",
+    "prototype": "prototypes",
+    "member": "members",
+    "typedef": "typedefs",
+}
+CUDA_WORDS = ("__global__", "__device__", "__host__", "__forceinline__", "__shared__")
+ANONYMOUS = re.compile(r"__anon[0-9a-f]+|\(anonymous\)")
+Key = tuple[str, str, int, str]  # category, path, line, name
+
+
+def spelled(name: str) -> str:
+    """`operator ==` and `operator==` alike: spaces only between two word characters."""
+    return re.sub(r"(?<=\W) | (?=\W)", "", " ".join(name.split()))
+
+
+def docgen_category(kind: str, is_definition: bool) -> str:
+    if kind in CALLABLES:
+        return "functions" if is_definition else "prototypes"
+    return {"field": "members", "typedef": "typedefs", "alias": "typedefs"}.get(kind, kind)
+
+
+def docgen_entries(repo: Path, paths: list[str]) -> tuple[set[Key], ScanSettings]:
+    data = {p: (repo / p).read_bytes() for p in paths}
+    defs = [d for blob in data.values() for d in macro_defs(blob)]
+    cpp = any(p.lower().endswith(CPP_SOURCE_SUFFIXES) for p in paths)
+    settings = ScanSettings(attribute_macros(defs), "cpp" if cpp else "c", namespace_macros(defs))
+    found: set[Key] = set()
+    for path in paths:
+        facts = scan_file(path, data[path], settings).cfamily
+        for d in facts.definitions if facts is not None else ():
+            if not ANONYMOUS.search(d.name):
+                category = docgen_category(d.kind, d.is_definition)
+                found.add((category, path, d.line, spelled(d.name)))
+    return found, settings
+
+
+def ctags_entries(repo: Path, paths: list[str], settings: ScanSettings) -> set[Key]:
+    ctags = shutil.which("ctags")
+    if ctags is None:
+        raise SystemExit(
+            "ctags_agree: Universal Ctags is not installed (apt-get install universal-ctags)"
+        )
+    command = [ctags, "--options=NONE", "--languages=C,C++", "--output-format=json"]
+    header = "C" if settings.headers_as == "c" else "C++"
+    command += [
+        f"--langmap=C:.c{'.h' if header == 'C' else ''},"
+        f"C++:{'.h' if header == 'C++' else ''}.cc.cpp.cxx.hpp.hh.hxx.inl.cu.cuh",
+        "--extras=-p",
+        "--fields=+nK",
+        "--kinds-C++=ncsugfmdpt",
+        "--kinds-C=sugfmdpt",
+    ]
+    for name in sorted(BUILTIN_MACROS | settings.attribute_macros | set(CUDA_WORDS)):
+        command.append(f"-D{name[:-2]}(...)=" if name.endswith("()") else f"-D{name}=")
+    for name, expansion in settings.namespace_macros:  # as docgen reads them: one brace each
+        body = "}" if expansion == "}" else f"namespace {expansion.replace('$1', 'x')} {{"
+        head = f"{name[:-2]}(x)" if name.endswith("()") else name
+        command.append(f"-D{head}={body}")
+    command += ["-f", "-", "-L", "-"]
+    listing = "\n".join(paths) + "\n"
+    result = subprocess.run(
+        command, cwd=repo, input=listing, capture_output=True, text=True, check=False
+    )
+    found: set[Key] = set()
+    for row in result.stdout.splitlines():
+        try:
+            tag = json.loads(row)
+        except ValueError:
+            continue
+        category = CTAGS_CATEGORY.get(tag.get("kind", ""))
+        name = tag.get("name", "")
+        if category is None or ANONYMOUS.search(name):
+            continue
+        found.add((category, tag["path"], int(tag.get("line", 0)), spelled(name)))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("repo")
+    parser.add_argument("--show", type=int, default=0)
+    args = parser.parse_args(argv)
+    repo = Path(args.repo).resolve()
+    paths = [s.path for s in discover(repo).files if language_for(s.path) in C_FAMILY]
+    ours, settings = docgen_entries(repo, paths)
+    theirs = ctags_entries(repo, paths, settings)
+    macros = len(settings.attribute_macros) + len(settings.namespace_macros)
+    print(f"{repo.name}: {len(paths):,} C-family files, {macros} learned macros")
+    print()
+    print("| category | ctags | docgen | found | found % | extra |")
+    print("|---|---:|---:|---:|---:|---:|")
+    counts_ours = Counter(k[0] for k in ours)
+    counts_theirs = Counter(k[0] for k in theirs)
+    both = ours & theirs
+    counts_both = Counter(k[0] for k in both)
+    for category in CATEGORIES:
+        total = counts_theirs[category]
+        share = f"{100 * counts_both[category] / total:.1f}" if total else "-"
+        extra = counts_ours[category] - counts_both[category]
+        print(
+            f"| {category} | {total:,} | {counts_ours[category]:,} | {counts_both[category]:,}"
+            f" | {share} | {extra:,} |"
+        )
+    if args.show:
+        for category in CATEGORIES:
+            for label, keys in (("MISS", theirs - ours), ("EXTRA", ours - theirs)):
+                for _, path, line, name in sorted(k for k in keys if k[0] == category)[: args.show]:
+                    lines = (repo / path).read_text(errors="replace").split("\n")
+                    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+                    print(f"{label} {category} {path}:{line} {name} | {text[:100]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
