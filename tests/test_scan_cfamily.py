@@ -318,3 +318,20 @@ def test_friends_defined_in_a_class_and_conversion_operators() -> None:
         ("operator", "View::operator bool", 4),
         ("operator", "View::operator int", 6),
     }
+
+
+def test_fields_of_anonymous_structs_belong_to_their_name_or_owner() -> None:
+    c = facts(
+        "typedef struct { int head; float tail; } ring_t;\n"
+        "struct Outer { union { int i; float f; }; int n; };\n",
+        path="x.c",
+    )
+    assert inventory(c) == {
+        ("typedef", "ring_t", 1),
+        ("field", "ring_t::head", 1),
+        ("field", "ring_t::tail", 1),
+        ("struct", "Outer", 2),
+        ("field", "Outer::i", 2),
+        ("field", "Outer::f", 2),
+        ("field", "Outer::n", 2),
+    }

@@ -218,8 +218,15 @@ class _Walker:
         node = frame.node
         name = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
-        if name is None or body is None:
+        if body is None:
             return []
+        if name is None:  # an anonymous struct or union: its fields are its owner's
+            if node.type == "enum_specifier":
+                return []
+            return [
+                _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                for c in reversed(body.named_children)
+            ]
         if name.type == "template_type":
             name = name.child_by_field_name("name") or name
         parts = [bare(p) for p in self.text(name).split("::")]
@@ -392,20 +399,9 @@ class _Walker:
         return pushed
 
     def type_definition(self, frame: _Frame) -> list[_Frame]:
+        """`typedef ... name;`; the fields of `typedef struct { ... } name;` are name's."""
         node = frame.node
-        pushed: list[_Frame] = []
-        type_node = node.child_by_field_name("type")
-        if type_node is not None and type_node.type in CLASS_KINDS:
-            pushed.append(
-                _Frame(
-                    type_node,
-                    frame.scope,
-                    frame.in_class,
-                    frame.file_local,
-                    "",
-                    frame.outer or node,
-                )
-            )
+        names: list[str] = []
         for declarator in node.children_by_field_name("declarator"):
             inner: Node | None = declarator
             while inner is not None and inner.type != "type_identifier":
@@ -418,6 +414,7 @@ class _Walker:
                     None,
                 )
             if inner is not None:
+                names.append(self.text(inner))
                 self.add(
                     frame,
                     node,
@@ -428,7 +425,19 @@ class _Walker:
                     node.end_byte,
                     True,
                 )
-        return pushed
+        type_node = node.child_by_field_name("type")
+        if type_node is None or type_node.type not in CLASS_KINDS:
+            return []
+        body = type_node.child_by_field_name("body")
+        if type_node.child_by_field_name("name") is None and body is not None and names:
+            if type_node.type == "enum_specifier":
+                return []
+            scope = (*frame.scope, names[0])
+            return [
+                _Frame(c, scope, names[0], frame.file_local) for c in reversed(body.named_children)
+            ]
+        outer = frame.outer or node
+        return [_Frame(type_node, frame.scope, frame.in_class, frame.file_local, "", outer)]
 
     def macro(self, frame: _Frame) -> None:
         node = frame.node
