@@ -16,10 +16,11 @@ function-like ones) and compares, per category, (path, line, name):
 | typedefs | typedef (`using X =` too) | typedef, alias |
 
 `found` is the share of ctags' entries that docgen has on the same line with the
-same name; `extra` counts docgen entries ctags lacks.  Uses of registration and
-test macros that ctags takes for functions or prototypes (`TEST(Suite, Case)`,
-`DEFINE_DISPATCH(stub);`) are counted apart and left out of the comparison:
-docgen lists them as test cases and registrations.  Anonymous entities are
+same name; `extra` counts docgen entries ctags lacks.  Macro uses that ctags
+takes for functions or prototypes (a line that starts with an upper-case name and
+its arguments: `TEST(Suite, Case) {`, `DEFINE_DISPATCH(stub);`) are counted
+apart and left out of the comparison: docgen lists registrations and test cases
+as such and other macro uses as nothing.  Anonymous entities are
 left out of both sides.  `--show N` prints N misses and extras per category with
 their source lines, for a person to judge which tool is right.
 """
@@ -37,7 +38,6 @@ from pathlib import Path
 
 from docgen.discover import discover
 from docgen.scan import scan_file
-from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
 from docgen.scan.cpp_macros import (
     BUILTIN_MACROS,
     attribute_macros,
@@ -144,13 +144,15 @@ def ctags_entries(repo: Path, paths: list[str], settings: ScanSettings) -> set[K
     return found
 
 
-def read_as_macro(key: Key) -> bool:
-    """A ctags function or prototype that is a registration or test macro's use, which
-    docgen lists as a registration or a test case instead (`TEST(...)`, `DEFINE_DISPATCH`)."""
-    name = key[3]
-    return key[0] in ("functions", "prototypes") and (
-        name in BLOCK_REGISTRATIONS or name in TEST_MACROS or is_dispatch_macro(name)
-    )
+MACRO_USE = re.compile(r"\s*([A-Z][A-Z0-9_]*)\s*\(")
+
+
+def read_as_macro(key: Key, line: str) -> bool:
+    """A ctags function or prototype that is a macro's use: the line starts with the
+    upper-case name and its arguments, no return type (`TEST(Suite, Case) {`,
+    `DEFINE_DISPATCH(stub);`); docgen lists registrations and tests as such."""
+    match = MACRO_USE.match(line)
+    return key[0] in ("functions", "prototypes") and match is not None and match[1] == key[3]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,8 +169,17 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| category | ctags | docgen | found | found % | extra | ctags: macro uses |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    macro_uses = Counter(k[0] for k in theirs if read_as_macro(k))
-    theirs = {k for k in theirs if not read_as_macro(k)}
+    texts: dict[str, list[str]] = {}
+
+    def line_of(path: str, line: int) -> str:
+        if path not in texts:
+            texts[path] = (repo / path).read_text(errors="replace").split("\n")
+        lines = texts[path]
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    uses = {k for k in theirs if read_as_macro(k, line_of(k[1], k[2]))}
+    macro_uses = Counter(k[0] for k in uses)
+    theirs -= uses
     counts_ours = Counter(k[0] for k in ours)
     counts_theirs = Counter(k[0] for k in theirs)
     both = ours & theirs
@@ -185,8 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         for category in CATEGORIES:
             for label, keys in (("MISS", theirs - ours), ("EXTRA", ours - theirs)):
                 for _, path, line, name in sorted(k for k in keys if k[0] == category)[: args.show]:
-                    lines = (repo / path).read_text(errors="replace").split("\n")
-                    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+                    text = line_of(path, line).strip()
                     print(f"{label} {category} {path}:{line} {name} | {text[:100]}")
     return 0
 
