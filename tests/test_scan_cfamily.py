@@ -335,3 +335,60 @@ def test_fields_of_anonymous_structs_belong_to_their_name_or_owner() -> None:
         ("field", "Outer::f", 2),
         ("field", "Outer::n", 2),
     }
+
+
+def test_function_pointer_fields_lone_macros_and_defines_in_bodies() -> None:
+    c = facts(
+        "struct Ops { int (*open)(const char* p); void (*close)(void); };\n"
+        "PROTOBUF_NAMESPACE_OPEN\n"
+        "class Any { int size_; };\n"
+        "PROTOBUF_NAMESPACE_CLOSE\n"
+        "int f(int x) {\n"
+        "#define SQ(v) ((v) * (v))\n"
+        "  return SQ(x);\n"
+        "}\n"
+        "struct __align__(8) Pair { float a; };\n"
+        "int Dict<K,\n"
+        "         V>::size() const { return 0; }\n"
+    )
+    assert inventory(c) == {
+        ("struct", "Ops", 1),
+        ("field", "Ops::open", 1),
+        ("field", "Ops::close", 1),
+        ("class", "Any", 3),
+        ("field", "Any::size_", 3),
+        ("function", "f", 5),
+        ("macro", "SQ", 6),
+        ("struct", "Pair", 9),
+        ("field", "Pair::a", 9),
+        ("method", "Dict::size", 11),
+    }
+    assert "PROTOBUF_NAMESPACE_OPEN" in c.neutralised
+
+
+def test_branches_that_each_open_a_head_are_read_first_branch_only() -> None:
+    c = facts(
+        "#ifdef _WIN32\n"
+        "struct Node : Base {\n"
+        "#else\n"
+        "struct Node : Other {\n"
+        "#endif\n"
+        "  void apply();\n"
+        "};\n"
+        "struct After { int x; };\n"
+    )
+    found = {(kind, name) for kind, name, _ in inventory(c)}
+    assert found == {
+        ("struct", "Node"),
+        ("method", "Node::apply"),
+        ("struct", "After"),
+        ("field", "After::x"),
+    }
+
+
+def test_a_continued_define_is_never_blanked() -> None:
+    c = facts(
+        "#define ACQUIRE(...) \\\n  __attribute__((acquire(__VA_ARGS__)))\n"
+        "#define RELEASE(...) \\\n  __attribute__((release(__VA_ARGS__)))\n"
+    )
+    assert inventory(c) == {("macro", "ACQUIRE", 1), ("macro", "RELEASE", 3)}

@@ -19,7 +19,12 @@ from typing import TYPE_CHECKING
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
-from docgen.scan.cpp_macros import macros_in_use, neutralise
+from docgen.scan.cpp_macros import (
+    first_branches,
+    lone_macros_blanked,
+    macros_in_use,
+    neutralise,
+)
 from docgen.scan.decode import decode_text
 from docgen.scan.languages import CPP_SOURCE_SUFFIXES
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -85,12 +90,18 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     blanked = neutralise(
         data, settings.attribute_macros | macros_in_use(data), settings.namespace_macros
     )
+    parsed, lone = lone_macros_blanked(blanked.data)
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
-    tree = parser.parse(blanked.data)
-    root = tree.root_node
-    walked = cfamily_walk.walk(root, data, blanked.data, blanked.spans)
+    root = parser.parse(parsed).root_node
+    if root.has_error and (b"#else" in parsed or b"#elif" in parsed):
+        # branches that each open a class or function head: read the first ones only
+        retry_data = first_branches(parsed)
+        retry = parser.parse(retry_data).root_node
+        if error_lines(retry)[1] < error_lines(root)[1]:
+            root, parsed = retry, retry_data
+    walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
     if root.has_error:
@@ -115,7 +126,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         gpu_calls=tuple(CodeUse(name, line) for line, name in sorted(walked.gpu_calls)),
         test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
         error_lines=lines,
-        neutralised=blanked.names,
+        neutralised=tuple(sorted({*blanked.names, *lone})),
     )
     return FileFacts(
         path=path,

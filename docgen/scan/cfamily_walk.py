@@ -22,6 +22,7 @@ from docgen.scan.cfamily_source import (
     TRANSPARENT,
     Source,
     bare,
+    descendants,
     function_declarator,
     one_line,
     split_top,
@@ -76,7 +77,7 @@ class _Walker:
         file_local: bool = False,
     ) -> None:
         blanked = self.source.blanked_names
-        if name in KEYWORDS or not NAME.fullmatch(name):
+        if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
             return
         if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
             return
@@ -282,8 +283,16 @@ class _Walker:
                 for c in reversed(body.named_children)
             ]
         self.callable(frame, function, name_node, body, body is not None)
-        if body is not None:
-            self.code.body(body)
+        if body is None:
+            return []
+        self.code.body(body)
+        if b"define" in self.source.data[body.start_byte : body.end_byte]:
+            # a #define is file-wide wherever it is written
+            return [
+                _Frame(c, (), "", frame.file_local)
+                for c in descendants(body, "preproc_def")
+                + descendants(body, "preproc_function_def")
+            ]
         return []
 
     def callable(
@@ -325,13 +334,18 @@ class _Walker:
             c.type == "storage_class_specifier" and self.text(c) == "static"
             for c in node.named_children
         )
+        last = name_node
+        while last.type == "qualified_identifier":
+            last = last.child_by_field_name("name") or last
+            if last.type != "qualified_identifier":
+                break
         self.add(
             frame,
             node,
             kind,
             name,
             qualifier,
-            name_node.start_point[0] + 1,
+            last.start_point[0] + 1,
             header_end,
             is_definition,
             file_local=static and not frame.in_class and not qualifier,
@@ -364,8 +378,11 @@ class _Walker:
                 ):
                     self.code.statement_macro(node)
                     continue
-                self.callable(frame, function, name_node, None, False)
-                continue
+                if name_node is not None and name_node.type == "parenthesized_declarator":
+                    declarator = name_node  # `int (*open)(...)`: a pointer to a function
+                else:
+                    self.callable(frame, function, name_node, None, False)
+                    continue
             if declarator.type == "operator_cast":
                 self.callable(frame, declarator, declarator, None, False)
                 continue

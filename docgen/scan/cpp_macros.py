@@ -27,6 +27,7 @@ BUILTIN_MACROS: frozenset[str] = frozenset(
         "__attribute__()",
         "__declspec()",
         "__launch_bounds__()",
+        "__align__()",
         "TORCH_API",
         "TORCH_PYTHON_API",
         "TORCH_CUDA_CPP_API",
@@ -252,6 +253,47 @@ def _macro_table(macros: Iterable[str]) -> dict[str, bool]:
     return table
 
 
+_LONE_MACRO = re.compile(
+    rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?$)", re.MULTILINE
+)
+_CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+
+
+def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
+    """A line that is one upper-case word and nothing else is a macro's use
+    (`PROTOBUF_NAMESPACE_OPEN`, `C10_DIAGNOSTIC_POP`): no statement or declaration
+    looks so.  Blanked, wherever it is defined (often in a file docgen never sees)."""
+    out = bytearray(data)
+    names: set[str] = set()
+    for match in _LONE_MACRO.finditer(data):
+        start, end = match.span(1)
+        out[start:end] = b" " * (end - start)
+        names.add(match.group(1).decode("ascii"))
+    return bytes(out), frozenset(names)
+
+
+def first_branches(data: bytes) -> bytes:
+    """Only the first branch of every `#if`/`#ifdef` kept (the others blanked, lines kept):
+    a second reading for a file whose branches each open a class or a function head."""
+    lines = data.split(b"\n")
+    skipping: list[bool] = []  # per open conditional: is this branch blanked?
+    for i, line in enumerate(lines):
+        match = _CONDITIONAL.match(line)
+        word = match.group(1) if match else b""
+        if word.startswith(b"if"):
+            skipping.append(False)
+            continue
+        if word in (b"else", b"elif", b"elifdef", b"elifndef") and skipping:
+            skipping[-1] = True
+            continue
+        if word == b"endif" and skipping:
+            skipping.pop()
+            continue
+        if any(skipping):
+            lines[i] = re.sub(rb"[^\r]", b" ", line)
+    return b"\n".join(lines)
+
+
 def _call_args(text: str) -> list[str]:
     """`(a, b)` -> ["a", "b"]; [] when there is no argument list."""
     text = text.strip()
@@ -261,7 +303,10 @@ def _call_args(text: str) -> list[str]:
 
 
 def _line_is_directive(data: bytes, pos: int) -> bool:
+    """Whether `pos` is on a preprocessor line, its backslash-continued lines included."""
     start = data.rfind(b"\n", 0, pos) + 1
+    while start > 1 and data[max(0, start - 3) : start - 1].endswith((b"\\", b"\\\r")):
+        start = data.rfind(b"\n", 0, start - 1) + 1
     return data[start:pos].lstrip().startswith(b"#")
 
 
@@ -295,6 +340,9 @@ def neutralise(
         table[name.removesuffix("()")] = name.endswith("()")
         opening[name.removesuffix("()")] = expansion
     present = {m.decode("ascii") for m in _CANDIDATE.findall(data)} & table.keys()
+    present |= {  # the few names neither upper case nor `__...` (`really_inline`)
+        name for name in table if not _CANDIDATE.fullmatch(name.encode()) and name.encode() in data
+    }
     if not present:
         return Blanked(data, (), ())
     pattern = re.compile(
