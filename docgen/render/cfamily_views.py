@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from docgen.facts import CDefinition, FileFacts
@@ -72,6 +73,8 @@ GROUP_ORDER = (
 #: lines listed per keyword entry before the rest are counted
 ENTRY_TARGETS = 12
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".h++", ".inl")
+#: suffixes a header's source file (or a source file's header) may have
+PAIR_SUFFIXES = (*HEADER_SUFFIXES, ".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
 
 
 @dataclass(frozen=True)
@@ -311,12 +314,15 @@ def includes_view(facts: FileFacts, graph: IncludeGraph, linker: Linker) -> Incl
     return IncludesView(rows, tuple(included_by), graph.roots, graph.guessed)
 
 
-def pair_of(path: str, graph: IncludeGraph, same_folder: tuple[str, ...]) -> tuple[str, ...]:
+def pair_of(path: str, graph: IncludeGraph, files: Collection[str]) -> tuple[str, ...]:
     """A header's source files and a source file's header: the same stem, in the same
-    folder or linked by an include."""
+    folder or linked by an include.  (A folder can hold thousands of files: the folder's
+    candidates are looked up by name, never listed.)"""
     stem, suffix = posixpath.splitext(posixpath.basename(path))
     header = suffix.lower() in HEADER_SUFFIXES
-    candidates = {*same_folder, *graph.includes_of(path), *graph.included_by.get(path, ())}
+    base = posixpath.join(posixpath.dirname(path), stem)
+    siblings = {base + s for s in PAIR_SUFFIXES if base + s in files}
+    candidates = {*siblings, *graph.includes_of(path), *graph.included_by.get(path, ())}
     found = []
     for other in sorted(candidates):
         other_stem, other_suffix = posixpath.splitext(posixpath.basename(other))

@@ -226,7 +226,7 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
         tests=lookup.tests_of(path),
         importers=graph.imported_by.get(path, ()),
         imports=graph.imports_of(path),
-        pair=cfamily_views.pair_of(path, includes, same_folder) if cfamily else (),
+        pair=cfamily_views.pair_of(path, includes, lookup.index.files) if cfamily else (),
         includers=includes.included_by.get(path, ()),
         included=includes.includes_of(path),
         same_folder=same_folder,

@@ -87,9 +87,7 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
     dialect = dialect_for(path, data, settings)
-    blanked = neutralise(
-        data, settings.attribute_macros | macros_in_use(data), settings.namespace_macros
-    )
+    blanked = neutralise(data, settings.macro_table, macros_in_use(data))
     parsed, lone = lone_macros_blanked(blanked.data)
     import tree_sitter
 

@@ -14,6 +14,7 @@ from docgen.facts import KernelLaunch, RegisteredOp, Registration
 from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
     GPU_CALL,
+    GPU_CALL_BYTES,
     TEST_MACROS,
     is_dispatch_macro,
     macro_args,
@@ -101,8 +102,7 @@ class CodeFacts:
     def body(self, body: Node) -> None:
         """Kernel launches and GPU calls, looked for only where the bytes can hold them."""
         chunk = self.source.data[body.start_byte : body.end_byte]
-        launches = b"<<<" in chunk
-        if not launches and b"cu" not in chunk and b"nccl" not in chunk:
+        if b"<<<" not in chunk and not GPU_CALL_BYTES.search(chunk):
             return
         for call in descendants(body, "call_expression"):
             function = call.child_by_field_name("function")

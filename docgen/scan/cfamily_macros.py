@@ -29,6 +29,11 @@ GPU_CALL = re.compile(
     r"(?:cuda|cu|cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc)[A-Z]\w*$"
     r"|C10_CUDA_KERNEL_LAUNCH_CHECK$|C10_CUDA_CHECK$|AT_CUDA_CHECK$"
 )
+#: bytes that may hold such a call: cheap to look for before a body is opened
+GPU_CALL_BYTES = re.compile(
+    rb"\b(?:(?:cuda|cu|cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc)[A-Z]"
+    rb"|C10_CUDA_|AT_CUDA_CHECK)"
+)
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 

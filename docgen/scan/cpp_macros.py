@@ -16,7 +16,7 @@ written `NAME()` in the sets here; their argument list is blanked with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
@@ -245,12 +245,25 @@ class Blanked:
     names: tuple[str, ...]  # macro names blanked, sorted
 
 
-def _macro_table(macros: Iterable[str]) -> dict[str, bool]:
-    """Name -> whether it is function-like."""
-    table = {name.removesuffix("()"): name.endswith("()") for name in BUILTIN_MACROS}
-    for name in macros:
-        table[name.removesuffix("()")] = name.endswith("()")
-    return table
+@dataclass(frozen=True)
+class MacroTable:
+    """Every macro `neutralise` rewrites, prepared once for all the files of a build."""
+
+    function_like: Mapping[str, bool]  # name -> whether its argument list goes with it
+    opening: Mapping[str, str]  # namespace macro -> its expansion (see `namespace_macros`)
+    unusual: tuple[str, ...]  # names `_CANDIDATE` cannot find (`really_inline`)
+
+    @classmethod
+    def of(cls, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()) -> MacroTable:
+        table = {name.removesuffix("()"): name.endswith("()") for name in BUILTIN_MACROS}
+        for name in macros:
+            table[name.removesuffix("()")] = name.endswith("()")
+        opening = {}
+        for name, expansion in namespaces:
+            table[name.removesuffix("()")] = name.endswith("()")
+            opening[name.removesuffix("()")] = expansion
+        unusual = tuple(sorted(n for n in table if not _CANDIDATE.fullmatch(n.encode())))
+        return cls(table, opening, unusual)
 
 
 _LONE_MACRO = re.compile(
@@ -330,19 +343,19 @@ def _args_end(data: bytes, pos: int) -> int:
 
 
 def neutralise(
-    data: bytes, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()
+    data: bytes, macros: MacroTable | Iterable[str], extra: frozenset[str] = frozenset()
 ) -> Blanked:
     """Blank every use of an attribute macro outside preprocessor lines, and write a
-    namespace macro's namespace over it (`namespace fmt::v11{`, `}`), offsets unchanged."""
-    table = _macro_table(macros)
-    opening = {}
-    for name, expansion in namespaces:
-        table[name.removesuffix("()")] = name.endswith("()")
-        opening[name.removesuffix("()")] = expansion
-    present = {m.decode("ascii") for m in _CANDIDATE.findall(data)} & table.keys()
-    present |= {  # the few names neither upper case nor `__...` (`really_inline`)
-        name for name in table if not _CANDIDATE.fullmatch(name.encode()) and name.encode() in data
-    }
+    namespace macro's namespace over it (`namespace fmt::v11{`, `}`), offsets unchanged.
+    `extra`: object-like attribute macros of this file alone (see `macros_in_use`)."""
+    prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
+    table, opening = prepared.function_like, prepared.opening
+    candidates = {m.decode("ascii") for m in _CANDIDATE.findall(data)}
+    present = candidates & table.keys()
+    present.update(name for name in prepared.unusual if name.encode() in data)
+    if extra:
+        table = {**table, **dict.fromkeys(extra - table.keys(), False)}
+        present.update(extra & candidates)
     if not present:
         return Blanked(data, (), ())
     pattern = re.compile(

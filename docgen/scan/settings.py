@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from docgen.scan.cpp_macros import MacroTable
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,13 @@ class ScanSettings:
     headers_as: str = "cpp"
     #: (macro, expansion) of macros that open or close namespaces (see cpp_macros)
     namespace_macros: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def macro_table(self) -> MacroTable:
+        """The macros prepared once for every file a worker scans with these settings."""
+        from docgen.scan.cpp_macros import MacroTable
+
+        return MacroTable.of(self.attribute_macros, self.namespace_macros)
 
     def key(self) -> str:
         digest = hashlib.sha256(self.headers_as.encode() + b"\0")
