@@ -115,42 +115,47 @@ class Site:
 
 @dataclass(frozen=True)
 class CppSymbols:
-    by_signature: Mapping[str, tuple[Site, ...]]
+    """For every declaration its definitions and for every definition its declarations,
+    by (path, line, qualified name); computed once per build."""
+
+    counterparts_of: Mapping[tuple[str, int, str], tuple[Site, ...]]
 
     @classmethod
     def of(cls, files: Iterable[ScannedFile]) -> CppSymbols:
-        found: dict[str, list[Site]] = {}
+        candidates: list[tuple[str, CDefinition]] = []
+        forms: dict[str, set[bool]] = {}
         for scanned in files:
             c = scanned.facts.cfamily
             if c is None:
                 continue
             for d in c.definitions:
-                if d.kind not in CALLABLE_KINDS and d.kind != "kernel":
-                    continue
-                key = signature_key(d)
-                if key is None:
-                    continue
-                site = Site(scanned.facts.path, d.line, d.kind, d.qualname, d.is_definition)
+                if d.kind in CALLABLE_KINDS or d.kind == "kernel":
+                    candidates.append((scanned.facts.path, d))
+                    forms.setdefault(d.qualname, set()).add(d.is_definition)
+        # Only a name both declared and defined somewhere can have a counterpart: the
+        # signatures of the others are never read.
+        found: dict[str, list[Site]] = {}
+        for path, d in candidates:
+            if len(forms[d.qualname]) < 2:
+                continue
+            key = signature_key(d)
+            if key is not None:
+                site = Site(path, d.line, d.kind, d.qualname, d.is_definition)
                 found.setdefault(key, []).append(site)
-        return cls(
-            MappingProxyType(
-                {
-                    key: tuple(sorted(sites, key=lambda s: (s.path, s.line)))
-                    for key, sites in sorted(found.items())
-                    if any(s.is_definition for s in sites)
-                    and not all(s.is_definition for s in sites)
-                }
-            )
-        )
+        counterparts: dict[tuple[str, int, str], tuple[Site, ...]] = {}
+        for sites in found.values():
+            ordered = sorted(sites, key=lambda s: (s.path, s.line))
+            for site in ordered:
+                others = tuple(
+                    s
+                    for s in ordered
+                    if s.is_definition != site.is_definition
+                    and not (s.path == site.path and s.line == site.line)
+                )
+                if others:
+                    counterparts[(site.path, site.line, site.qualname)] = others
+        return cls(MappingProxyType(counterparts))
 
     def counterparts(self, path: str, definition: CDefinition) -> tuple[Site, ...]:
         """Where a declaration is defined, or a definition declared (never itself)."""
-        key = signature_key(definition)
-        if key is None:
-            return ()
-        return tuple(
-            s
-            for s in self.by_signature.get(key, ())
-            if s.is_definition != definition.is_definition
-            and not (s.path == path and s.line == definition.line)
-        )
+        return self.counterparts_of.get((path, definition.line, definition.qualname), ())

@@ -227,6 +227,8 @@ def test_syntax_errors_are_reported_with_their_lines() -> None:
     [
         ("a.c", b"int x;", "cpp", "c"),
         ("a.h", b"int x;", "c", "c"),
+        ("a.h", b"namespace x {}", "c", "cpp"),
+        ("a.h", b"struct s { int x; };\nstd::string f();", "c", "cpp"),
         ("a.h", b"int x;", "cpp", "cpp"),
         ("a.hpp", b"int x;", "c", "cpp"),
         ("a.cu", b"int x;", "cpp", "cuda"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,12 @@ from docgen.scan.text import count_lines
 if TYPE_CHECKING:
     import tree_sitter
 
+#: what only C++ writes: a `.h` that has one of these is C++ whatever the tree holds
+CPP_WORDS = re.compile(
+    rb"^[ \t]*(?:namespace\b|template\s*<|class\s+\w+[^;]*\{|(?:public|private|protected):)"
+    rb"|\bstd::",
+    re.MULTILINE,
+)
 #: CUDA words that make a C++ header worth reading with the CUDA grammar
 CUDA_WORDS = (b"__global__", b"__device__", b"<<<")
 #: error lines listed per file at most (the rest are counted)
@@ -51,13 +58,16 @@ def language(dialect: str) -> tree_sitter.Language:
 
 def dialect_for(path: str, data: bytes, settings: ScanSettings) -> str:
     """`.c` is C, `.cu`/`.cuh` CUDA, C++ sources C++; a `.h` is C++ in a tree with C++
-    sources (else C); a C++ header that uses CUDA qualifiers is read as CUDA."""
+    sources, else C unless it is plainly C++ itself (a header-only C++ library); a C++
+    header that uses CUDA qualifiers is read as CUDA."""
     lower = path.lower()
     if lower.endswith((".cu", ".cuh")):
         return "cuda"
     if lower.endswith(".c"):
         return "c"
-    dialect = settings.headers_as if lower.endswith(".h") else "cpp"
+    dialect = "cpp"
+    if lower.endswith(".h") and settings.headers_as == "c" and not CPP_WORDS.search(data):
+        dialect = "c"
     if dialect == "cpp" and any(word in data for word in CUDA_WORDS):
         return "cuda"
     return dialect
