@@ -286,8 +286,10 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
 
 
 def first_branches(data: bytes) -> bytes:
-    """Only the first branch of every `#if`/`#ifdef` kept (the others blanked, lines kept):
-    a second reading for a file whose branches each open a class or a function head."""
+    """The file as if the first branch of every `#if`/`#ifdef` were taken: the other
+    branches and the conditional lines themselves blanked (lines kept).  A second reading
+    for a file whose branches each open a class or a function head, which no grammar
+    can nest inside a conditional."""
     lines = data.split(b"\n")
     skipping: list[bool] = []  # per open conditional: is this branch blanked?
     for i, line in enumerate(lines):
@@ -295,15 +297,13 @@ def first_branches(data: bytes) -> bytes:
         word = match.group(1) if match else b""
         if word.startswith(b"if"):
             skipping.append(False)
-            continue
-        if word in (b"else", b"elif", b"elifdef", b"elifndef") and skipping:
+        elif word in (b"else", b"elif", b"elifdef", b"elifndef") and skipping:
             skipping[-1] = True
-            continue
-        if word == b"endif" and skipping:
+        elif word == b"endif" and skipping:
             skipping.pop()
+        elif not any(skipping):
             continue
-        if any(skipping):
-            lines[i] = re.sub(rb"[^\r]", b" ", line)
+        lines[i] = re.sub(rb"[^\r]", b" ", line)
     return b"\n".join(lines)
 
 
