@@ -103,13 +103,15 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
 
     parser = tree_sitter.Parser(language(dialect))
     root = parser.parse(parsed).root_node
+    walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
     if root.has_error and (b"#else" in parsed or b"#elif" in parsed):
-        # branches that each open a class or function head: read the first ones only
+        # branches that each open a class or function head: read the first ones only,
+        # and keep that reading when it finds more
         retry_data = first_branches(parsed)
         retry = parser.parse(retry_data).root_node
-        if error_lines(retry)[1] < error_lines(root)[1]:
-            root, parsed = retry, retry_data
-    walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
+        rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans)
+        if len(rewalked.definitions) > len(walked.definitions):
+            root, walked = retry, rewalked
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
     if root.has_error:

@@ -286,24 +286,40 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
 
 
 def first_branches(data: bytes) -> bytes:
-    """The file as if the first branch of every `#if`/`#ifdef` were taken: the other
-    branches and the conditional lines themselves blanked (lines kept).  A second reading
-    for a file whose branches each open a class or a function head, which no grammar
-    can nest inside a conditional."""
+    """The file as if the first branch of every `#if`/`#ifdef` were taken: the code of the
+    other branches and the conditional lines themselves blanked (lines kept); `#define`
+    and `#include` lines stay in every branch.  A second reading for a file whose
+    branches each open a class or a function head, which no grammar can nest inside a
+    conditional."""
     lines = data.split(b"\n")
     skipping: list[bool] = []  # per open conditional: is this branch blanked?
+    continued = blank_continued = False  # inside a directive's backslash-continued lines
+
+    def blank(line: bytes) -> bytes:
+        return re.sub(rb"[^\r]", b" ", line)
+
     for i, line in enumerate(lines):
-        match = _CONDITIONAL.match(line)
-        word = match.group(1) if match else b""
-        if word.startswith(b"if"):
-            skipping.append(False)
-        elif word in (b"else", b"elif", b"elifdef", b"elifndef") and skipping:
-            skipping[-1] = True
-        elif word == b"endif" and skipping:
-            skipping.pop()
-        elif not any(skipping):
+        ends = line.rstrip().endswith(b"\\")
+        if continued:
+            lines[i] = blank(line) if blank_continued else line
+            continued = ends
             continue
-        lines[i] = re.sub(rb"[^\r]", b" ", line)
+        match = _CONDITIONAL.match(line)
+        if match:
+            word = match.group(1)
+            if word.startswith(b"if"):
+                skipping.append(False)
+            elif word == b"endif":
+                if skipping:
+                    skipping.pop()
+            elif skipping:
+                skipping[-1] = True
+            lines[i] = blank(line)
+            continued, blank_continued = ends, True
+        elif line.lstrip().startswith(b"#"):
+            continued, blank_continued = ends, False
+        elif any(skipping):
+            lines[i] = blank(line)
     return b"\n".join(lines)
 
 
