@@ -143,12 +143,15 @@ def build_pages(
             environments.append(prepared_environment(options))
 
         tick = progress(len(fresh)) if progress and fresh else None
-        scanned_now = scan_files(fresh, options.jobs, tick, meanwhile=meanwhile, settings=settings)
+        texts: dict[str, str] = {}
+        scanned_now = scan_files(
+            fresh, options.jobs, tick, meanwhile=meanwhile, settings=settings, texts=texts
+        )
         reused, damaged = loaded[0]
         if damaged:
             fresh = fresh + damaged
-            scanned_now += scan_files(damaged, options.jobs, settings=settings)
-        cache.store(fresh, scanned_now)
+            scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
+        cache.store(fresh, scanned_now, texts)
         cache.forget_all_but(s.path for s in discovery.files)
         previous = page_inputs(conn, options.out)
     clock.lap("scan")

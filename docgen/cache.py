@@ -164,12 +164,18 @@ class FactsCache:
             self._conn.execute("UPDATE files SET stamp = ? WHERE path = ?", (stamp, source.path))
         return True
 
-    def store(self, sources: Iterable[SourceFile], scanned: Iterable[ScannedFile]) -> None:
-        """Remember freshly scanned files; forget files that are gone."""
+    def store(
+        self,
+        sources: Iterable[SourceFile],
+        scanned: Iterable[ScannedFile],
+        texts: Mapping[str, str] | None = None,
+    ) -> None:
+        """Remember freshly scanned files (`texts`: their JSON where the workers made it)."""
         by_path = {s.path: s for s in sources}
+        made = texts or {}
         rows = []
         for item in scanned:
-            text = dumps(item)
+            text = made.get(item.facts.path) or dumps(item)
             self.digests[item.facts.path] = facts_digest(text)
             source = by_path.get(item.facts.path)
             if source is None or not item.facts.sha256 or is_transient(item):

@@ -98,9 +98,11 @@ def compare_pages(
     from docgen.workers import scan_files
 
     tick = progress(len(fresh)) if progress and fresh else None
-    scanned_now = scan_files(fresh, options.jobs, tick, settings=settings)
+    texts: dict[str, str] = {}
+    scanned_now = scan_files(fresh, options.jobs, tick, settings=settings, texts=texts)
     for item in scanned_now:
-        cache.digests[item.facts.path] = facts_digest(dumps(item))
+        made = texts.get(item.facts.path) or dumps(item)
+        cache.digests[item.facts.path] = facts_digest(made)
     index = build_index(project, reused + scanned_now, options.source_roots, options.include_roots)
     pages, _, _ = render_pages(
         index, options, discovery, definition_sites(index), cache.digests, previous

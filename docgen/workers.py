@@ -33,6 +33,7 @@ from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import is_binary, language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import scan as scan_text
+from docgen.serialize import dumps
 
 Progress = Callable[[int], None]
 
@@ -176,7 +177,9 @@ def _worker_main(conn: Connection, parent: int, settings: ScanSettings) -> None:
         if job is None:
             return
         index, source = job
-        conn.send((index, scan_one(source, settings)))
+        scanned = scan_one(source, settings)
+        # The facts' JSON is made here, on every core, not in the build's own process.
+        conn.send((index, scanned, dumps(scanned)))
         done += 1
         if done % GC_EVERY == 0:
             gc.collect()
@@ -232,10 +235,13 @@ def scan_files(
     file_timeout: float = DEFAULT_FILE_TIMEOUT,
     meanwhile: Callable[[], None] | None = None,
     settings: ScanSettings = DEFAULT_SETTINGS,
+    texts: dict[str, str] | None = None,
 ) -> list[ScannedFile]:
     """Scan every file in worker processes; results in the order of `sources`.
 
     `meanwhile` runs in this process once the workers have their first files.
+    `texts`, when given, receives each result's JSON (as `serialize.dumps` makes it)
+    by path, made in the workers.
     """
     results: list[ScannedFile | None] = [None] * len(sources)
     if not sources:
@@ -268,13 +274,15 @@ def scan_files(
                     continue
                 if worker.conn in ready or worker.conn.poll():
                     try:
-                        index, scanned = worker.conn.recv()
+                        index, scanned, text = worker.conn.recv()
                     except (EOFError, OSError):
                         workers[i] = _replace_dead(ctx, worker, results, settings)
                         _assign(workers[i], pending)
                         _tick(progress)
                         continue
                     results[index] = scanned
+                    if texts is not None:
+                        texts[scanned.facts.path] = text
                     worker.job = None
                     _assign(worker, pending)
                     _tick(progress)

@@ -8,8 +8,9 @@ names no mirrored page can have (mirrored pages end in `_docs.md`, `_kw.md`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from docgen.links import docs_page, folder_index
@@ -114,6 +115,27 @@ def keywords_views(
     letter_page_limit: int = LETTER_PAGE_LIMIT,
 ) -> list[KeywordsView]:
     """The entry page first, then the letter pages (none when everything fits on one)."""
+    jobs = keywords_view_jobs(
+        sites,
+        line_counts,
+        context,
+        single_page_limit=single_page_limit,
+        letter_page_limit=letter_page_limit,
+    )
+    return [make() for _, make in jobs]
+
+
+def keywords_view_jobs(
+    sites: Sequence[DefinitionSite],
+    line_counts: Mapping[str, int],
+    context: RenderContext,
+    *,
+    single_page_limit: int = SINGLE_PAGE_LIMIT,
+    letter_page_limit: int = LETTER_PAGE_LIMIT,
+) -> list[tuple[str, Callable[[], KeywordsView]]]:
+    """Each keyword page with a function that makes its view: the plan (which names on
+    which page) is made here, the entries of each page only when its view is made, so
+    the pages of a large index can be made on every core."""
     by_name: dict[str, list[DefinitionSite]] = {}
     for site in sites:
         by_name.setdefault(site.name, []).append(site)
@@ -142,8 +164,12 @@ def keywords_views(
         return sum(len(by_name[n]) for n in chosen)
 
     if total_names <= single_page_limit:
-        entries = _entries(names, by_name, line_counts, linker)
-        return [replace(entry, names=total_names, definitions=total_definitions, entries=entries)]
+
+        def single() -> KeywordsView:
+            entries = _entries(names, by_name, line_counts, linker)
+            return replace(entry, names=total_names, definitions=total_definitions, entries=entries)
+
+        return [(KEYWORDS_PAGE, single)]
     chunks = _chunks(names, letter_page_limit)
     parts = tuple(
         KeywordPart(
@@ -158,20 +184,22 @@ def keywords_views(
         )
         for c in chunks
     )
-    views = [replace(entry, pages=parts)]
-    for c in chunks:
-        views.append(
-            replace(
-                entry,
-                page=c.page,
-                is_entry=False,
-                letter=c.letter,
-                part=c.part,
-                parts=c.parts,
-                names=len(c.names),
-                definitions=definitions(c.names),
-                entries=_entries(c.names, by_name, line_counts, linker),
-                entry_page=LinkView(KEYWORDS_PAGE, linker.to_page(KEYWORDS_PAGE)),
-            )
+    entry_view = replace(entry, pages=parts)
+    jobs: list[tuple[str, Callable[[], KeywordsView]]] = [(KEYWORDS_PAGE, lambda: entry_view)]
+
+    def letter(c: _Chunk) -> KeywordsView:
+        return replace(
+            entry,
+            page=c.page,
+            is_entry=False,
+            letter=c.letter,
+            part=c.part,
+            parts=c.parts,
+            names=len(c.names),
+            definitions=definitions(c.names),
+            entries=_entries(c.names, by_name, line_counts, linker),
+            entry_page=LinkView(KEYWORDS_PAGE, linker.to_page(KEYWORDS_PAGE)),
         )
-    return views
+
+    jobs.extend((c.page, partial(letter, c)) for c in chunks)
+    return jobs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -12,7 +13,7 @@ from docgen.index import RepoIndex
 from .context import RenderContext
 from .file_views import docs_view, kw_view
 from .folder_views import folder_doc_view, folder_index_view
-from .keyword_views import LETTER_PAGE_LIMIT, SINGLE_PAGE_LIMIT, keywords_views
+from .keyword_views import LETTER_PAGE_LIMIT, SINGLE_PAGE_LIMIT, keywords_view_jobs
 from .lookup import RepoLookup
 from .tidy import tidy
 
@@ -84,11 +85,29 @@ class Renderer:
         letter pages (`keywords-a.md`, ...), and a letter with more than
         `letter_page_limit` names is cut into `keywords-a-2.md`, ...
         """
-        views = keywords_views(
+        return {
+            page: render()
+            for page, render in self.keyword_page_jobs(
+                sites, single_page_limit=single_page_limit, letter_page_limit=letter_page_limit
+            )
+        }
+
+    def keyword_page_jobs(
+        self,
+        sites: Sequence[DefinitionSite],
+        *,
+        single_page_limit: int = SINGLE_PAGE_LIMIT,
+        letter_page_limit: int = LETTER_PAGE_LIMIT,
+    ) -> list[tuple[str, Callable[[], str]]]:
+        """`keyword_pages` as (page, function that renders it), to render on every core."""
+        jobs = keywords_view_jobs(
             sites,
             self._lookup.line_counts,
             self._context,
             single_page_limit=single_page_limit,
             letter_page_limit=letter_page_limit,
         )
-        return {view.page: self._render("keywords", view) for view in views}
+        return [(page, partial(self._render_view, make)) for page, make in jobs]
+
+    def _render_view(self, make: Callable[[], object]) -> str:
+        return self._render("keywords", make())
