@@ -53,6 +53,8 @@ DOC_MARKERS = ("///", "//!", "/**", "/*!")
 DECLARATION_WIDTH = 300
 DOC_WIDTH = 2000
 MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
+#: what an enclosing namespace or class name may look like
+SCOPE = re.compile(r"[A-Za-z_]\w*|\(anonymous\)")
 #: C, C++ and CUDA keywords: a name that is one of these comes from a misread macro
 _KEYWORD_TEXT = """alignas alignof and and_eq asm auto bitand bitor bool break case catch
     char char8_t
@@ -68,17 +70,45 @@ _KEYWORD_TEXT = """alignas alignof and and_eq asm auto bitand bitor bool break c
 KEYWORDS = frozenset(_KEYWORD_TEXT.split())
 #: what a name may look like: an identifier, `~Name`, `operator...`, or "(anonymous)"
 NAME = re.compile(r"~?[A-Za-z_]\w*|operator\b.*|\(anonymous\)")
-TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
 
 
 def bare(name: str) -> str:
-    """`Foo<T>` -> `Foo` (nested template arguments included)."""
-    while "<" in name:
-        stripped = TEMPLATE_ARGS.sub("", name)
-        if stripped == name:
+    """`Foo<T>` -> `Foo`, `ns::Foo<std::pair<A, B>>` -> `ns::Foo`: template arguments
+    dropped by counting brackets, whatever they hold."""
+    return "::".join(split_qualified(name))
+
+
+def split_qualified(text: str) -> list[str]:
+    """`a::Foo<std::string>::bar` -> ["a", "Foo", "bar"]: `::` splits only outside template
+    arguments, which are dropped; an `operator...` ends the name as it is written."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(text):
+        if depth == 0 and text.startswith("operator", i) and (i == 0 or not _word(text[i - 1])):
+            current.append(text[i:])
             break
-        name = stripped
-    return name.strip()
+        ch = text[i]
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and text[i + 1 : i + 2] != "=" and text[i - 1 : i] != "-":
+            depth = max(0, depth - 1)  # `>=` and `->` inside arguments close nothing
+        elif depth == 0 and text.startswith("::", i):
+            parts.append("".join(current))
+            current = []
+            i += 2
+            continue
+        elif depth == 0:
+            current.append(ch)
+        i += 1
+    parts.append("".join(current))
+    cleaned = [" ".join(p.split()) for p in parts]
+    return cleaned[1:] if len(cleaned) > 1 and not cleaned[0] else cleaned  # `::global`
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def one_line(text: str, width: int = DECLARATION_WIDTH) -> str:

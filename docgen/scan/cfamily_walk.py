@@ -19,12 +19,13 @@ from docgen.scan.cfamily_source import (
     KEYWORDS,
     MACRO_NAME,
     NAME,
+    SCOPE,
     TRANSPARENT,
     Source,
-    bare,
     descendants,
     function_declarator,
     one_line,
+    split_qualified,
     split_top,
     unwrap,
 )
@@ -79,6 +80,8 @@ class _Walker:
         blanked = self.source.blanked_names
         if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
             return
+        if not all(SCOPE.fullmatch(part) for part in (*frame.scope, *qualifier)):
+            return  # a misread head: no enclosing name may be other than an identifier
         if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
             return
         found, begin = self.source.attributes(node, header_end)
@@ -230,7 +233,7 @@ class _Walker:
             ]
         if name.type == "template_type":
             name = name.child_by_field_name("name") or name
-        parts = [bare(p) for p in self.text(name).split("::")]
+        parts = split_qualified(self.text(name))
         qualifier, short = tuple(parts[:-1]), parts[-1]
         bases: tuple[str, ...] = ()
         for child in node.named_children:
