@@ -394,3 +394,28 @@ def test_a_continued_define_is_never_blanked() -> None:
         "#define RELEASE(...) \\\n  __attribute__((release(__VA_ARGS__)))\n"
     )
     assert inventory(c) == {("macro", "ACQUIRE", 1), ("macro", "RELEASE", 3)}
+
+
+def test_facts_do_not_depend_on_the_order_of_sets() -> None:
+    """Two processes with different hash seeds read a file the same way, even when a macro
+    is defined both object-like and function-like."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from docgen.scan.cfamily import scan\n"
+        "from docgen.scan.settings import ScanSettings\n"
+        "from docgen.serialize import dumps\n"
+        "macros = frozenset({'EXP', 'EXP()', 'API', 'A1', 'A2()', 'B3', 'C4()'})\n"
+        "src = b'class API Foo { EXP (int) x; EXP(1) int y; };\\nA1 int f();\\n'\n"
+        "print(dumps(scan('x.cpp', src, ScanSettings(macros))))\n"
+    )
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        result = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+        )
+        outputs.add(result.stdout)
+    assert len(outputs) == 1

@@ -255,13 +255,14 @@ class MacroTable:
 
     @classmethod
     def of(cls, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()) -> MacroTable:
-        table = {name.removesuffix("()"): name.endswith("()") for name in BUILTIN_MACROS}
-        for name in macros:
-            table[name.removesuffix("()")] = name.endswith("()")
-        opening = {}
-        for name, expansion in namespaces:
-            table[name.removesuffix("()")] = name.endswith("()")
-            opening[name.removesuffix("()")] = expansion
+        table: dict[str, bool] = {}
+        # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
+        # function-like: its arguments go with it only where `(` follows.  Sorted, so the
+        # table never depends on the order of a set.
+        for name in sorted({*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces)}):
+            bare_name = name.removesuffix("()")
+            table[bare_name] = table.get(bare_name, False) or name.endswith("()")
+        opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not _CANDIDATE.fullmatch(n.encode())))
         return cls(table, opening, unusual)
 
