@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, get_args
 
 import click
 from click._termui_impl import ProgressBar
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 from docgen import __version__
 from docgen.errors import DocgenError, UsageError
+from docgen.facts import CKind
 from docgen.keywords import MatchMode, find_sites
 from docgen.options import DEFAULT_OUT
 from docgen.write import get_meta, read_state
@@ -182,22 +183,11 @@ def check_command(
         sys.exit(1)
 
 
-#: every kind a definition in the keyword index can have
-FIND_KINDS = (
-    "class",
-    "function",
-    "method",
-    "struct",
-    "union",
-    "enum",
-    "constructor",
-    "destructor",
-    "operator",
-    "field",
-    "typedef",
-    "alias",
-    "macro",
-    "kernel",
+#: every kind a definition in the keyword index can have (C-family namespaces are not in it)
+FIND_KINDS = tuple(
+    kind
+    for kind in dict.fromkeys(("class", "function", "method", *get_args(CKind)))
+    if kind != "namespace"
 )
 
 

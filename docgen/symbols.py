@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from docgen.facts import CDefinition, ScannedFile
+from docgen.scan.cfamily_macros import split_commas
 
 #: kinds that can be declared in one place and defined in another
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "destructor", "operator"})
@@ -58,24 +59,6 @@ def _parameters(declaration: str, name: str) -> str | None:
     return None
 
 
-def _split(text: str) -> list[str]:
-    parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    parts.append("".join(current))
-    return [p for p in (" ".join(p.split()) for p in parts) if p]
-
-
 def _parameter_type(parameter: str) -> str:
     """`const Foo& x = {}` -> `const Foo&`; `int` stays `int`."""
     depth = 0
@@ -98,7 +81,7 @@ def signature_key(definition: CDefinition) -> str | None:
     params = _parameters(definition.declaration, definition.name)
     if params is None:
         return None
-    types = [_parameter_type(p) for p in _split(params)]
+    types = [_parameter_type(p) for p in split_commas(params)]
     if types == ["void"]:
         types = []
     return f"{definition.qualname}({','.join(types)})"

@@ -41,27 +41,32 @@ def is_dispatch_macro(name: str) -> bool:
     return _DISPATCH.fullmatch(name) is not None
 
 
-def macro_args(text: str) -> list[str]:
-    """`(a, f(b, c), d)` -> ["a", "f(b, c)", "d"], each on one line."""
-    text = text.strip()
-    if not text.startswith("(") or not text.endswith(")"):
-        return []
-    inner = text[1:-1]
-    args: list[str] = []
+def split_commas(text: str) -> list[str]:
+    """`a, f(b, c), T<d, e>` -> ["a", "f(b, c)", "T<d, e>"]: commas outside brackets,
+    each part on one line, empty parts dropped."""
+    parts: list[str] = []
     current: list[str] = []
     depth = 0
-    for ch in inner:
+    for ch in text:
         if ch in "([{<":
             depth += 1
         elif ch in ")]}>":
             depth -= 1
         if ch == "," and depth == 0:
-            args.append("".join(current))
+            parts.append("".join(current))
             current = []
         else:
             current.append(ch)
-    args.append("".join(current))
-    return [" ".join(a.split()) for a in args if a.strip()]
+    parts.append("".join(current))
+    return [" ".join(p.split()) for p in parts if p.strip()]
+
+
+def macro_args(text: str) -> list[str]:
+    """`(a, f(b, c), d)` -> ["a", "f(b, c)", "d"], each on one line."""
+    text = text.strip()
+    if not text.startswith("(") or not text.endswith(")"):
+        return []
+    return split_commas(text[1:-1])
 
 
 def string_value(text: str) -> str | None:

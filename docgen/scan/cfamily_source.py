@@ -244,22 +244,3 @@ def unwrap(node: Node | None) -> Node | None:
             (c for c in node.named_children if c.type.endswith(("declarator", "identifier"))), None
         )
     return node
-
-
-def split_top(text: str) -> list[str]:
-    """Split on commas outside `<>` and `()`."""
-    parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "<(":
-            depth += 1
-        elif ch in ">)":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    parts.append("".join(current))
-    return [" ".join(p.split()) for p in parts if p.strip()]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from docgen.facts import CDefinition, CKind, KernelLaunch, Registration
 from docgen.scan.cfamily_code import CodeFacts
-from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS
+from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_commas
 from docgen.scan.cfamily_source import (
     CLASS_KINDS,
     KEYWORDS,
@@ -26,7 +26,6 @@ from docgen.scan.cfamily_source import (
     function_declarator,
     one_line,
     split_qualified,
-    split_top,
     unwrap,
 )
 
@@ -238,7 +237,7 @@ class _Walker:
         bases: tuple[str, ...] = ()
         for child in node.named_children:
             if child.type == "base_class_clause":
-                bases = tuple(split_top(self.text(child).lstrip(":")))
+                bases = tuple(split_commas(self.text(child).lstrip(":")))
         self.add(
             frame,
             node,
