@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docgen.scan.cfamily import scan
-from docgen.scan.cfamily_walk import KEYWORDS
-from docgen.scan.cpp_macros import neutralise
+from docgen.scan.cfamily_source import KEYWORDS
+from docgen.scan.cpp_blanking import neutralise
 from docgen.scan.settings import ScanSettings
 
 SETTINGS = settings(

@@ -20,12 +20,8 @@ from typing import TYPE_CHECKING
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
-from docgen.scan.cpp_macros import (
-    first_branches,
-    lone_macros_blanked,
-    macros_in_use,
-    neutralise,
-)
+from docgen.scan.cpp_blanking import first_branches, lone_macros_blanked, neutralise
+from docgen.scan.cpp_macros import macros_in_use
 from docgen.scan.decode import decode_text
 from docgen.scan.languages import CPP_SOURCE_SUFFIXES
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings

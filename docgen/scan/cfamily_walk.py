@@ -8,20 +8,15 @@ macro still reads as written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.facts import CDefinition, CKind, KernelLaunch, Registration
-from docgen.scan.cfamily_code import CodeFacts
+from docgen.facts import CKind
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_commas
+from docgen.scan.cfamily_names import Frame, Recorder, Walked
 from docgen.scan.cfamily_source import (
     CLASS_KINDS,
-    KEYWORDS,
     MACRO_NAME,
-    NAME,
-    SCOPE,
     TRANSPARENT,
-    Source,
     descendants,
     function_declarator,
     one_line,
@@ -33,94 +28,26 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-@dataclass
-class Walked:
-    definitions: tuple[CDefinition, ...] = ()
-    includes: list[tuple[int, str, bool]] = field(default_factory=list)
-    launches: tuple[KernelLaunch, ...] = ()
-    registrations: tuple[Registration, ...] = ()
-    gpu_calls: set[tuple[int, str]] = field(default_factory=set)
-    test_cases: set[tuple[int, str]] = field(default_factory=set)
-
-
-@dataclass(frozen=True)
-class _Frame:
-    node: Node
-    scope: tuple[str, ...] = ()
-    in_class: str = ""  # the enclosing class's name, "" outside classes
-    file_local: bool = False
-    template: str = ""
-    outer: Node | None = None  # the template declaration around it, for doc comments
-
-
-class _Walker:
-    def __init__(self, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
-        self.source = Source(data, parsed, spans)
-        self.code = CodeFacts(self.source)
-        self.out = Walked()
-        self.definitions: list[CDefinition] = []
-
-    def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
-        return self.source.text(node, start, end)
-
-    def add(
-        self,
-        frame: _Frame,
-        node: Node,
-        kind: CKind,
-        name: str,
-        qualifier: tuple[str, ...],
-        name_line: int,
-        header_end: int,
-        is_definition: bool,
-        bases: tuple[str, ...] = (),
-        file_local: bool = False,
-    ) -> None:
-        blanked = self.source.blanked_names
-        if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
-            return
-        if not all(SCOPE.fullmatch(part) for part in (*frame.scope, *qualifier)):
-            return  # a misread head: no enclosing name may be other than an identifier
-        if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
-            return
-        found, begin = self.source.attributes(node, header_end)
-        if "__global__" in found and kind == "function":
-            kind = "kernel"
-        declaration = one_line(self.text(node, begin, header_end).rstrip().removesuffix(";"))
-        self.definitions.append(
-            CDefinition(
-                kind=kind,
-                name=name,
-                qualname="::".join((*frame.scope, *qualifier, name)),
-                line=name_line,
-                end_line=node.end_point[0] + 1,
-                declaration=declaration,
-                is_definition=is_definition,
-                template=frame.template,
-                bases=bases,
-                attributes=tuple(found),
-                doc=self.source.doc(frame.outer or node),
-                file_local=frame.file_local or file_local,
-            )
-        )
+class _Walker(Recorder):
+    """The walk itself: one handler per kind of node that declares names."""
 
     # --------------------------------------------------------------- the walk
 
     def run(self, root: Node) -> Walked:
-        stack = [_Frame(root)]
+        stack = [Frame(root)]
         while stack:
             frame = stack.pop()
             node = frame.node
             kind = node.type
             if kind in TRANSPARENT:
                 stack.extend(
-                    _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                    Frame(c, frame.scope, frame.in_class, frame.file_local)
                     for c in reversed(node.named_children)
                 )
             elif kind == "linkage_specification":
                 body = node.child_by_field_name("body")
                 if body is not None:
-                    stack.append(_Frame(body, frame.scope, frame.in_class, frame.file_local))
+                    stack.append(Frame(body, frame.scope, frame.in_class, frame.file_local))
             elif kind == "namespace_definition":
                 stack.extend(self.namespace(frame))
             elif kind in CLASS_KINDS:
@@ -131,7 +58,7 @@ class _Walker:
                 for child in node.named_children:
                     if child.type != "template_parameter_list":
                         stack.append(
-                            _Frame(
+                            Frame(
                                 child,
                                 frame.scope,
                                 frame.in_class,
@@ -144,7 +71,7 @@ class _Walker:
                 stack.extend(self.function_definition(frame))
             elif kind == "friend_declaration":  # a friend defined in the class is a function
                 stack.extend(
-                    _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                    Frame(c, frame.scope, frame.in_class, frame.file_local)
                     for c in node.named_children
                     if c.type == "function_definition"
                 )
@@ -182,7 +109,7 @@ class _Walker:
         self.out.test_cases = self.code.test_cases
         return self.out
 
-    def namespace(self, frame: _Frame) -> list[_Frame]:
+    def namespace(self, frame: Frame) -> list[Frame]:
         node = frame.node
         name = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
@@ -193,7 +120,7 @@ class _Walker:
             self.add(
                 frame, node, "namespace", "(anonymous)", (), line, header_end, True, file_local=True
             )
-            inner = _Frame(node, scope, "", True)
+            inner = Frame(node, scope, "", True)
         else:
             written = self.source.parsed[name.start_byte : name.end_byte].decode("utf-8", "replace")
             for part in written.split("::"):
@@ -201,7 +128,7 @@ class _Walker:
                 if not part:
                     continue
                 self.add(
-                    _Frame(node, scope, "", frame.file_local),
+                    Frame(node, scope, "", frame.file_local),
                     node,
                     "namespace",
                     part,
@@ -211,12 +138,12 @@ class _Walker:
                     True,
                 )
                 scope = (*scope, part)
-            inner = _Frame(node, scope, "", frame.file_local)
+            inner = Frame(node, scope, "", frame.file_local)
         if body is None:
             return []
-        return [_Frame(c, inner.scope, "", inner.file_local) for c in reversed(body.named_children)]
+        return [Frame(c, inner.scope, "", inner.file_local) for c in reversed(body.named_children)]
 
-    def record(self, frame: _Frame) -> list[_Frame]:
+    def record(self, frame: Frame) -> list[Frame]:
         """A class, struct, union or enum with a body (a forward declaration names nothing)."""
         node = frame.node
         name = node.child_by_field_name("name")
@@ -227,7 +154,7 @@ class _Walker:
             if node.type == "enum_specifier":
                 return []
             return [
-                _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                Frame(c, frame.scope, frame.in_class, frame.file_local)
                 for c in reversed(body.named_children)
             ]
         if name.type == "template_type":
@@ -252,9 +179,9 @@ class _Walker:
         if node.type == "enum_specifier":
             return []
         scope = (*frame.scope, *qualifier, short)
-        return [_Frame(c, scope, short, frame.file_local) for c in reversed(body.named_children)]
+        return [Frame(c, scope, short, frame.file_local) for c in reversed(body.named_children)]
 
-    def function_definition(self, frame: _Frame) -> list[_Frame]:
+    def function_definition(self, frame: Frame) -> list[Frame]:
         """A function with its body; `= default` / `= delete` ones are declarations here.
         A macro-opened block (`NAMESPACE_BEGIN(x) { ... }`) is read through."""
         node = frame.node
@@ -281,7 +208,7 @@ class _Walker:
             if body is None or macro in TEST_MACROS or macro in BLOCK_REGISTRATIONS:
                 return []
             return [
-                _Frame(c, frame.scope, frame.in_class, frame.file_local)
+                Frame(c, frame.scope, frame.in_class, frame.file_local)
                 for c in reversed(body.named_children)
             ]
         self.callable(frame, function, name_node, body, body is not None)
@@ -291,7 +218,7 @@ class _Walker:
         if b"define" in self.source.data[body.start_byte : body.end_byte]:
             # a #define is file-wide wherever it is written
             return [
-                _Frame(c, (), "", frame.file_local)
+                Frame(c, (), "", frame.file_local)
                 for c in descendants(body, "preproc_def")
                 + descendants(body, "preproc_function_def")
             ]
@@ -299,7 +226,7 @@ class _Walker:
 
     def callable(
         self,
-        frame: _Frame,
+        frame: Frame,
         function: Node,
         name_node: Node | None,
         body: Node | None,
@@ -353,13 +280,13 @@ class _Walker:
             file_local=static and not frame.in_class and not qualifier,
         )
 
-    def declaration(self, frame: _Frame) -> list[_Frame]:
+    def declaration(self, frame: Frame) -> list[Frame]:
         node = frame.node
-        pushed: list[_Frame] = []
+        pushed: list[Frame] = []
         type_node = node.child_by_field_name("type")
         if type_node is not None and type_node.type in CLASS_KINDS:
             pushed.append(
-                _Frame(
+                Frame(
                     type_node,
                     frame.scope,
                     frame.in_class,
@@ -417,7 +344,7 @@ class _Walker:
                     )
         return pushed
 
-    def type_definition(self, frame: _Frame) -> list[_Frame]:
+    def type_definition(self, frame: Frame) -> list[Frame]:
         """`typedef ... name;`; the fields of `typedef struct { ... } name;` are name's."""
         node = frame.node
         names: list[str] = []
@@ -453,40 +380,10 @@ class _Walker:
                 return []
             scope = (*frame.scope, names[0])
             return [
-                _Frame(c, scope, names[0], frame.file_local) for c in reversed(body.named_children)
+                Frame(c, scope, names[0], frame.file_local) for c in reversed(body.named_children)
             ]
         outer = frame.outer or node
-        return [_Frame(type_node, frame.scope, frame.in_class, frame.file_local, "", outer)]
-
-    def macro(self, frame: _Frame) -> None:
-        node = frame.node
-        name = node.child_by_field_name("name")
-        if name is None:
-            return
-        params = node.child_by_field_name("parameters")
-        end = params.end_byte if params is not None else name.end_byte
-        self.add(
-            _Frame(node, (), "", frame.file_local),
-            node,
-            "macro",
-            self.text(name),
-            (),
-            name.start_point[0] + 1,
-            end,
-            True,
-        )
-
-    def include(self, node: Node) -> None:
-        path = node.child_by_field_name("path")
-        if path is None:
-            return
-        raw = self.text(path)
-        if path.type == "system_lib_string":
-            self.out.includes.append((node.start_point[0] + 1, raw.strip("<>"), True))
-        elif path.type == "string_literal":
-            self.out.includes.append((node.start_point[0] + 1, raw.strip('"'), False))
-
-    # ------------------------------------------------- macros, bodies, launches
+        return [Frame(type_node, frame.scope, frame.in_class, frame.file_local, "", outer)]
 
 
 def walk(root: Node, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> Walked:

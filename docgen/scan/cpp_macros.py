@@ -1,10 +1,9 @@
-"""Export and attribute macros: found in a repository's headers, blanked before parsing.
+"""Export, attribute and namespace macros: learned from a repository's headers.
 
 `class TORCH_API Dispatcher` reads to a parser as a class named `TORCH_API`.
 The preprocessor would expand the macro to an attribute or to nothing, so
-docgen does what comes to the same for a parser without moving a byte:
-every use is overwritten with spaces of the same length (newlines kept), and
-the text that was there is kept as an attribute of the declaration.
+docgen does what comes to the same for a parser without moving a byte (see
+`cpp_blanking`); this module decides which macros those are.
 
 A macro counts as an attribute macro when some `#define` of it has an empty
 body or a body made only of attributes (`__attribute__((...))`,
@@ -16,7 +15,7 @@ written `NAME()` in the sets here; their argument list is blanked with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
@@ -100,7 +99,7 @@ _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _ATTRIBUTE_CALL = re.compile(r"\b(?:__attribute__|__declspec|__launch_bounds__|alignas)\s*\(")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 #: identifiers that can be macro names worth looking up: upper case, or `__` words
-_CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
+CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
 _INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
 
 
@@ -236,177 +235,6 @@ def macros_in_use(data: bytes) -> frozenset[str]:
     return frozenset(found - RESERVED)
 
 
-@dataclass(frozen=True)
-class Blanked:
-    """Source bytes with attribute macros overwritten, and what was there."""
-
-    data: bytes
-    spans: tuple[tuple[int, int, str], ...]  # (start byte, end byte, text as written), sorted
-    names: tuple[str, ...]  # macro names blanked, sorted
-
-
-@dataclass(frozen=True)
-class MacroTable:
-    """Every macro `neutralise` rewrites, prepared once for all the files of a build."""
-
-    function_like: Mapping[str, bool]  # name -> whether its argument list goes with it
-    opening: Mapping[str, str]  # namespace macro -> its expansion (see `namespace_macros`)
-    unusual: tuple[str, ...]  # names `_CANDIDATE` cannot find (`really_inline`)
-
-    @classmethod
-    def of(cls, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()) -> MacroTable:
-        table: dict[str, bool] = {}
-        # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
-        # function-like: its arguments go with it only where `(` follows.  Sorted, so the
-        # table never depends on the order of a set.
-        for name in sorted({*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces)}):
-            bare_name = name.removesuffix("()")
-            table[bare_name] = table.get(bare_name, False) or name.endswith("()")
-        opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
-        unusual = tuple(sorted(n for n in table if not _CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual)
-
-
-_LONE_MACRO = re.compile(
-    rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?$)", re.MULTILINE
-)
-_CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
-
-
-def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
-    """A line that is one upper-case word and nothing else is a macro's use
-    (`PROTOBUF_NAMESPACE_OPEN`, `C10_DIAGNOSTIC_POP`): no statement or declaration
-    looks so.  Blanked, wherever it is defined (often in a file docgen never sees)."""
-    out = bytearray(data)
-    names: set[str] = set()
-    for match in _LONE_MACRO.finditer(data):
-        start, end = match.span(1)
-        out[start:end] = b" " * (end - start)
-        names.add(match.group(1).decode("ascii"))
-    return bytes(out), frozenset(names)
-
-
-def first_branches(data: bytes) -> bytes:
-    """The file as if the first branch of every `#if`/`#ifdef` were taken: the code of the
-    other branches and the conditional lines themselves blanked (lines kept); `#define`
-    and `#include` lines stay in every branch.  A second reading for a file whose
-    branches each open a class or a function head, which no grammar can nest inside a
-    conditional."""
-    lines = data.split(b"\n")
-    skipping: list[bool] = []  # per open conditional: is this branch blanked?
-    continued = blank_continued = False  # inside a directive's backslash-continued lines
-
-    def blank(line: bytes) -> bytes:
-        return re.sub(rb"[^\r]", b" ", line)
-
-    for i, line in enumerate(lines):
-        ends = line.rstrip().endswith(b"\\")
-        if continued:
-            lines[i] = blank(line) if blank_continued else line
-            continued = ends
-            continue
-        match = _CONDITIONAL.match(line)
-        if match:
-            word = match.group(1)
-            if word.startswith(b"if"):
-                skipping.append(False)
-            elif word == b"endif":
-                if skipping:
-                    skipping.pop()
-            elif skipping:
-                skipping[-1] = True
-            lines[i] = blank(line)
-            continued, blank_continued = ends, True
-        elif line.lstrip().startswith(b"#"):
-            continued, blank_continued = ends, False
-        elif any(skipping):
-            lines[i] = blank(line)
-    return b"\n".join(lines)
-
-
-def _call_args(text: str) -> list[str]:
-    """`(a, b)` -> ["a", "b"]; [] when there is no argument list."""
-    text = text.strip()
-    if not (text.startswith("(") and text.endswith(")")):
-        return []
-    return [a.strip() for a in text[1:-1].split(",")]
-
-
-def _line_is_directive(data: bytes, pos: int) -> bool:
-    """Whether `pos` is on a preprocessor line, its backslash-continued lines included."""
-    start = data.rfind(b"\n", 0, pos) + 1
-    while start > 1 and data[max(0, start - 3) : start - 1].endswith((b"\\", b"\\\r")):
-        start = data.rfind(b"\n", 0, start - 1) + 1
-    return data[start:pos].lstrip().startswith(b"#")
-
-
-def _args_end(data: bytes, pos: int) -> int:
-    """The end of a parenthesised argument list starting at or after `pos`, else `pos`."""
-    i = pos
-    while i < len(data) and data[i] in b" \t":
-        i += 1
-    if i >= len(data) or data[i] != ord("("):
-        return pos
-    depth = 0
-    for j in range(i, len(data)):
-        ch = data[j]
-        if ch == ord("("):
-            depth += 1
-        elif ch == ord(")"):
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return pos  # unbalanced: leave the rest alone
-
-
-def neutralise(
-    data: bytes, macros: MacroTable | Iterable[str], extra: frozenset[str] = frozenset()
-) -> Blanked:
-    """Blank every use of an attribute macro outside preprocessor lines, and write a
-    namespace macro's namespace over it (`namespace fmt::v11{`, `}`), offsets unchanged.
-    `extra`: object-like attribute macros of this file alone (see `macros_in_use`)."""
-    prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
-    table, opening = prepared.function_like, prepared.opening
-    candidates = {m.decode("ascii") for m in _CANDIDATE.findall(data)}
-    present = candidates & table.keys()
-    present.update(name for name in prepared.unusual if name.encode() in data)
-    if extra:
-        table = {**table, **dict.fromkeys(extra - table.keys(), False)}
-        present.update(extra & candidates)
-    if not present:
-        return Blanked(data, (), ())
-    pattern = re.compile(
-        rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(present)) + rb")\b"
-    )
-    out = bytearray(data)
-    spans: list[tuple[int, int, str]] = []
-    used: set[str] = set()
-    last_end = 0
-    for match in pattern.finditer(data):
-        start, end = match.span()
-        if start < last_end:
-            continue  # inside the arguments of the previous one
-        if _line_is_directive(data, start):
-            continue
-        name = match.group().decode("ascii")
-        if table[name]:
-            end = _args_end(data, end)
-        for i in range(start, end):
-            if out[i] not in (10, 13):
-                out[i] = 32
-        text = " ".join(data[start:end].decode("utf-8", "replace").split())
-        used.add(name)
-        last_end = end
-        if name in opening:
-            args = _call_args(text[len(name) :])
-            written = _namespace_text(opening[name], args, end - start)
-            if written is not None and b"\n" not in data[start:end]:
-                out[start : start + len(written)] = written.encode()
-            continue  # a namespace is no attribute of what follows
-        spans.append((start, end, text))
-    return Blanked(bytes(out), tuple(spans), tuple(sorted(used)))
-
-
 def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     """Macros that open or close namespaces, each with one expansion (the first in sorted
     order, so the choice does not depend on the order files were read)."""
@@ -414,24 +242,3 @@ def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     for name, namespace in sorted({(d.name, d.namespace) for d in defs if d.namespace}):
         chosen.setdefault(name, namespace)
     return tuple(sorted(chosen.items()))
-
-
-def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:
-    """`namespace a::b{` (or `}`) that fits in `width` bytes: inner names are dropped
-    until it does; None when even one name does not fit."""
-    if expansion == "}":
-        return "}"
-    names = []
-    for part in expansion.split("::"):
-        if part.startswith("$"):
-            index = int(part[1:]) - 1
-            part = args[index] if index < len(args) else ""
-        if not part.isidentifier():
-            return None
-        names.append(part)
-    while names:
-        text = f"namespace {'::'.join(names)}{{"
-        if len(text) <= width:
-            return text
-        names.pop()
-    return None

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from docgen.scan.cpp_macros import MacroTable
+    from docgen.scan.cpp_blanking import MacroTable
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class ScanSettings:
     @cached_property
     def macro_table(self) -> MacroTable:
         """The macros prepared once for every file a worker scans with these settings."""
-        from docgen.scan.cpp_macros import MacroTable
+        from docgen.scan.cpp_blanking import MacroTable
 
         return MacroTable.of(self.attribute_macros, self.namespace_macros)
 

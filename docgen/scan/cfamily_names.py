@@ -1,0 +1,119 @@
+"""Recording C-family names as the walk finds them: each with its scope, line,
+attributes, declaration as written and doc comment, after the checks that keep
+keywords, blanked macros and misread heads out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from docgen.facts import CDefinition, CKind, KernelLaunch, Registration
+from docgen.scan.cfamily_code import CodeFacts
+from docgen.scan.cfamily_source import KEYWORDS, NAME, SCOPE, Source, one_line
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+@dataclass
+class Walked:
+    definitions: tuple[CDefinition, ...] = ()
+    includes: list[tuple[int, str, bool]] = field(default_factory=list)
+    launches: tuple[KernelLaunch, ...] = ()
+    registrations: tuple[Registration, ...] = ()
+    gpu_calls: set[tuple[int, str]] = field(default_factory=set)
+    test_cases: set[tuple[int, str]] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Frame:
+    node: Node
+    scope: tuple[str, ...] = ()
+    in_class: str = ""  # the enclosing class's name, "" outside classes
+    file_local: bool = False
+    template: str = ""
+    outer: Node | None = None  # the template declaration around it, for doc comments
+
+
+class Recorder:
+    """The names of one file, and what the walk needs to record them."""
+
+    def __init__(self, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> None:
+        self.source = Source(data, parsed, spans)
+        self.code = CodeFacts(self.source)
+        self.out = Walked()
+        self.definitions: list[CDefinition] = []
+
+    def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
+        return self.source.text(node, start, end)
+
+    def add(
+        self,
+        frame: Frame,
+        node: Node,
+        kind: CKind,
+        name: str,
+        qualifier: tuple[str, ...],
+        name_line: int,
+        header_end: int,
+        is_definition: bool,
+        bases: tuple[str, ...] = (),
+        file_local: bool = False,
+    ) -> None:
+        blanked = self.source.blanked_names
+        if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
+            return
+        if not all(SCOPE.fullmatch(part) for part in (*frame.scope, *qualifier)):
+            return  # a misread head: no enclosing name may be other than an identifier
+        if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
+            return
+        found, begin = self.source.attributes(node, header_end)
+        if "__global__" in found and kind == "function":
+            kind = "kernel"
+        declaration = one_line(self.text(node, begin, header_end).rstrip().removesuffix(";"))
+        self.definitions.append(
+            CDefinition(
+                kind=kind,
+                name=name,
+                qualname="::".join((*frame.scope, *qualifier, name)),
+                line=name_line,
+                end_line=node.end_point[0] + 1,
+                declaration=declaration,
+                is_definition=is_definition,
+                template=frame.template,
+                bases=bases,
+                attributes=tuple(found),
+                doc=self.source.doc(frame.outer or node),
+                file_local=frame.file_local or file_local,
+            )
+        )
+
+    def macro(self, frame: Frame) -> None:
+        node = frame.node
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        params = node.child_by_field_name("parameters")
+        end = params.end_byte if params is not None else name.end_byte
+        self.add(
+            Frame(node, (), "", frame.file_local),
+            node,
+            "macro",
+            self.text(name),
+            (),
+            name.start_point[0] + 1,
+            end,
+            True,
+        )
+
+    def include(self, node: Node) -> None:
+        path = node.child_by_field_name("path")
+        if path is None:
+            return
+        raw = self.text(path)
+        if path.type == "system_lib_string":
+            self.out.includes.append((node.start_point[0] + 1, raw.strip("<>"), True))
+        elif path.type == "string_literal":
+            self.out.includes.append((node.start_point[0] + 1, raw.strip('"'), False))
+
+    # ------------------------------------------------- macros, bodies, launches
