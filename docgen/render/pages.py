@@ -11,9 +11,10 @@ import jinja2
 from docgen.index import RepoIndex
 
 from .context import RenderContext
-from .file_views import docs_view, kw_view
+from .file_views import docs_view
 from .folder_views import folder_doc_view, folder_index_view
 from .keyword_views import LETTER_PAGE_LIMIT, SINGLE_PAGE_LIMIT, keywords_view_jobs
+from .kw_views import kw_view
 from .lookup import RepoLookup
 from .tidy import tidy
 
