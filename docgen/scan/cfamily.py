@@ -23,7 +23,6 @@ from docgen.scan import cfamily_walk
 from docgen.scan.cpp_blanking import first_branches, lone_macros_blanked, neutralise
 from docgen.scan.cpp_macros import macros_in_use
 from docgen.scan.decode import decode_text
-from docgen.scan.languages import CPP_SOURCE_SUFFIXES
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import count_lines
 
@@ -67,10 +66,6 @@ def dialect_for(path: str, data: bytes, settings: ScanSettings) -> str:
     if dialect == "cpp" and any(word in data for word in CUDA_WORDS):
         return "cuda"
     return dialect
-
-
-def is_cpp_source(path: str) -> bool:
-    return path.lower().endswith(CPP_SOURCE_SUFFIXES)
 
 
 def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
