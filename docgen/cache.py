@@ -90,6 +90,8 @@ class FactsCache:
         self._key = key
         #: language -> its own facts key where it differs from `key`
         self._language_keys = dict(language_keys or {})
+        #: every facts key this build believes, for the queries below
+        self._keys = sorted({key, *self._language_keys.values()})
         self._readonly = readonly
         #: path -> sha256 of the facts' JSON, for every file this build knows facts of
         self.digests: dict[str, str] = {}
@@ -103,12 +105,12 @@ class FactsCache:
         else:
             for statement in SCHEMA:
                 conn.execute(statement)
-        keys = sorted({key, *self._language_keys.values()})
-        marks = ", ".join("?" * len(keys))
+        marks = ", ".join("?" * len(self._keys))
         self._rows = {
             path: _Row(stamp, sha, facts, row_key)
             for path, stamp, sha, facts, row_key in conn.execute(
-                f"SELECT path, stamp, sha256, facts, key FROM files WHERE key IN ({marks})", keys
+                f"SELECT path, stamp, sha256, facts, key FROM files WHERE key IN ({marks})",
+                self._keys,
             )
         }
 
@@ -194,9 +196,8 @@ class FactsCache:
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
         gone = [(p,) for p in self._rows if p not in keep]
-        keys = sorted({self._key, *self._language_keys.values()})
-        marks = ", ".join("?" * len(keys))
-        stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", keys)
+        marks = ", ".join("?" * len(self._keys))
+        stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", self._keys)
         gone += list(stale)
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
 

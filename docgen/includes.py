@@ -38,6 +38,10 @@ class IncludeGraph:
     def includes_of(self, path: str) -> tuple[str, ...]:
         return tuple(sorted({r.path for r in self.includes.get(path, ()) if r.path}))
 
+    def lines_including(self, includer: str, target: str) -> tuple[int, ...]:
+        """The lines of `includer` whose includes resolve to `target`."""
+        return tuple(r.line for r in self.includes.get(includer, ()) if r.path == target)
+
 
 def _suffix_index(paths: Iterable[str]) -> dict[str, list[str]]:
     index: dict[str, list[str]] = {}

@@ -91,8 +91,7 @@ class PageInputs:
         parts = [f"{r.line}:{r.path}:{r.how}" for r in graph.includes.get(path, ())]
         parts.append("included-by")
         for other in graph.included_by.get(path, ()):
-            lines = [r.line for r in graph.includes.get(other, ()) if r.path == path]
-            parts.append(f"{other}:{lines}")
+            parts.append(f"{other}:{graph.lines_including(other, path)}")
         parts.append("symbols")
         for d in c.definitions:
             for site in self._index.symbols.counterparts(path, d):

@@ -307,9 +307,7 @@ def includes_view(facts: FileFacts, graph: IncludeGraph, linker: Linker) -> Incl
     )
     included_by = []
     for other in graph.included_by.get(facts.path, ()):
-        lines = tuple(
-            LineRef(r.line, "") for r in graph.includes.get(other, ()) if r.path == facts.path
-        )
+        lines = tuple(LineRef(n, "") for n in graph.lines_including(other, facts.path))
         included_by.append(Importer(other, linker.to_page(docs_page(other)), lines))
     return IncludesView(rows, tuple(included_by), graph.roots, graph.guessed)
 

@@ -258,9 +258,10 @@ def docs_view(
                 problems=problem_views(facts, linker) if not facts.parsed else (),
             )
     elif facts.kind == "cfamily" and facts.cfamily is not None:
-        graph = lookup.index.includes
         overview = OverviewView(
-            cfamily=cfamily_views.overview(facts, graph, tuple(t.name for t in tags), linker)
+            cfamily=cfamily_views.overview(
+                facts, lookup.index.includes, tuple(t.name for t in tags), linker
+            )
         )
         c_items = cfamily_views.anchored(facts)
         detailed = DetailedView(
