@@ -18,17 +18,22 @@ from typing import Any, TypeVar, Union, get_args, get_origin
 T = TypeVar("T")
 
 
-def to_data(value: object) -> object:
-    """A dataclass tree as plain lists, dicts and scalars (tuples become lists)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [to_data(item) for item in value]
-    return value
+@cache
+def _field_names(kind: Any) -> tuple[str, ...]:
+    if not dataclasses.is_dataclass(kind):
+        raise TypeError(f"{kind.__name__} is not JSON data")
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+def _as_object(value: Any) -> dict[str, object]:
+    """One dataclass as a dict for the JSON encoder, which walks lists and scalars itself."""
+    return {name: getattr(value, name) for name in _field_names(value.__class__)}
 
 
 def dumps(value: object) -> str:
-    return json.dumps(to_data(value), ensure_ascii=False, separators=(",", ":"))
+    """Dataclasses as objects, tuples as lists: the encoder walks the tree in C, calling
+    back only once per dataclass."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_as_object)
 
 
 Decoder = Callable[[object], Any]
@@ -36,7 +41,7 @@ Decoder = Callable[[object], Any]
 
 @cache
 def decoder(kind: Any) -> Decoder:
-    """A function that rebuilds a value of type `kind` from `to_data` output.
+    """A function that rebuilds a value of type `kind` from the JSON data of `dumps`.
 
     Built once per type from the dataclasses' type hints, so decoding a cache
     of thousands of files does no type inspection per value.  A mismatch
@@ -105,7 +110,7 @@ def decoder(kind: Any) -> Decoder:
 
 
 def from_data(kind: Any, data: object) -> Any:
-    """Rebuild a value of type `kind` from `to_data` output; raises ValueError on a mismatch."""
+    """Rebuild a value of type `kind` from the JSON data of `dumps` (ValueError on a mismatch)."""
     return decoder(kind)(data)
 
 

@@ -14,6 +14,7 @@ import errno
 import hashlib
 import os
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -210,7 +211,6 @@ def write_pages(
     digests, kept for the next build."""
     inputs = inputs or {}
     result = WriteResult()
-    mode = page_mode()
     with open_state(out) as conn:
         known = manifest(conn)
         # Prune first: a stale page may stand where a new folder is needed, or the reverse.
@@ -222,51 +222,83 @@ def write_pages(
                     result.pruned.append(rel)
             conn.execute("DELETE FROM pages WHERE path = ?", (rel,))
             remove_empty_parents(out, target.parent)
+        writer = PageWriter(out, known)
+        records = []
         for rel in sorted(pages):
             text = pages[rel]
             if text is None:
                 result.unchanged += 1
                 continue
             try:
-                _write_one(out, rel, text.encode("utf-8"), known, mode, conn, result)
+                record = writer.write(rel, text.encode("utf-8"), result)
             except OSError as exc:  # e.g. a name longer than the file system allows
                 result.failed.append((rel, exc.strerror or str(exc)))
                 continue
-            conn.execute("UPDATE pages SET inputs = ? WHERE path = ?", (inputs.get(rel, ""), rel))
+            if record is not None:
+                records.append((*record, inputs.get(rel, "")))
+        conn.executemany(
+            "INSERT OR REPLACE INTO pages (path, sha256, stamp, inputs) VALUES (?, ?, ?, ?)",
+            records,
+        )
     return result
 
 
-def _write_one(
-    out: Path,
-    rel: str,
-    data: bytes,
-    known: Mapping[str, str],
-    mode: int,
-    conn: sqlite3.Connection,
-    result: WriteResult,
-) -> None:
-    digest = hashlib.sha256(data).hexdigest()
-    target = _safe_target(out, rel)
-    if target.is_symlink() or (target.exists() and not target.is_file()):
-        result.refused.append(rel)
-        return
-    if target.is_file():
-        if not _ours(target, known, rel):
-            result.refused.append(rel)
-            return
-        if target.read_bytes() == data:
-            result.unchanged += 1
-            record = (rel, digest, page_stamp(target))
-            conn.execute(
-                "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)", record
-            )
-            return
-    atomic_write(target, data, mode, out / STATE_DIR / TEMP_DIR)
-    conn.execute(
-        "INSERT OR REPLACE INTO pages (path, sha256, stamp) VALUES (?, ?, ?)",
-        (rel, digest, page_stamp(target)),
-    )
-    result.written.append(rel)
+class PageWriter:
+    """Writes the pages of one build: each folder made once, each page with one status
+    call before and one after, through a temporary file named by process and count."""
+
+    def __init__(self, out: Path, known: Mapping[str, str]) -> None:
+        self._out = out
+        self._known = known
+        self._mode = page_mode()
+        self._temp = out / STATE_DIR / TEMP_DIR
+        self._folders: set[Path] = set()
+        self._count = 0
+
+    def _folder(self, folder: Path) -> None:
+        if folder not in self._folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._folders.add(folder)
+
+    def write(self, rel: str, data: bytes, result: WriteResult) -> tuple[str, str, str] | None:
+        """Write one page unless it is unchanged or not ours; (path, digest, stamp) to record."""
+        target = _safe_target(self._out, rel)
+        digest = hashlib.sha256(data).hexdigest()
+        try:
+            st = os.lstat(target)
+        except FileNotFoundError:
+            st = None
+        if st is not None:
+            if not stat.S_ISREG(st.st_mode) or not _ours(target, self._known, rel):
+                result.refused.append(rel)
+                return None
+            if st.st_size == len(data) and target.read_bytes() == data:
+                result.unchanged += 1
+                return rel, digest, f"{st.st_size}:{st.st_mtime_ns}"
+        self._folder(target.parent)
+        self._folder(self._temp)
+        self._count += 1
+        temp = self._temp / f"{os.getpid()}-{self._count}.tmp"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, self._mode)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                written = os.fstat(handle.fileno())  # a rename keeps size and mtime
+            try:
+                os.replace(temp, target)
+            except OSError as exc:
+                if exc.errno != errno.EXDEV:
+                    raise
+                os.unlink(temp)
+                atomic_write(target, data, self._mode)  # across file systems: beside the target
+                written = os.stat(target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+        result.written.append(rel)
+        return rel, digest, f"{written.st_size}:{written.st_mtime_ns}"
 
 
 def remove_empty_parents(out: Path, folder: Path) -> None:

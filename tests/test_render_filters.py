@@ -234,3 +234,15 @@ def test_source_links_do_not_depend_on_the_working_directory(
     assert anchor == "L2"
     assert relative_path("x.md", "../../y") == "../../y"
     assert relative_path("a/b/x.md", "") == "../.."
+
+
+@given(any_text)
+def test_tidy_is_idempotent(text: str) -> None:
+    once = tidy(text)
+    assert tidy(once) == once
+
+
+def test_tidy_copies_an_unclosed_fence_and_needs_a_long_enough_closer() -> None:
+    page = "A  \n````py\nx  \n```\n\n\n\ny  \n"
+    assert tidy(page) == "A\n````py\nx  \n```\n\n\n\ny  \n"
+    assert tidy("~~~\n a \n  ~~~~ \t\n\n\nb  ") == "~~~\n a \n  ~~~~ \t\n\nb\n"

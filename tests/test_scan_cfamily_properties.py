@@ -6,12 +6,13 @@ is inside the file; blanking never moves a byte.
 
 from __future__ import annotations
 
+import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docgen.scan.cfamily import scan
+from docgen.scan.cfamily import language, scan
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_blanking import neutralise
+from docgen.scan.cpp_blanking import first_branches, neutralise
 from docgen.scan.settings import ScanSettings
 
 SETTINGS = settings(
@@ -107,3 +108,27 @@ def test_deep_nesting_costs_nothing_but_time() -> None:
     depth = 5000
     source = "void f() {" + "{" * depth + "}" * depth + "}\n" + "namespace n {" * 300 + "}" * 300
     check("deep.cpp", source.encode())
+
+
+BRANCHY = st.lists(
+    st.one_of(FRAGMENTS, st.sampled_from(["#else", "#elif X", "#ifdef Y", "#  endif"])),
+    max_size=30,
+).map("\n".join)
+
+
+@SETTINGS
+@given(BRANCHY)
+def test_first_branches_reread_equals_a_fresh_parse(source: str) -> None:
+    """The retry reads again only the blanked lines; the tree must be the one a fresh
+    parse of the same bytes gives."""
+    data = source.encode()
+    parser = tree_sitter.Parser(language("cpp"))
+    tree = parser.parse(data)
+    retry, changed = first_branches(data)
+    assert len(retry) == len(data)
+    for row, start, end in changed:
+        assert retry[start:end].strip() == b""
+        assert data.count(b"\n", 0, start) == row
+        width = end - start
+        tree.edit(start, end, end, (row, 0), (row, width), (row, width))
+    assert str(parser.parse(retry, tree).root_node) == str(parser.parse(retry).root_node)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docgen.write import STATE_DIR, STATE_FILE, atomic_write, write_pages
+from docgen.write import (
+    STATE_DIR,
+    STATE_FILE,
+    TEMP_DIR,
+    atomic_write,
+    open_state,
+    page_mode,
+    page_stamp,
+    write_pages,
+)
 
 PAGE = '---\nsource: "a.py"\ngenerator: "docgen 0.1.0"\n---\n# Documentation\n'
 
@@ -66,3 +75,26 @@ def test_atomic_write_leaves_no_temporary_file(tmp_path: Path) -> None:
     atomic_write(target, b"hello")
     assert target.read_bytes() == b"hello"
     assert sorted(p.name for p in target.parent.iterdir()) == ["page.md"]
+
+
+def test_pages_leave_no_temporary_files_and_get_the_umask_mode(tmp_path: Path) -> None:
+    write_pages(tmp_path, {"a.py_docs.md": PAGE, "sub/b.py_kw.md": PAGE.replace("#", "##")})
+    temp = tmp_path / STATE_DIR / TEMP_DIR
+    assert not temp.exists() or list(temp.iterdir()) == []
+    assert (tmp_path / "a.py_docs.md").stat().st_mode & 0o777 == page_mode()
+
+
+def test_symlink_and_folder_in_a_pages_place_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere.md").write_text("theirs\n")
+    (tmp_path / "a.py_docs.md").symlink_to(tmp_path / "elsewhere.md")
+    (tmp_path / "b.py_docs.md").mkdir()
+    result = write_pages(tmp_path, {"a.py_docs.md": PAGE, "b.py_docs.md": PAGE})
+    assert result.refused == ["a.py_docs.md", "b.py_docs.md"]
+    assert (tmp_path / "elsewhere.md").read_text() == "theirs\n"
+
+
+def test_recorded_stamp_matches_the_page_on_disk(tmp_path: Path) -> None:
+    write_pages(tmp_path, {"a.py_docs.md": PAGE})
+    with open_state(tmp_path) as conn:
+        (stamp,) = conn.execute("SELECT stamp FROM pages WHERE path = 'a.py_docs.md'").fetchone()
+    assert stamp == page_stamp(tmp_path / "a.py_docs.md")

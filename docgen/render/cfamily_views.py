@@ -14,7 +14,6 @@ from docgen.links import docs_page
 from .anchors import (
     KW_GROUPS,
     AnchoredCDefinition,
-    anchored_c_definitions,
     section_anchor,
     subsection_anchor,
 )
@@ -159,10 +158,6 @@ class IncludesView:
     included_by: tuple[Importer, ...]
     roots: tuple[str, ...]
     guessed: bool
-
-
-def anchored(facts: FileFacts) -> tuple[AnchoredCDefinition, ...]:
-    return anchored_c_definitions(facts.path, facts.cfamily.definitions) if facts.cfamily else ()
 
 
 def overview(
@@ -331,7 +326,9 @@ def pair_of(path: str, graph: IncludeGraph, files: Collection[str]) -> tuple[str
     return tuple(found)
 
 
-def keyword_groups(facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
+def keyword_groups(
+    facts: FileFacts, items: tuple[AnchoredCDefinition, ...], linker: Linker
+) -> list[KeywordGroup]:
     c = facts.cfamily
     if c is None:
         return []
@@ -339,7 +336,7 @@ def keyword_groups(facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
     groups: dict[str, dict[str, list[KeywordTarget]]] = {
         key: defaultdict(list) for key in GROUP_ORDER
     }
-    for item in anchored(facts):
+    for item in items:
         d = item.definition
         groups[KW_GROUP_OF[d.kind]][d.name].append(
             KeywordTarget(d.qualname, linker.to_page(docs, item.anchor), _line(facts, d, linker))

@@ -263,7 +263,7 @@ def docs_view(
                 facts, lookup.index.includes, tuple(t.name for t in tags), linker
             )
         )
-        c_items = cfamily_views.anchored(facts)
+        c_items = lookup.c_items(path)
         detailed = DetailedView(
             c_definitions=cfamily_views.definition_views(facts, c_items, linker, lookup),
             registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),

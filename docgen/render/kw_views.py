@@ -22,7 +22,7 @@ from .anchors import (
 from .context import Linker, RenderContext, heading_anchors
 from .file_views import front_matter, problem_views
 from .keyword_views import KEYWORDS_PAGE
-from .lookup import page_tags
+from .lookup import RepoLookup, page_tags
 from .python_views import import_statement, module_as_written
 from .views import KeywordEntry, KeywordGroup, KeywordTarget, KwView, SectionMapItem
 
@@ -154,7 +154,7 @@ def _section_map(
     return tuple(items)
 
 
-def kw_view(scanned: ScannedFile, context: RenderContext) -> KwView:
+def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) -> KwView:
     facts = scanned.facts
     path = facts.path
     page = kw_page(path)
@@ -163,7 +163,7 @@ def kw_view(scanned: ScannedFile, context: RenderContext) -> KwView:
     if facts.kind == "python":
         groups = _python_groups(path, facts, linker)
     elif facts.kind == "cfamily":
-        groups = cfamily_views.keyword_groups(facts, linker)
+        groups = cfamily_views.keyword_groups(facts, lookup.c_items(path), linker)
     elif facts.kind == "markdown":
         groups = _markdown_groups(path, facts, linker)
     else:

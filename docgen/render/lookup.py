@@ -16,7 +16,7 @@ from docgen.graph import PYTHON_SUFFIXES, top_level
 from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
 
-from .anchors import anchored_c_definitions
+from .anchors import AnchoredCDefinition, anchored_c_definitions
 
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"
@@ -98,15 +98,25 @@ class RepoLookup:
                     stubs.setdefault(r.name, set()).add(path)
         #: dispatch stub name -> files that declare, define or register it
         self.stubs = {name: tuple(sorted(paths)) for name, paths in sorted(stubs.items())}
+        self._c_items: dict[str, tuple[AnchoredCDefinition, ...]] = {}
         self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
+
+    def c_items(self, path: str) -> tuple[AnchoredCDefinition, ...]:
+        """A C-family file's definitions with their anchors, made once per file (the docs
+        page, the keyword page and every counterpart link need them)."""
+        items = self._c_items.get(path)
+        if items is None:
+            scanned = self.index.files.get(path)
+            c = scanned.facts.cfamily if scanned is not None else None
+            items = anchored_c_definitions(path, c.definitions) if c is not None else ()
+            self._c_items[path] = items
+        return items
 
     def c_anchor(self, path: str, line: int, qualname: str) -> str:
         """The heading anchor of a C-family definition on its file's docs page ("" if none)."""
         anchors = self._c_anchors.get(path)
         if anchors is None:
-            scanned = self.index.files.get(path)
-            c = scanned.facts.cfamily if scanned is not None else None
-            items = anchored_c_definitions(path, c.definitions) if c is not None else ()
+            items = self.c_items(path)
             anchors = {(i.definition.line, i.definition.qualname): i.anchor for i in items}
             self._c_anchors[path] = anchors
         return anchors.get((line, qualname), "")

@@ -57,7 +57,8 @@ class Renderer:
 
     def kw_page(self, path: str) -> str:
         """Text of `OUT/<path>_kw.md`."""
-        return self._render("kw", kw_view(self._lookup.index.files[path], self._context))
+        view = kw_view(self._lookup.index.files[path], self._context, self._lookup)
+        return self._render("kw", view)
 
     def folder_index(self, folder: str) -> str:
         """Text of `OUT/<folder>/index.md` ("" is the root)."""

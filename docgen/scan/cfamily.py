@@ -93,13 +93,18 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
-    root = parser.parse(parsed).root_node
+    tree = parser.parse(parsed)
+    root = tree.root_node
     walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
     if root.has_error and (b"#else" in parsed or b"#elif" in parsed):
         # branches that each open a class or function head: read the first ones only,
-        # and keep that reading when it finds more
-        retry_data = first_branches(parsed)
-        retry = parser.parse(retry_data).root_node
+        # and keep that reading when it finds more (the parser reads again only the
+        # lines blanked, which keep their length)
+        retry_data, changed = first_branches(parsed)
+        for row, start, end in changed:
+            width = end - start
+            tree.edit(start, end, end, (row, 0), (row, width), (row, width))
+        retry = parser.parse(retry_data, tree).root_node
         rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans)
         if len(rewalked.definitions) > len(walked.definitions):
             root, walked = retry, rewalked

@@ -5,7 +5,7 @@ keywords, blanked macros and misread heads out."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.facts import CDefinition, CKind, KernelLaunch, Registration
 from docgen.scan.cfamily_code import CodeFacts
@@ -25,8 +25,9 @@ class Walked:
     test_cases: set[tuple[int, str]] = field(default_factory=set)
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(NamedTuple):
+    """Where the walk stands: a tuple, because the walk makes one per child node."""
+
     node: Node
     scope: tuple[str, ...] = ()
     in_class: str = ""  # the enclosing class's name, "" outside classes
@@ -43,9 +44,17 @@ class Recorder:
         self.code = CodeFacts(self.source)
         self.out = Walked()
         self.definitions: list[CDefinition] = []
+        self._scopes: dict[tuple[str, ...], bool] = {}
 
     def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
         return self.source.text(node, start, end)
+
+    def _plain_scope(self, parts: tuple[str, ...]) -> bool:
+        """Whether every part is an identifier (answers kept: a scope repeats per member)."""
+        known = self._scopes.get(parts)
+        if known is None:
+            known = self._scopes[parts] = all(SCOPE.fullmatch(part) for part in parts)
+        return known
 
     def add(
         self,
@@ -63,7 +72,7 @@ class Recorder:
         blanked = self.source.blanked_names
         if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
             return
-        if not all(SCOPE.fullmatch(part) for part in (*frame.scope, *qualifier)):
+        if not self._plain_scope(frame.scope) or not self._plain_scope(qualifier):
             return  # a misread head: no enclosing name may be other than an identifier
         if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
             return

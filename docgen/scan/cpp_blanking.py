@@ -50,6 +50,7 @@ class MacroTable:
 _LONE_MACRO = re.compile(
     rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?$)", re.MULTILINE
 )
+_NOT_CR = re.compile(rb"[^\r]")
 _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
 
 
@@ -66,23 +67,23 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     return bytes(out), frozenset(names)
 
 
-def first_branches(data: bytes) -> bytes:
+def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
     """The file as if the first branch of every `#if`/`#ifdef` were taken: the code of the
     other branches and the conditional lines themselves blanked (lines kept); `#define`
     and `#include` lines stay in every branch.  A second reading for a file whose
     branches each open a class or a function head, which no grammar can nest inside a
-    conditional."""
+    conditional.  Also (row, start byte, end byte) of every line blanked, so that the
+    parser reads again only what changed."""
     lines = data.split(b"\n")
     skipping: list[bool] = []  # per open conditional: is this branch blanked?
     continued = blank_continued = False  # inside a directive's backslash-continued lines
-
-    def blank(line: bytes) -> bytes:
-        return re.sub(rb"[^\r]", b" ", line)
+    changed: list[int] = []
 
     for i, line in enumerate(lines):
         ends = line.rstrip().endswith(b"\\")
         if continued:
-            lines[i] = blank(line) if blank_continued else line
+            if blank_continued:
+                changed.append(i)
             continued = ends
             continue
         match = _CONDITIONAL.match(line)
@@ -95,13 +96,21 @@ def first_branches(data: bytes) -> bytes:
                     skipping.pop()
             elif skipping:
                 skipping[-1] = True
-            lines[i] = blank(line)
+            changed.append(i)
             continued, blank_continued = ends, True
         elif line.lstrip().startswith(b"#"):
             continued, blank_continued = ends, False
         elif any(skipping):
-            lines[i] = blank(line)
-    return b"\n".join(lines)
+            changed.append(i)
+    spans = []
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for i in changed:
+        if lines[i].strip():
+            lines[i] = _NOT_CR.sub(b" ", lines[i])
+            spans.append((i, starts[i], starts[i] + len(lines[i])))
+    return b"\n".join(lines), tuple(spans)
 
 
 def _call_args(text: str) -> list[str]:
