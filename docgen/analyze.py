@@ -13,7 +13,8 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from docgen.facts import Analysis, Evidence, FileFacts, PythonFacts, ScannedFile, Tag
+from docgen.facts import Analysis, Evidence, FileFacts, PythonFacts, ScannedFile, Suite, Tag
+from docgen.suite import collect
 
 #: Evidence text is the stripped source line, cut to this many characters.
 EVIDENCE_WIDTH = 120
@@ -34,6 +35,7 @@ TEST_RUNNER_CALLS = frozenset(
 ACCELERATOR_DEVICES = ("cuda", "xpu", "mps", "hip")
 DEVICE_KEYWORDS = frozenset({"device", "device_type", "map_location"})
 DEVICE_CALLEES = ("torch.device", ".to", ".device")
+MESH_CALLEES = frozenset({"init_device_mesh", "DeviceMesh"})
 
 
 @dataclass(frozen=True)
@@ -117,9 +119,15 @@ class _Collector:
     def __init__(self, lines: list[str]) -> None:
         self._lines = lines
         self._found: dict[str, dict[int, str]] = {}
+        self._weak: dict[str, dict[int, str]] = {}
 
     def add(self, tag: str, line: int, reason: str) -> None:
         self._found.setdefault(tag, {}).setdefault(line, reason)
+
+    def add_weak(self, tag: str, line: int, reason: str) -> None:
+        """Evidence that alone makes no tag (a CPU fallback asks whether CUDA is there);
+        listed after the strong evidence when there is some."""
+        self._weak.setdefault(tag, {}).setdefault(line, reason)
 
     def tags(self) -> tuple[Tag, ...]:
         result = []
@@ -127,8 +135,10 @@ class _Collector:
             found = self._found.get(name)
             if not found:
                 continue
+            weak = {n: r for n, r in self._weak.get(name, {}).items() if n not in found}
             evidence = tuple(
-                Evidence(line, self._text(line), reason) for line, reason in sorted(found.items())
+                Evidence(line, self._text(line), reason)
+                for line, reason in [*sorted(found.items()), *sorted(weak.items())]
             )
             result.append(Tag(name, evidence))
         return tuple(result)
@@ -147,8 +157,25 @@ COMPILE_QUERIES = frozenset(
 )
 
 
+#: Calls that ask whether a GPU is there: code that falls back to the CPU makes them, so
+#: they are weak evidence of `gpu`, never enough alone.
+GPU_QUERIES = frozenset(
+    {
+        "torch.cuda.is_available",
+        "torch.cuda.device_count",
+        "torch.cuda.is_bf16_supported",
+        "torch.cuda.get_device_capability",
+        "torch.cuda.get_device_name",
+    }
+)
+
+
 def _name_rules(collector: _Collector, name: str, lines: Iterable[int], verb: str) -> None:
     if name.rsplit(".", 1)[-1] in COMPILE_QUERIES:
+        return
+    if name in GPU_QUERIES:
+        for line in lines:
+            collector.add_weak("gpu", line, f"runs on CUDA when available ({name}())")
         return
     for rule in NAME_RULES:
         if rule.matches(name):
@@ -199,7 +226,9 @@ def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) ->
         if device not in ACCELERATOR_DEVICES:
             continue
         callee = canonical(arg.callee, aliases)
-        if (arg.keyword in DEVICE_KEYWORDS) or (
+        if arg.keyword is None and callee.rsplit(".", 1)[-1] in MESH_CALLEES:
+            c.add("gpu", arg.line, f"builds a {arg.value.upper()} device mesh ({arg.callee})")
+        elif (arg.keyword in DEVICE_KEYWORDS) or (
             arg.keyword is None and any(callee.endswith(end) for end in DEVICE_CALLEES)
         ):
             how = f"{arg.keyword}={arg.value!r}" if arg.keyword else f"{arg.callee}({arg.value!r})"
@@ -276,14 +305,51 @@ def analyze(facts: FileFacts, text: str | None) -> Analysis:
             targets += [f"{base}.{n}" if base else n for n in imp.names]
         for target in targets:
             _name_rules(collector, target, (imp.line,), "imports")
+    names_on: dict[int, list[str]] = {}
+    for ref in py.code_refs:
+        for line in ref.lines:
+            names_on.setdefault(line, []).append(ref.name)
     for ref in py.code_refs:
         if ref.name.startswith("."):
             continue
-        _name_rules(
-            collector, canonical(ref.name, aliases), ref.lines, "calls" if ref.call else "uses"
-        )
+        # `torch.cuda` is also recorded as the head of `torch.cuda.is_available()`: the
+        # longer name on the same line says what the code does
+        longer = ref.name + "."
+        lines = [n for n in ref.lines if not any(o.startswith(longer) for o in names_on[n])]
+        if lines:
+            verb = "calls" if ref.call else "uses"
+            _name_rules(collector, canonical(ref.name, aliases), lines, verb)
     _device_evidence(py, aliases, collector)
-    return Analysis(collector.tags())
+    suite = None
+    if text is not None and any(d.name.startswith("test") for d in py.definitions):
+        suite = collect(text, aliases, _runs_itself(py, aliases))
+    if suite is not None:
+        _requirement_evidence(suite, collector)
+    return Analysis(collector.tags(), suite)
+
+
+def _runs_itself(py: PythonFacts, aliases: dict[str, str]) -> bool:
+    """Whether the `__main__` guard runs the tests: a runner, or the file's own tests."""
+    own_tests = {
+        d.name for d in py.definitions if d.kind == "function" and d.name.startswith("test")
+    }
+    for ref in py.main_guard_calls:
+        full = canonical(ref.name, aliases)
+        if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS:
+            return True
+        if ref.name.rsplit(".", 1)[-1] == "run_tests" or ref.name in own_tests:
+            return True
+    return False
+
+
+def _requirement_evidence(suite: Suite, c: _Collector) -> None:
+    """A test that needs GPUs is evidence of `gpu`, each with what it needs."""
+    requirements = [r for cls in suite.classes for r in cls.requirements]
+    tests = [*suite.functions, *(t for cls in suite.classes for t in cls.tests)]
+    requirements += [r for t in tests for r in t.requirements]
+    for r in requirements:
+        if r.gpus:
+            c.add("gpu", r.line, f"{r.text} ({r.written})")
 
 
 def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:

@@ -284,10 +284,55 @@ class Tag:
 
 
 @dataclass(frozen=True, slots=True)
+class Requirement:
+    """A condition a test runs under, read from a decorator or a check in its body."""
+
+    kind: str  # "skip", "gpus", "gpu", "triton", "rocm", "nccl", "dynamo", "sm", "condition"
+    text: str  # what it means: "needs >= 4 GPUs"
+    written: str  # the code that says so: "skip_if_lt_x_gpu(4)"
+    line: int
+    gpus: int = 0  # GPUs it needs (1 for "a GPU"), 0 when it needs none
+
+
+@dataclass(frozen=True, slots=True)
+class CollectedTest:
+    """One test as a runner names it (a parametrized method gives several)."""
+
+    name: str  # `test_x_is_seq_parallel_True`, `test_y[1-2]`
+    function: str  # the method or function as written
+    line: int
+    requirements: tuple[Requirement, ...] = ()
+    expanded: bool = True  # False: parametrized with values docgen cannot read
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteClass:
+    """A top-level class with test methods; whether a runner collects it is decided across
+    the repository, through its bases."""
+
+    name: str
+    line: int
+    bases: tuple[str, ...]  # as absolute dotted names where the imports say so
+    requirements: tuple[Requirement, ...]  # from the class's own decorators
+    tests: tuple[CollectedTest, ...]
+    per_device: bool = False  # instantiate_device_type_tests makes one class per device
+
+
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """What a test runner would collect from one file."""
+
+    classes: tuple[SuiteClass, ...] = ()
+    functions: tuple[CollectedTest, ...] = ()  # module-level `test_*` functions (pytest)
+    runs_itself: bool = False  # its `__main__` guard runs the tests
+
+
+@dataclass(frozen=True, slots=True)
 class Analysis:
     """What the analyzer concludes from a file's facts."""
 
     tags: tuple[Tag, ...] = ()
+    suite: Suite | None = None
 
 
 @dataclass(frozen=True, slots=True)

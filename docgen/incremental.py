@@ -77,8 +77,18 @@ class PageInputs:
                 *self._link_states(path),
                 "cfamily",
                 *self._cfamily(path),
+                "suite",
+                *self._suite(path),
             ]
         )
+
+    def _suite(self, path: str) -> list[str]:
+        """What the tests table shows of other files: each test class's chain of bases."""
+        parts = []
+        for info in self._lookup.test_classes.of(path):
+            chain = [f"{b.name}:{b.path}:{b.line}:{b.summary}" for b in info.chain]
+            parts.append(f"{info.suite_class.name}:{info.collected}:{chain}")
+        return parts
 
     def _cfamily(self, path: str) -> list[str]:
         """What a C-family page shows of other files: where its includes lead, who includes

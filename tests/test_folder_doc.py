@@ -66,7 +66,7 @@ PACKAGE: dict[str, str] = {
     "pkg/star_src.py": "class Starred:\n    pass\n\n\nclass _Hidden:\n    pass\n",
     "pkg/sub/__init__.py": "from .tool import Tool\n",
     "pkg/sub/tool.py": "class Tool:\n    pass\n",
-    "pkg/kernels/gpu.py": "import torch\n\nx = torch.cuda.is_available()\n",
+    "pkg/kernels/gpu.py": "import torch\n\ntorch.cuda.synchronize()\n",
     "pkg/tests/test_core.py": (
         "import pkg.core\n\n\ndef test_engine():\n    assert pkg.core.run()\n"
     ),

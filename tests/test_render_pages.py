@@ -38,6 +38,7 @@ from docgen.links import Slugger, docs_page, folder_doc, folder_index, kw_page
 from docgen.render import RenderContext, Renderer, builtin_templates_dir, make_environment
 from docgen.render.context import Linker
 from docgen.render.python_views import import_statement
+from docgen.suite import collect
 
 MD = MarkdownIt("commonmark")
 OUT_IN_REPO = "docs/generated"  # the output folder, inside the fake repository
@@ -439,7 +440,7 @@ def build_repo() -> tuple[RepoIndex, dict[str, str | bytes]]:
     }
     scanned = [
         ScannedFile(core, Analysis((gpu,))),
-        ScannedFile(test_facts, Analysis((test_tag,))),
+        ScannedFile(test_facts, Analysis((test_tag,), collect(TEST_CORE, {}, runs_itself=True))),
         # A Markdown file is never a test, even if an analyzer said so.
         ScannedFile(readme, Analysis((Tag("test", (Evidence(1, "# Demo", "x"),)),))),
         ScannedFile(facts_for("pkg/data.toml", TOML, "text", "toml")),
@@ -685,6 +686,13 @@ def test_rendering_is_deterministic(site: Site) -> None:
     assert render_all(index, files) == site.pages
 
 
+#: the lines docgen writes around an embedded source, and nothing else, are HTML
+DETAILS_OPEN_RE = re.compile(
+    r"<details>\n<summary>The whole file \([\d,]+ lines?\); the analysis above comes from it"
+    r"</summary>\n"
+)
+
+
 def test_injection_stays_inert(site: Site) -> None:
     for page in (
         "pkg/core.py_docs.md",
@@ -696,7 +704,10 @@ def test_injection_stays_inert(site: Site) -> None:
     ):
         tokens = list(walk(MD.parse(body(site.pages[page]))))
         types = {t.type for t in tokens}
-        assert not types & {"html_inline", "html_block", "image"}, page
+        assert not types & {"html_inline", "image"}, page
+        # the only HTML is docgen's own fold around the embedded source
+        html = [t.content for t in tokens if t.type == "html_block"]
+        assert all(DETAILS_OPEN_RE.fullmatch(h) or h == "</details>\n" for h in html), page
         assert not any(
             "evil" in target.split("#")[0] or target == "x" or "javascript" in target
             for target in links(site.pages[page])
@@ -728,7 +739,6 @@ def test_docs_page_headings(site: Site) -> None:
         "Architecture & Design",
         "Dependencies",
         "Code Patterns & Idioms",
-        "Performance Considerations",
         "Security & Safety",
         "Testing & Usage",
         "Related Files",
@@ -790,9 +800,13 @@ def test_testing_section(site: Site) -> None:
     fences = [t for t in MD.parse(body(page)) if t.type == "fence" and t.info == "sh"]
     assert fences[0].content == "pytest tests/test_core.py\npython tests/test_core.py\n"
     assert "  - whole file: file name matches test\\_\\*.py\n" in page
-    assert "[`test_foo`](#function-test_foo)" in page
-    assert "[`TestFoo.test_size`](#method-testfootest_size)" in page
-    assert "`TestFoo.helper`](#" not in page.split("## Testing & Usage")[1]
+    testing = page.split("## Testing & Usage")[1].split("\n## ")[0]
+    assert "A runner collects 2 tests from this file" in testing
+    assert "A test class by its name (`Test*`, no bases), which pytest collects." in testing
+    assert "| [`test_foo`](#function-test_foo) |" in testing
+    assert "`python tests/test_core.py -k test_foo` |" in testing
+    assert "| [`test_size`](#method-testfootest_size) |" in testing
+    assert "helper" not in testing
 
 
 def test_patterns_and_dependencies(site: Site) -> None:

@@ -10,7 +10,6 @@ from .anchors import (
     DOCS_SECTIONS,
     DOCS_SUBSECTIONS,
     anchored_definitions,
-    section_anchor,
 )
 from .context import Linker, ReadSource, RenderContext, heading_anchors
 from .dependency_views import dependencies_view
@@ -27,6 +26,7 @@ from .python_views import (
     usage_view,
 )
 from .related import rank_related
+from .suite_views import suite_view
 from .views import (
     CodeBlockView,
     CrossRefsView,
@@ -52,8 +52,6 @@ from .views import (
 
 #: every tag the analyzer can give, named when none applies
 KNOWN_TAGS: tuple[str, ...] = ("test", "gpu", "jit", "distributed")
-#: tags whose evidence is listed under Performance Considerations
-PERFORMANCE_TAGS: tuple[str, ...] = ("gpu", "jit", "distributed")
 TOP_HEADINGS_SHOWN = 12
 
 
@@ -68,24 +66,23 @@ def front_matter(facts: FileFacts, tags: tuple[Tag, ...], context: RenderContext
     )
 
 
-#: Evidence lines per tag under File Purpose; Performance Considerations lists more.
+#: Evidence lines per tag shown with their text under File Purpose; the rest by number.
 PURPOSE_EVIDENCE = 3
-#: Evidence lines per tag under Performance Considerations.
-PERFORMANCE_EVIDENCE = 50
 
 
 def tag_views(
     facts: FileFacts, tags: tuple[Tag, ...], linker: Linker, limit: int
 ) -> tuple[TagView, ...]:
-    """Each tag with its first `limit` evidence lines and a count of the rest."""
+    """Each tag with its first `limit` evidence lines (the analyzer's order: strongest
+    first) and the line numbers of the rest."""
     views = []
     for t in tags:
-        ordered = sorted(t.evidence, key=lambda e: (e.line, e.text, e.reason))
         shown = tuple(
             EvidenceView(linker.line(facts.path, e.line, facts.line_count), e.text, e.reason)
-            for e in ordered[:limit]
+            for e in t.evidence[:limit]
         )
-        views.append(TagView(t.name, shown, max(0, len(ordered) - limit)))
+        rest = tuple(sorted({e.line for e in t.evidence[limit:]}))
+        views.append(TagView(t.name, shown, rest))
     return tuple(views)
 
 
@@ -241,6 +238,8 @@ def docs_view(
     folder = folder_of(path)
     python = facts.python if facts.kind == "python" else None
     anchored = anchored_definitions(path, python.definitions) if python else ()
+    found = scanned.analysis.suite
+    suite = suite_view(facts, found, anchored, lookup.test_classes, linker) if found else None
 
     overview = None
     detailed = None
@@ -286,11 +285,6 @@ def docs_view(
     source_text = read(path) if facts.size <= context.max_embed_bytes else None
     source_lines = source_text.splitlines() if source_text is not None else None
     anchors = definition_anchors(anchored)
-    performance_tags = tuple(
-        v
-        for v in tag_views(facts, tags, linker, PERFORMANCE_EVIDENCE)
-        if v.name in PERFORMANCE_TAGS and v.evidence
-    )
     return DocsView(
         page=page,
         path=path,
@@ -321,10 +315,13 @@ def docs_view(
         if facts.kind == "python"
         else None,
         patterns=patterns_view(path, facts, anchored, linker, source_lines) if python else None,
-        performance=performance_view(facts, performance_tags, linker, source_lines, anchors),
+        performance=performance_view(
+            facts, linker, source_lines, anchors, any(t.name == "test" for t in tags)
+        ),
         security=security_view(facts, linker, source_lines, anchors),
-        performance_anchor=section_anchor("performance"),
-        testing=usage_view(path, facts, scanned.analysis, anchored, linker, lookup.tests_of(path)),
+        testing=usage_view(
+            path, facts, scanned.analysis, anchored, linker, lookup.tests_of(path), suite
+        ),
         related=_related(lookup, facts, linker),
         includes=cfamily_views.includes_view(facts, lookup.index.includes, linker)
         if facts.kind == "cfamily"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from docgen.facts import FileFacts, Finding
 
 from .context import Linker
-from .views import LineRef, TagView
+from .views import LineRef
 
 #: Longest source line quoted next to a finding.
 MAX_QUOTED = 100
@@ -59,8 +59,8 @@ class FindingGroup:
 
 @dataclass(frozen=True)
 class PerformanceView:
-    tags: tuple[TagView, ...]  # GPU, JIT and distributed evidence
     findings: tuple[FindingView, ...]  # costly patterns, e.g. a sync inside a loop
+    in_test: bool = False  # a test file: the cost is the test's run time, not a user's
 
 
 @dataclass(frozen=True)
@@ -117,17 +117,17 @@ def pattern_groups(
 
 def performance_view(
     facts: FileFacts,
-    tags: tuple[TagView, ...],
     linker: Linker,
     source_lines: Sequence[str] | None,
     anchors: Mapping[str, str],
+    in_test: bool = False,
 ) -> PerformanceView | None:
     costly = (
         [f for f in facts.python.findings if f.category == "performance"] if facts.python else []
     )
-    if not tags and not costly:
+    if not costly:
         return None
-    return PerformanceView(tags, finding_views(facts, costly, linker, source_lines, anchors))
+    return PerformanceView(finding_views(facts, costly, linker, source_lines, anchors), in_test)
 
 
 def security_view(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from docgen.analyze import TAG_ORDER
+from docgen.counts import definition_counts
 from docgen.facts import Definition, PythonFacts, ScannedFile
 from docgen.index import FolderEntry
 from docgen.links import docs_page, folder_doc, folder_index, kw_page, slug
@@ -18,7 +19,7 @@ from .anchors import anchored_definitions
 from .context import Linker, ReadSource, RenderContext
 from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
-from .python_views import first_paragraph, first_sentence, usage_view
+from .python_views import first_paragraph, first_sentence, run_commands
 from .views import (
     ApiName,
     ClassLink,
@@ -64,16 +65,8 @@ def summary(scanned: ScannedFile) -> str:
         sentence = first_sentence(first_paragraph(facts.python.module_docstring))
         if sentence:
             return sentence
-        kinds = Counter(d.kind for d in facts.python.definitions if d.parent is None)
-        parts = [
-            f"{n} {word if n == 1 else word + plural}"
-            for n, word, plural in (
-                (kinds["class"], "class", "es"),
-                (kinds["function"], "function", "s"),
-            )
-            if n
-        ]
-        return "Python module" + (" defining " + " and ".join(parts) if parts else "")
+        defines = definition_counts(facts.python.definitions).phrase()
+        return "Python module" + (f" defining {defines}" if defines else "")
     if facts.kind == "markdown" and facts.markdown is not None and facts.markdown.headings:
         return facts.markdown.headings[0].text
     if facts.kind == "binary":
@@ -263,10 +256,8 @@ def _inside(entry: FolderEntry, path: str) -> str:
 
 def _suite(lookup: RepoLookup, entry: FolderEntry, path: str, linker: Linker) -> SuiteFile:
     scanned = lookup.index.files[path]
-    usage = usage_view(path, scanned.facts, scanned.analysis, (), linker, ())
-    return SuiteFile(
-        _inside(entry, path), linker.to_page(docs_page(path)), usage.commands if usage else ()
-    )
+    commands = run_commands(path, scanned.analysis) if scanned.facts.parsed else ()
+    return SuiteFile(_inside(entry, path), linker.to_page(docs_page(path)), commands)
 
 
 def _by_subfolder(

@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from docgen.counts import definition_counts
 from docgen.facts import Analysis, Definition, FileFacts, Import, PythonFacts
 from docgen.links import docs_page
 
@@ -21,12 +22,11 @@ from .filters import shell_quote
 from .finding_views import PATTERN_TITLES, FindingGroup, FindingView, pattern_groups
 from .views import (
     ArchitectureView,
-    CaseView,
     DefinitionView,
+    FileSuiteView,
     HierarchyItem,
     LinkView,
     MemberView,
-    NestingItem,
     PatternsView,
     PythonOverview,
     UsageView,
@@ -218,12 +218,9 @@ def definition_views(
 def python_overview(
     python: PythonFacts, tags: tuple[str, ...], imported_by: int = 0
 ) -> PythonOverview:
-    kinds = [d.kind for d in python.definitions]
     return PythonOverview(
         docstring=first_paragraph(python.module_docstring),
-        classes=kinds.count("class"),
-        functions=kinds.count("function"),
-        methods=kinds.count("method"),
+        counts=definition_counts(python.definitions),
         imports=len({module_as_written(i) for i in python.imports}),
         tags=tags,
         imported_by=imported_by,
@@ -233,7 +230,8 @@ def python_overview(
 def architecture_view(
     anchored: tuple[AnchoredDefinition, ...], linker: Linker
 ) -> ArchitectureView | None:
-    """Class hierarchy and nesting, only when the file has either."""
+    """The class hierarchy, only when a class has bases (where each definition sits is
+    under Detailed Analysis)."""
     anchors = definition_anchors(anchored)
     by_name: dict[str, str] = {}
     for item in anchored:
@@ -256,22 +254,9 @@ def architecture_view(
             )
             for a in classes
         )
-    nesting = tuple(
-        NestingItem(
-            qualname=a.definition.qualname,
-            kind=a.definition.kind,
-            href=linker.here(a.anchor),
-            parent=LinkView(
-                a.definition.parent,
-                linker.here(anchors[a.definition.parent]) if a.definition.parent in anchors else "",
-            ),
-        )
-        for a in anchored
-        if a.definition.parent is not None and a.definition.kind != "method"
-    )
-    if not hierarchy and not nesting:
+    if not hierarchy:
         return None
-    return ArchitectureView(hierarchy, nesting)
+    return ArchitectureView(hierarchy)
 
 
 def _decorator_names(definition: Definition) -> set[str]:
@@ -332,36 +317,32 @@ def usage_view(
     anchored: tuple[AnchoredDefinition, ...],
     linker: Linker,
     tested_by: tuple[str, ...],
+    suite: FileSuiteView | None,
 ) -> UsageView | None:
-    """How to run a test file; for a module, the tests that exercise it and the examples
-    its docstrings give.  None for files that are not Python or could not be parsed."""
+    """How to run a test file and what it collects; for a module, the tests that exercise
+    it and the examples its docstrings give.  None for files that are not Python or
+    could not be parsed."""
     python = facts.python
     if facts.kind != "python" or python is None or not facts.parsed:
         return None
     test_tags = [t for t in analysis.tags if t.name == "test"]
-    if not test_tags:
+    if not test_tags and suite is None:
         examples = examples_of(
             python.module_docstring, ((a.definition, linker.here(a.anchor)) for a in anchored)
         )
         return UsageView(
             commands=(),
-            tests=(),
+            suite=None,
             is_test=False,
             tested_by=tuple(linker.page_link(p, docs_page(p)) for p in tested_by),
             examples=examples[:EXAMPLES_SHOWN],
             more_examples=max(0, len(examples) - EXAMPLES_SHOWN),
         )
+    return UsageView(run_commands(path, analysis), suite)
+
+
+def run_commands(path: str, analysis: Analysis) -> tuple[str, ...]:
+    """pytest, and `python path` when the file's `__main__` guard runs its tests."""
     quoted = shell_quote(path)
-    commands = [f"pytest {quoted}"]
-    if any("__main__" in e.reason for t in test_tags for e in t.evidence):
-        commands.append(f"python {quoted}")
-    tests = tuple(
-        CaseView(
-            a.definition.qualname,
-            linker.here(a.anchor),
-            linker.line(path, a.definition.line, facts.line_count),
-        )
-        for a in anchored
-        if a.definition.kind in ("function", "method") and a.definition.name.startswith("test")
-    )
-    return UsageView(tuple(commands), tests)
+    runs_itself = analysis.suite is not None and analysis.suite.runs_itself
+    return (f"pytest {quoted}", f"python {quoted}") if runs_itself else (f"pytest {quoted}",)

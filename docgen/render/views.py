@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .filters import plural
+from docgen.counts import DefinitionCounts
 
 if TYPE_CHECKING:
     from .cfamily_views import (
@@ -65,8 +65,8 @@ class EvidenceView:
 @dataclass(frozen=True)
 class TagView:
     name: str
-    evidence: tuple[EvidenceView, ...]  # the lines shown here
-    more: int = 0  # evidence lines left out of this list
+    evidence: tuple[EvidenceView, ...]  # the lines shown with their text
+    more: tuple[int, ...] = ()  # the other evidence lines, by number
 
 
 @dataclass(frozen=True)
@@ -114,26 +114,14 @@ class SourceView:
 @dataclass(frozen=True)
 class PythonOverview:
     docstring: str  # first paragraph of the module docstring, "" when none
-    classes: int
-    functions: int
-    methods: int
+    counts: DefinitionCounts
     imports: int  # distinct modules imported
     tags: tuple[str, ...]
     imported_by: int = 0  # files of the repository that import it
 
     @property
     def defines(self) -> str:
-        """ "2 classes, 1 function and 5 methods", naming only the kinds there are."""
-        parts = [
-            plural(count, word, many)
-            for count, word, many in (
-                (self.classes, "class", "classes"),
-                (self.functions, "function", None),
-                (self.methods, "method", None),
-            )
-            if count
-        ]
-        return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+        return self.counts.phrase()
 
 
 @dataclass(frozen=True)
@@ -236,17 +224,8 @@ class HierarchyItem:
 
 
 @dataclass(frozen=True)
-class NestingItem:
-    qualname: str
-    kind: str
-    href: str
-    parent: LinkView
-
-
-@dataclass(frozen=True)
 class ArchitectureView:
     hierarchy: tuple[HierarchyItem, ...]
-    nesting: tuple[NestingItem, ...]
 
 
 @dataclass(frozen=True)
@@ -316,11 +295,56 @@ class CaseView:
 
 
 @dataclass(frozen=True)
+class NeedView:
+    """What a test needs, and the code that says so."""
+
+    text: str  # "needs >= 4 GPUs"
+    written: str  # "skip_if_lt_x_gpu(4)"
+
+
+@dataclass(frozen=True)
+class CollectedView:
+    """One test a runner collects, with what it needs and the command that runs it alone."""
+
+    name: str
+    href: str  # the function's heading on this page
+    line: LineRef
+    needs: tuple[NeedView, ...]  # strongest kind first
+    command: str
+    expanded: bool = True  # False: parametrized with values docgen cannot read
+
+
+@dataclass(frozen=True)
+class SuiteClassView:
+    """A class with test methods: whether a runner collects it, and why (its bases)."""
+
+    name: str
+    href: str
+    line: LineRef
+    collected: bool
+    chain: tuple[LinkView, ...]  # its base, that base's base, ... down to a TestCase
+    provides: str  # the first line of its nearest documented base's docstring
+    docstring: str
+    per_device: bool
+    tests: tuple[CollectedView, ...]
+
+
+@dataclass(frozen=True)
+class FileSuiteView:
+    """The tests of one file."""
+
+    classes: tuple[SuiteClassView, ...]
+    functions: tuple[CollectedView, ...]
+    total: int  # tests a runner collects (parametrized ones counted by name)
+    runs_itself: bool
+
+
+@dataclass(frozen=True)
 class UsageView:
     """Testing & Usage: how to run a test file, or what tests and shows a module."""
 
     commands: tuple[str, ...]  # shell command lines, already quoted; () for a module
-    tests: tuple[CaseView, ...]
+    suite: FileSuiteView | None
     is_test: bool = True
     tested_by: tuple[LinkView, ...] = ()  # test files named after or importing this file
     examples: tuple[ExampleView, ...] = ()  # `>>>` blocks from its docstrings
@@ -372,13 +396,7 @@ class DocsView:
     testing: UsageView | None
     related: RelatedView | None
     crossrefs: CrossRefsView
-    performance_anchor: str = ""  # the Performance Considerations section's anchor
     includes: IncludesView | None = None  # C-family files: includes and included by
-
-    @property
-    def performance_tags(self) -> tuple[str, ...]:
-        """Tags whose full evidence is listed under Performance Considerations."""
-        return tuple(t.name for t in self.performance.tags) if self.performance else ()
 
 
 # ---------------------------------------------------------------- keyword page

@@ -1,0 +1,96 @@
+"""The tests table of a test file: what a runner collects, what each test needs, and the
+command that runs it alone."""
+
+from __future__ import annotations
+
+from docgen.facts import CollectedTest, FileFacts, Requirement, Suite
+from docgen.links import docs_page
+from docgen.suites import RunnerClasses
+
+from .anchors import AnchoredDefinition
+from .context import Linker
+from .filters import shell_quote
+from .views import CollectedView, FileSuiteView, LinkView, NeedView, SuiteClassView
+
+#: requirement kinds, strongest first: the order a test's needs are listed in
+NEED_ORDER = ("skip", "gpus", "gpu", "triton", "nccl", "sm", "rocm", "dynamo", "condition")
+
+
+def _needs(*groups: tuple[Requirement, ...]) -> tuple[NeedView, ...]:
+    """Requirements of the class, then the test's own, strongest kind first, once each."""
+    order = {kind: i for i, kind in enumerate(NEED_ORDER)}
+    seen: set[NeedView] = set()
+    needs = []
+    for r in sorted(
+        (r for g in groups for r in g), key=lambda r: (order.get(r.kind, len(order)), r.line)
+    ):
+        need = NeedView(r.text, r.written)
+        if need not in seen:
+            seen.add(need)
+            needs.append(need)
+    return tuple(needs)
+
+
+def command(path: str, test: CollectedTest, owner: str, runs_itself: bool) -> str:
+    """`python path -k name` when the file runs its own tests, else pytest's node id."""
+    if runs_itself:
+        return f"python {shell_quote(path)} -k {shell_quote(test.name)}"
+    node = "::".join(p for p in (path, owner, test.name) if p)
+    return f"pytest {shell_quote(node)}"
+
+
+def suite_view(
+    facts: FileFacts,
+    suite: Suite,
+    anchored: tuple[AnchoredDefinition, ...],
+    classes: RunnerClasses,
+    linker: Linker,
+) -> FileSuiteView:
+    path = facts.path
+    anchors = {a.definition.qualname: a.anchor for a in anchored}
+
+    def row(test: CollectedTest, owner: str, inherited: tuple[Requirement, ...]) -> CollectedView:
+        qualname = f"{owner}.{test.function}" if owner else test.function
+        anchor = anchors.get(qualname, "")
+        return CollectedView(
+            name=test.name,
+            href=linker.here(anchor) if anchor else "",
+            line=linker.line(path, test.line, facts.line_count),
+            needs=_needs(inherited, test.requirements),
+            command=command(path, test, owner, suite.runs_itself),
+            expanded=test.expanded,
+        )
+
+    class_views = []
+    total = 0
+    docstrings = {
+        a.definition.qualname: (a.definition.docstring or "").strip().split("\n", 1)[0]
+        for a in anchored
+        if a.definition.kind == "class"
+    }
+    for info in classes.of(path):
+        cls = info.suite_class
+        tests = tuple(row(t, cls.name, cls.requirements) for t in cls.tests)
+        if info.collected:
+            total += len(tests)
+        chain = tuple(
+            LinkView(b.name, linker.to_page(docs_page(b.path), "") if b.path else "")
+            for b in info.chain
+        )
+        provides = next((b.summary for b in info.chain if b.summary), "")
+        class_views.append(
+            SuiteClassView(
+                name=cls.name,
+                href=linker.here(anchors[cls.name]) if cls.name in anchors else "",
+                line=linker.line(path, cls.line, facts.line_count),
+                collected=info.collected,
+                chain=chain,
+                provides=provides,
+                docstring=docstrings.get(cls.name, ""),
+                per_device=cls.per_device,
+                tests=tests,
+            )
+        )
+    functions = tuple(row(t, "", ()) for t in suite.functions)
+    total += len(functions)
+    return FileSuiteView(tuple(class_views), functions, total, suite.runs_itself)

@@ -1,0 +1,120 @@
+"""Which classes a test runner collects, decided across the repository.
+
+A class is a test class when one of its bases is, following bases through the
+files that define them (`FSDPTest` in `common_fsdp.py`, itself a
+`MultiProcessTestCase`, itself a `TestCase`) until a name that ends in
+`TestCase` (`unittest.TestCase`, Django's, PyTorch's); pytest also collects a
+`Test*` class without bases.  Each file's suite is resolved once, for every
+page that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from docgen.analyze import alias_map, canonical, module_of
+from docgen.facts import ScannedFile, SuiteClass
+from docgen.graph import ImportGraph
+
+MAX_DEPTH = 25  # bases followed before a chain is given up
+
+
+@dataclass(frozen=True)
+class BaseLink:
+    """One step of a test class's chain of bases."""
+
+    name: str  # as the import makes it: `torch.testing._internal.common_fsdp.FSDPTest`
+    path: str  # the repository file that defines it, "" when outside the repository
+    line: int
+    summary: str  # the first line of its docstring, "" when it has none
+
+
+@dataclass(frozen=True)
+class CollectedClass:
+    suite_class: SuiteClass
+    collected: bool
+    chain: tuple[BaseLink, ...]  # from the class's own base to the `TestCase` that ends it
+
+
+class RunnerClasses:
+    """Test classes of the repository, resolved on demand and remembered."""
+
+    def __init__(self, files: Mapping[str, ScannedFile], graph: ImportGraph) -> None:
+        self._files = files
+        self._graph = graph
+        self._aliases: dict[str, dict[str, str]] = {}
+        self._chains: dict[str, tuple[BaseLink, ...] | None] = {}
+
+    def of(self, path: str) -> tuple[CollectedClass, ...]:
+        scanned = self._files.get(path)
+        suite = scanned.analysis.suite if scanned is not None else None
+        if suite is None:
+            return ()
+        infos = []
+        for cls in suite.classes:
+            chain = self._first_chain(path, cls.bases, 0)
+            collected = chain is not None or (not cls.bases and cls.name.startswith("Test"))
+            infos.append(CollectedClass(cls, collected, chain or ()))
+        return tuple(infos)
+
+    def _aliases_of(self, path: str) -> dict[str, str]:
+        found = self._aliases.get(path)
+        if found is None:
+            python = self._files[path].facts.python
+            found = alias_map(python, module_of(path)) if python is not None else {}
+            self._aliases[path] = found
+        return found
+
+    def _first_chain(
+        self, path: str, bases: tuple[str, ...], depth: int
+    ) -> tuple[BaseLink, ...] | None:
+        for base in bases:
+            full = canonical(base, self._aliases_of(path))
+            if "." not in full:
+                full = f"{self._graph.module_names.get(path, '')}.{full}".lstrip(".")
+            chain = self._chain(full, depth)
+            if chain is not None:
+                return chain
+        return None
+
+    def _chain(self, name: str, depth: int) -> tuple[BaseLink, ...] | None:
+        """The bases from `name` (dotted) down to a `TestCase`, or None when it is no test base."""
+        if name in self._chains:
+            return self._chains[name]
+        self._chains[name] = None  # a cycle reads as "not a test base"
+        result: tuple[BaseLink, ...] | None = None
+        found = self._locate(name, 0) if depth < MAX_DEPTH else None
+        if found is not None:
+            defined, path, definition_line, summary, bases = found
+            link = BaseLink(defined, path, definition_line, summary)
+            if defined.rsplit(".", 1)[-1].endswith("TestCase"):
+                result = (link,)
+            else:
+                rest = self._first_chain(path, bases, depth + 1)
+                result = (link, *rest) if rest is not None else None
+        elif name.rsplit(".", 1)[-1].endswith("TestCase"):
+            result = (BaseLink(name, "", 0, ""),)
+        self._chains[name] = result
+        return result
+
+    def _locate(self, name: str, hops: int) -> tuple[str, str, int, str, tuple[str, ...]] | None:
+        """(name where defined, file, line, docstring line, bases as written) of a class
+        defined in the repository, following a name its module only imports."""
+        if hops > MAX_DEPTH:
+            return None
+        module, _, short = name.rpartition(".")
+        path = self._graph.modules.get(module)
+        if path is None or path not in self._files:
+            return None
+        python = self._files[path].facts.python
+        if python is None:
+            return None
+        for d in python.definitions:
+            if d.kind == "class" and d.parent is None and d.name == short:
+                summary = (d.docstring or "").strip().split("\n", 1)[0]
+                return name, path, d.line, summary, d.bases
+        target = self._aliases_of(path).get(short)
+        if target is not None and target != name:
+            return self._locate(target, hops + 1)
+        return None

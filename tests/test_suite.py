@@ -1,0 +1,185 @@
+"""What a runner collects from a test file: names, requirements, test classes, counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docgen.counts import definition_counts
+from docgen.index import build_index
+from docgen.scan.python import scan
+from docgen.suite import collect
+from docgen.suites import RunnerClasses
+from docgen.workers import analyzed
+
+PYTORCH_STYLE = """
+import unittest
+from torch.testing._internal.common_utils import (
+    instantiate_parametrized_tests, parametrize, run_tests, subtest,
+)
+from torch.testing._internal.common_distributed import skip_if_lt_x_gpu
+from torch.testing._internal.inductor_utils import HAS_GPU
+
+
+@instantiate_parametrized_tests
+class TestA(unittest.TestCase):
+    @parametrize("is_seq_parallel", [True, False])
+    def test_tp(self, is_seq_parallel):
+        def test_closure():
+            pass
+
+    @parametrize("x", [1.5, "a b"])
+    @parametrize("y,z", [(1, None), subtest((2, 3), name="named")])
+    def test_grid(self, x, y, z):
+        pass
+
+    @parametrize("f", [abs], name_fn=lambda f: f.__name__)
+    def test_opaque(self, f):
+        pass
+
+    @skip_if_lt_x_gpu(4)
+    @unittest.skipIf(not HAS_GPU, "needs a GPU")
+    def test_gpus(self):
+        if not at_least_x_gpu(2):
+            self.skipTest("2")
+        if sm_is_or_higher_than(torch.device("cuda"), 8, 0):
+            pass
+
+    @unittest.skip("broken")
+    def test_skipped(self):
+        pass
+
+
+class TestNotInstantiated(unittest.TestCase):
+    @parametrize("v", [1, 2])
+    def test_v(self, v):
+        pass
+
+
+if __name__ == "__main__":
+    run_tests()
+"""
+
+
+def names(source: str) -> dict[str, list[str]]:
+    suite = collect(source, {}, runs_itself=False)
+    assert suite is not None
+    found = {c.name: [t.name for t in c.tests] for c in suite.classes}
+    found[""] = [t.name for t in suite.functions]
+    return found
+
+
+def test_pytorch_parametrize_is_named_as_pytorch_names_it() -> None:
+    found = names(PYTORCH_STYLE)
+    assert found["TestA"] == [  # in source order, a parametrized test's names sorted
+        "test_tp_is_seq_parallel_False",
+        "test_tp_is_seq_parallel_True",
+        "test_grid_x_1_5_named",
+        "test_grid_x_1_5_y_1_z0",
+        "test_grid_x_a b_named",
+        "test_grid_x_a b_y_1_z0",
+        "test_opaque",
+        "test_gpus",
+        "test_skipped",
+    ]
+    # without instantiate_parametrized_tests nothing is expanded; closures are never tests
+    assert found["TestNotInstantiated"] == ["test_v"]
+
+
+def test_requirements_are_read_for_what_they_mean() -> None:
+    suite = collect(PYTORCH_STYLE, {}, runs_itself=True)
+    assert suite is not None and suite.runs_itself
+    tests = {t.name: t for t in suite.classes[0].tests}
+    gpus = [(r.kind, r.text, r.gpus) for r in tests["test_gpus"].requirements]
+    assert gpus == [
+        ("gpus", "needs >= 4 GPUs", 4),
+        ("gpu", "skipped without a GPU (HAS_GPU)", 1),
+        ("gpus", "needs >= 2 GPUs", 2),
+        ("sm", "needs SM >= 8.0", 1),
+    ]
+    assert [r.text for r in tests["test_skipped"].requirements] == ["always skipped: broken"]
+    assert not tests["test_opaque"].expanded
+
+
+def test_pytest_parametrize_ids() -> None:
+    source = (
+        "import pytest\n"
+        "@pytest.mark.parametrize('a', [1, True, None])\n"
+        "@pytest.mark.parametrize('b,c', [('x', 2.5)])\n"
+        "def test_f(a, b, c): pass\n"
+        "@pytest.mark.parametrize('a', [1, 2], ids=['one', 'two'])\n"
+        "def test_g(a): pass\n"
+    )
+    assert names(source)[""] == [
+        "test_f[x-2.5-1]",
+        "test_f[x-2.5-None]",
+        "test_f[x-2.5-True]",
+        "test_g[one]",
+        "test_g[two]",
+    ]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.text(max_size=300))
+def test_collect_never_raises(text: str) -> None:
+    collect(text, {}, runs_itself=False)
+
+
+def _index(tmp_path: Path, files: dict[str, str]) -> RunnerClasses:
+    scanned = []
+    for path, text in files.items():
+        facts = scan(path, text.encode())
+        scanned.append(analyzed(facts, text))
+    index = build_index("demo", scanned)
+    return RunnerClasses(index.files, index.graph)
+
+
+def test_test_classes_are_found_through_bases_in_other_files(tmp_path: Path) -> None:
+    classes = _index(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/common.py": (
+                "import unittest\n"
+                "class Base(unittest.TestCase):\n    '''Sets up two ranks.'''\n"
+                "class GPUBase(Base):\n    pass\n"
+            ),
+            "pkg/reexport.py": "from pkg.common import GPUBase as Exported\n",
+            "tests/test_x.py": (
+                "from pkg.reexport import Exported\n"
+                "from pkg import common\n"
+                "class TestOne(Exported):\n    def test_a(self): pass\n"
+                "class TestTwo(common.Base):\n    def test_b(self): pass\n"
+                "class Plain:\n    def test_c(self): pass\n"
+                "class TestBare:\n    def test_d(self): pass\n"
+            ),
+        },
+    )
+    infos = {i.suite_class.name: i for i in classes.of("tests/test_x.py")}
+    assert [b.name for b in infos["TestOne"].chain] == [
+        "pkg.common.GPUBase",
+        "pkg.common.Base",
+        "unittest.TestCase",
+    ]
+    assert infos["TestOne"].chain[1].summary == "Sets up two ranks."
+    assert infos["TestOne"].chain[0].path == "pkg/common.py"
+    assert infos["TestTwo"].collected
+    assert not infos["Plain"].collected
+    assert infos["TestBare"].collected and infos["TestBare"].chain == ()
+
+
+def test_counts_separate_local_definitions() -> None:
+    source = (
+        "class A:\n    def m(self):\n        def fn(): pass\n        class Local: pass\n"
+        "    class Inner:\n        def n(self): pass\n"
+        "def f():\n    def fn(): pass\n"
+    )
+    python = scan("x.py", source.encode()).python
+    assert python is not None
+    counts = definition_counts(python.definitions)
+    assert (counts.classes, counts.functions, counts.methods, counts.local) == (2, 1, 2, 3)
+    assert counts.phrase() == (
+        "2 classes, 1 function and 2 methods, plus 3 local definitions inside functions"
+    )
