@@ -183,10 +183,11 @@ def check_command(
         sys.exit(1)
 
 
-#: every kind a definition in the keyword index can have (C-family namespaces are not in it)
+#: every kind an entry of the keyword index can have (C-family namespaces are not in it;
+#: an `import` is a name an import binds of its own, such as `FSDP`)
 FIND_KINDS = tuple(
     kind
-    for kind in dict.fromkeys(("class", "function", "method", *get_args(CKind)))
+    for kind in dict.fromkeys(("class", "function", "method", "import", *get_args(CKind)))
     if kind != "namespace"
 )
 
@@ -219,7 +220,8 @@ Examples:
 )
 @click.option("--prefix", is_flag=True, help="Match names that start with NAME.")
 def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
-    """Print every definition of NAME as `path:line: kind qualified.name`.
+    """Print every definition of NAME as `path:line: kind qualified.name`, and every
+    import that binds NAME of its own as `path:line: import target as NAME`.
 
     NAME is matched exactly, as a glob when it holds * ? or [, or as a prefix with
     --prefix. Exit status 1 when nothing matches.

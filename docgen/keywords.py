@@ -42,13 +42,20 @@ class DefinitionSite:
     anchor: str  # the definition's anchor on the file's docs page
 
     def __str__(self) -> str:
+        if self.kind == "import":
+            return f"{self.path}:{self.line}: import {self.qualname} as {self.name}"
         return f"{self.path}:{self.line}: {self.kind} {self.qualname}"
 
 
 def definition_sites(index: RepoIndex) -> list[DefinitionSite]:
     # Imported here so that `docgen find` never loads the renderer.
-    from docgen.render.anchors import anchored_c_definitions, anchored_definitions
+    from docgen.render.anchors import (
+        anchored_c_definitions,
+        anchored_definitions,
+        section_anchor,
+    )
 
+    dependencies = section_anchor("dependencies")
     sites = []
     for scanned in index.documented():
         c = scanned.facts.cfamily
@@ -62,6 +69,13 @@ def definition_sites(index: RepoIndex) -> list[DefinitionSite]:
         py = scanned.facts.python
         if py is None:
             continue
+        for imp in py.imports:
+            for bound, target in imp.aliases:
+                if is_alias(bound, target, imp.is_from):
+                    path = scanned.facts.path
+                    sites.append(
+                        DefinitionSite(bound, path, imp.line, "import", target, dependencies)
+                    )
         for anchored in anchored_definitions(scanned.facts.path, py.definitions):
             d = anchored.definition
             sites.append(
@@ -70,6 +84,15 @@ def definition_sites(index: RepoIndex) -> list[DefinitionSite]:
                 )
             )
     return sorted(sites)
+
+
+def is_alias(bound: str, target: str, is_from: bool) -> bool:
+    """Whether an import binds a name of its own that code uses for the target:
+    `as FSDP`, `import torch.nn.functional as F`, `import torch.distributed as dist`
+    (not `import os` nor `from x import y`, whose names are the target's own)."""
+    if is_from:
+        return bound != target.rsplit(".", 1)[-1]
+    return bound != target
 
 
 def store_sites(conn: sqlite3.Connection, sites: Iterable[DefinitionSite]) -> None:

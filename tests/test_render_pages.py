@@ -857,9 +857,11 @@ def test_kw_page_bullets_match_facts(site: Site) -> None:
     assert python is not None
     classes = sorted({x.name for x in python.definitions if x.kind == "class"})
     functions = sorted({x.name for x in python.definitions if x.kind != "class"})
-    imported = {i.module for i in python.imports if i.module} | {
-        n for i in python.imports for n in i.names
-    }
+    imported = (
+        {i.module for i in python.imports if i.module}
+        | {n for i in python.imports for n in i.names}
+        | {bound for i in python.imports for bound, _ in i.aliases}  # `np` of `as np`
+    )
     groups = kw_bullets(site.pages["pkg/core.py_kw.md"])
     assert groups == {"Classes": classes, "Functions": functions, "Imports": sorted(imported)}
     assert ".util" in groups["Imports"] and "*" not in groups["Imports"]

@@ -539,6 +539,7 @@ def test_single_keyword_page_lists_every_definition(site: Site) -> None:
         "Engine",
         "helper",
         "Hub",
+        "np",
         "run",
         "test_helper",
         "test_run",
@@ -551,7 +552,7 @@ def test_single_keyword_page_lists_every_definition(site: Site) -> None:
         assert f"[`{s.qualname}`]({docs_page(s.path)}#{quote(s.anchor)})" in page
         assert f"[`{s.path}:{s.line}`](../../{s.path}#L{s.line})" in page
     assert (
-        "- **`helper`** — 2 definitions:\n"
+        "- **`helper`** — 2 places:\n"
         "  - function [`helper`](pkg/core.py_docs.md#function-helper) at"
         " [`pkg/core.py:17`](../../pkg/core.py#L17)\n"
         "  - function [`helper`](pkg/util.py_docs.md#function-helper) at"
@@ -583,6 +584,7 @@ def test_split_keyword_pages(site: Site) -> None:
         "keywords.md",
         "keywords-e.md",
         "keywords-h.md",
+        "keywords-n.md",
         "keywords-r.md",
         "keywords-t.md",
         "keywords-_.md",
@@ -591,9 +593,9 @@ def test_split_keyword_pages(site: Site) -> None:
     ]
     entry = pages["keywords.md"]
     assert "## Names" not in entry
-    assert "10 names and 11 definitions, listed on 7 pages" in entry
+    assert "11 names in 12 places, listed on 8 pages" in entry
     assert (
-        "- [`_`, part 2 of 2](keywords-_-2.md): 1 name, 1 definition, `_private` to `_private`"
+        "- [`_`, part 2 of 2](keywords-_-2.md): 1 name, 1 place, `_private` to `_private`"
         in entry
     )
     assert "- [other first characters](keywords-other.md): 1 name" in entry

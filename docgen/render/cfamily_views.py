@@ -18,8 +18,9 @@ from .anchors import (
     subsection_anchor,
 )
 from .context import Linker
+from .entries import keyword_entries
 from .lookup import RepoLookup
-from .views import Importer, KeywordEntry, KeywordGroup, KeywordTarget, LineRef, LinkView
+from .views import Importer, KeywordGroup, KeywordTarget, LineRef, LinkView
 
 #: kind -> (singular, plural) in the overview's counts, in this order
 KIND_WORDS: dict[str, tuple[str, str]] = {
@@ -69,8 +70,6 @@ GROUP_ORDER = (
     "macros",
     "includes",
 )
-#: lines listed per keyword entry before the rest are counted
-ENTRY_TARGETS = 12
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".h++", ".inl")
 #: suffixes a header's source file (or a source file's header) may have
 PAIR_SUFFIXES = (*HEADER_SUFFIXES, ".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
@@ -364,7 +363,7 @@ def keyword_groups(
             )
         )
     return [
-        KeywordGroup(key, KW_GROUPS[key], _entries(groups[key]))
+        KeywordGroup(key, KW_GROUPS[key], keyword_entries(groups[key]))
         for key in GROUP_ORDER
         if groups[key]
     ]
@@ -372,13 +371,3 @@ def keyword_groups(
 
 def _line(facts: FileFacts, d: CDefinition, linker: Linker) -> LineRef:
     return linker.line(facts.path, d.line, facts.line_count)
-
-
-def _entries(by_name: dict[str, list[KeywordTarget]]) -> tuple[KeywordEntry, ...]:
-    """One entry per name; a name defined many times lists its first places."""
-    return tuple(
-        KeywordEntry(
-            name, tuple(by_name[name][:ENTRY_TARGETS]), max(0, len(by_name[name]) - ENTRY_TARGETS)
-        )
-        for name in sorted(by_name)
-    )

@@ -20,6 +20,7 @@ from .anchors import (
     subsection_anchor,
 )
 from .context import Linker, RenderContext, heading_anchors
+from .entries import keyword_entries
 from .file_views import front_matter, problem_views
 from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
@@ -57,13 +58,14 @@ def _python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordG
         keys = [n for n in imp.names if n != "*"]
         if imp.module is not None:
             keys.append(module_as_written(imp))
+        keys += [bound for bound, _ in imp.aliases]  # `FSDP` in `import ... as FSDP`
         for key in dict.fromkeys(keys):
             by_group["imports"][key].append(target)
     return [
         KeywordGroup(
             key,
             KW_GROUPS[key],
-            tuple(KeywordEntry(name, tuple(entries[name])) for name in sorted(entries)),
+            keyword_entries(entries),
         )
         for key, entries in by_group.items()
         if entries

@@ -414,8 +414,10 @@ class KeywordTarget:
 @dataclass(frozen=True)
 class KeywordEntry:
     name: str
-    targets: tuple[KeywordTarget, ...]
-    more: int = 0  # places left out of `targets` (a name defined many times)
+    targets: tuple[KeywordTarget, ...]  # the first places, linked
+    more: int = 0  # places beyond `targets` and `more_lines`
+    count: int = 0  # every place of the name
+    more_lines: tuple[int, ...] = ()  # further places by line number
 
 
 @dataclass(frozen=True)
