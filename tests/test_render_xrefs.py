@@ -595,8 +595,7 @@ def test_split_keyword_pages(site: Site) -> None:
     assert "## Names" not in entry
     assert "11 names in 12 places, listed on 8 pages" in entry
     assert (
-        "- [`_`, part 2 of 2](keywords-_-2.md): 1 name, 1 place, `_private` to `_private`"
-        in entry
+        "- [`_`, part 2 of 2](keywords-_-2.md): 1 name, 1 place, `_private` to `_private`" in entry
     )
     assert "- [other first characters](keywords-other.md): 1 name" in entry
     merged: dict[str, list[str]] = {}
