@@ -88,11 +88,11 @@ class RunnerClasses:
         if found is not None:
             defined, path, definition_line, summary, bases = found
             link = BaseLink(defined, path, definition_line, summary)
-            if defined.rsplit(".", 1)[-1].endswith("TestCase"):
-                result = (link,)
-            else:
-                rest = self._first_chain(path, bases, depth + 1)
-                result = (link, *rest) if rest is not None else None
+            rest = self._first_chain(path, bases, depth + 1)
+            if rest is not None:
+                result = (link, *rest)
+            elif defined.rsplit(".", 1)[-1].endswith("TestCase"):
+                result = (link,)  # a `TestCase` by its name, its own bases unknown
         elif name.rsplit(".", 1)[-1].endswith("TestCase"):
             result = (BaseLink(name, "", 0, ""),)
         self._chains[name] = result

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+from conftest import run_build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docgen.counts import definition_counts
 from docgen.index import build_index
+from docgen.keywords import find_sites
 from docgen.scan.python import scan
 from docgen.suite import collect
 from docgen.suites import RunnerClasses
@@ -183,3 +186,34 @@ def test_counts_separate_local_definitions() -> None:
     assert counts.phrase() == (
         "2 classes, 1 function and 2 methods, plus 3 local definitions inside functions"
     )
+
+
+def test_keyword_lines_stay_short_and_aliases_are_found(tmp_path: Path) -> None:
+    """A name defined hundreds of times is one bounded bullet; `as` names are keywords."""
+    closures = "".join(f"def test_{i}():\n    def fn():\n        pass\n" for i in range(300))
+    many = ", ".join(f"name_{i}" for i in range(200))
+    source = (
+        f"from pkg.common import {many}\n"
+        "from torch.distributed.fsdp import FullyShardedDataParallel as FSDP\n"
+        "import torch.nn.functional as F\n" + closures
+    )
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    (repo / "tests" / "test_many.py").write_text(source)
+    out = tmp_path / "out"
+    run_build(repo, out)
+    page = (out / "tests" / "test_many.py_kw.md").read_text()
+    assert max(len(line) for line in page.split("\n")) <= 1000
+    fn = next(line for line in page.split("\n") if line.startswith("- **`fn`**"))
+    assert fn.startswith("- **`fn`** (300 places) — ")
+    assert (
+        "- **`FSDP`** — [`from torch.distributed.fsdp import FullyShardedDataParallel as FSDP`]"
+        in page
+    )
+    assert "- **`name_7`** — [`from pkg.common import name_7`]" in page
+    with sqlite3.connect(out / ".docgen" / "state.sqlite") as conn:
+        found = find_sites(conn, "FSDP")
+        assert [str(s) for s in found] == [
+            "tests/test_many.py:2: import torch.distributed.fsdp.FullyShardedDataParallel as FSDP"
+        ]
+        assert [s.qualname for s in find_sites(conn, "F", kind="import")] == ["torch.nn.functional"]

@@ -24,7 +24,7 @@ from .entries import keyword_entries
 from .file_views import front_matter, problem_views
 from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
-from .python_views import import_statement, module_as_written
+from .python_views import import_label, module_as_written
 from .views import KeywordEntry, KeywordGroup, KeywordTarget, KwView, SectionMapItem
 
 
@@ -50,17 +50,14 @@ def _python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordG
         )
     dependencies = section_anchor("dependencies")
     for imp in sorted(python.imports, key=lambda i: (i.line, module_as_written(i))):
-        target = KeywordTarget(
-            import_statement(imp),
-            linker.to_page(docs, dependencies),
-            linker.line(path, imp.line, facts.line_count),
-        )
+        href = linker.to_page(docs, dependencies)
+        line = linker.line(path, imp.line, facts.line_count)
         keys = [n for n in imp.names if n != "*"]
         if imp.module is not None:
             keys.append(module_as_written(imp))
         keys += [bound for bound, _ in imp.aliases]  # `FSDP` in `import ... as FSDP`
         for key in dict.fromkeys(keys):
-            by_group["imports"][key].append(target)
+            by_group["imports"][key].append(KeywordTarget(import_label(imp, key), href, line))
     return [
         KeywordGroup(
             key,

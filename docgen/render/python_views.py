@@ -168,6 +168,26 @@ def import_statement(imp: Import) -> str:
     return f"from {module} import {', '.join(parts)}"
 
 
+#: names of a `from` import shown in a keyword label before "N more"
+LABEL_NAMES = 3
+
+
+def import_label(imp: Import, key: str) -> str:
+    """The part of an import statement that binds `key` (a keyword page's label): the one
+    name of a long `from ... import a, b, c`, or the statement cut after a few names."""
+    module = module_as_written(imp)
+    if not imp.is_from or imp.star:
+        return import_statement(imp)
+    pairs = list(zip(imp.names, _bound_names(imp), strict=True))
+    chosen = [(n, b) for n, b in pairs if key in (n, b)]
+    if not chosen:  # the module itself
+        if len(pairs) <= LABEL_NAMES:
+            return import_statement(imp)
+        shown = ", ".join(n if n == b else f"{n} as {b}" for n, b in pairs[:LABEL_NAMES])
+        return f"from {module} import {shown}, ... ({len(pairs)} names)"
+    return f"from {module} import " + ", ".join(n if n == b else f"{n} as {b}" for n, b in chosen)
+
+
 def definition_anchors(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
     """qualname -> anchor of its first definition."""
     result: dict[str, str] = {}
