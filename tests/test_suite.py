@@ -12,6 +12,14 @@ from hypothesis import strategies as st
 from docgen.counts import definition_counts
 from docgen.index import build_index
 from docgen.keywords import find_sites
+from docgen.render.file_views import is_test_utility
+from docgen.render.related import (
+    IMPORTED_BY,
+    SAME_FOLDER,
+    TEST_BASE,
+    UNDER_TEST,
+    rank_related,
+)
 from docgen.scan.python import scan
 from docgen.suite import collect
 from docgen.suites import RunnerClasses
@@ -217,3 +225,21 @@ def test_keyword_lines_stay_short_and_aliases_are_found(tmp_path: Path) -> None:
             "tests/test_many.py:2: import torch.distributed.fsdp.FullyShardedDataParallel as FSDP"
         ]
         assert [s.qualname for s in find_sites(conn, "F", kind="import")] == ["torch.nn.functional"]
+
+
+def test_code_under_test_comes_first_then_test_bases() -> None:
+    ranking = rank_related(
+        "tests/test_x.py",
+        under_test=("pkg/core.py",),
+        test_bases=("pkg/testing/common.py",),
+        imports=("pkg/testing/common.py",),
+        same_folder=("tests/test_x.py", "tests/test_y.py"),
+    )
+    assert [(r.path, r.reasons) for r in ranking.files] == [
+        ("pkg/core.py", (UNDER_TEST,)),
+        ("pkg/testing/common.py", (TEST_BASE, IMPORTED_BY)),
+        ("tests/test_y.py", (SAME_FOLDER,)),
+    ]
+    assert is_test_utility("torch/testing/_internal/common_utils.py")
+    assert is_test_utility("tests/helpers.py") and is_test_utility("pkg/common_fsdp.py")
+    assert not is_test_utility("torch/distributed/fsdp/api.py")

@@ -197,6 +197,22 @@ def _markdown_detailed(facts: FileFacts, linker: Linker, lookup: RepoLookup) -> 
     return view
 
 
+#: folders and file names of test utilities, which a test imports but does not test
+TEST_UTILITY_PARTS = frozenset({"test", "tests", "testing", "_internal"})
+
+
+def is_test_utility(path: str) -> bool:
+    """A file a test imports for its own machinery: in a test folder or a testing
+    package, or named like a test, a conftest or a `common_*` helper."""
+    parts = path.split("/")
+    name = parts[-1]
+    return (
+        any(part in TEST_UTILITY_PARTS for part in parts[:-1])
+        or name.startswith(("test_", "common_", "conftest"))
+        or name.endswith("_test.py")
+    )
+
+
 def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedView | None:
     """Files related by tests, imports or folder, best first (see `related.rank_related`)."""
     path = facts.path
@@ -205,11 +221,21 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     includes = lookup.index.includes
     same_folder = lookup.documented_in(folder)
     cfamily = facts.kind == "cfamily"
+    imports = graph.imports_of(path)
+    under_test: tuple[str, ...] = ()
+    test_bases: tuple[str, ...] = ()
+    if lookup.index.files[path].analysis.suite is not None:
+        under_test = tuple(p for p in imports if not is_test_utility(p))
+        test_bases = tuple(
+            sorted({b.path for c in lookup.test_classes.of(path) for b in c.chain if b.path})
+        )
     ranking = rank_related(
         path,
+        under_test=under_test,
+        test_bases=test_bases,
         tests=lookup.tests_of(path),
         importers=graph.imported_by.get(path, ()),
-        imports=graph.imports_of(path),
+        imports=tuple(p for p in imports if p not in under_test),
         pair=cfamily_views.pair_of(path, includes, lookup.index.files) if cfamily else (),
         includers=includes.included_by.get(path, ()),
         included=includes.includes_of(path),

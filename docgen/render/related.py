@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 #: The reasons a page shows, with their weights, in the order a file's reasons are listed.
+UNDER_TEST = "code under test (this test imports it)"
+TEST_BASE = "defines a base of this file's test classes"
 TESTS = "tests this file"
 PAIR = "header or source of the same name"
 IMPORTS = "imports this file"
@@ -24,6 +26,8 @@ INCLUDES = "includes this file"
 INCLUDED_BY = "included by this file"
 SAME_FOLDER = "same folder"
 WEIGHTS: dict[str, int] = {
+    UNDER_TEST: 10,  # first, whatever else relates a helper
+    TEST_BASE: 5,
     TESTS: 4,
     PAIR: 4,
     IMPORTS: 3,
@@ -68,6 +72,8 @@ def rank_related(
     includers: Iterable[str] = (),
     included: Iterable[str] = (),
     same_folder: Sequence[str] = (),
+    under_test: Iterable[str] = (),
+    test_bases: Iterable[str] = (),
     limit: int = RELATED_LIMIT,
 ) -> Ranking:
     """The files related to `path`, ranked, at most `limit` of them.
@@ -75,13 +81,17 @@ def rank_related(
     `tests` exercise the file, `importers` import it, `imports` are what it
     imports, `pair` is a C-family header's source file (or the reverse),
     `includers` include it and `included` are what it includes; `same_folder`
-    are the files of its folder, sorted and unique (it may be among them).
+    are the files of its folder, sorted and unique (it may be among them).  For a test
+    file, `under_test` are the modules it imports that are not test utilities (they
+    come first) and `test_bases` the files that define its test classes' bases.
     A folder can hold thousands of files and every one of them gets a page,
     so files related only by folder are never scored one by one: they all
     weigh the same and are taken in path order, as needed.
     """
     found: dict[str, list[str]] = {}
     relations = (
+        (UNDER_TEST, under_test),
+        (TEST_BASE, test_bases),
         (TESTS, tests),
         (PAIR, pair),
         (IMPORTS, importers),
