@@ -287,7 +287,8 @@ class Tag:
 class Requirement:
     """A condition a test runs under, read from a decorator or a check in its body."""
 
-    kind: str  # "skip", "gpus", "gpu", "triton", "rocm", "nccl", "dynamo", "sm", "condition"
+    kind: str  # "skip", "xfail", "slow", "gpus", "gpu", "triton", "rocm", "nccl", "dynamo",
+    # "sm", "condition"
     text: str  # what it means: "needs >= 4 GPUs"
     written: str  # the code that says so: "skip_if_lt_x_gpu(4)"
     line: int
@@ -303,6 +304,7 @@ class CollectedTest:
     line: int
     requirements: tuple[Requirement, ...] = ()
     expanded: bool = True  # False: parametrized with values docgen cannot read
+    defined_in: str = ""  # the class of the same file it is inherited from, "" for its own
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import ast
 import itertools
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from docgen.facts import CollectedTest, Requirement, Suite, SuiteClass
+from docgen.pytest_ids import pytest_ids
 
 #: flags of PyTorch's test suite that say a GPU is present, and how many GPUs they mean
 GPU_FLAGS = {
@@ -122,6 +124,12 @@ def decorator_requirement(node: ast.expr) -> Requirement | None:
     if last in GPU_DECORATORS:
         kind, text = GPU_DECORATORS[last]
         return Requirement(kind, text, written, line, 1)
+    if last in ("expectedFailure", "XFAIL", "xfail"):
+        return Requirement("xfail", "expected to fail", written, line)
+    if last == "slow" and name in ("slow", "pytest.mark.slow"):
+        return Requirement(
+            "slow", "marked slow (run only when slow tests are asked for)", written, line
+        )
     if last == "skipIfRocm":
         return Requirement("rocm", "not on ROCm", written, line)
     if last == "skipIfTorchDynamo":
@@ -238,38 +246,6 @@ def pytorch_names(call: ast.Call) -> list[str] | None:
     return suffixes
 
 
-def pytest_ids(call: ast.Call) -> list[str] | None:
-    """Ids of one `@pytest.mark.parametrize(...)`, or None when not literal."""
-    if len(call.args) < 2:
-        return None
-    ok, values = _literal(call.args[1])
-    if not ok or not isinstance(values, (list, tuple)):
-        return None
-    for keyword in call.keywords:
-        if keyword.arg == "ids":
-            ok, ids = _literal(keyword.value)
-            if ok and isinstance(ids, (list, tuple)) and all(isinstance(i, str) for i in ids):
-                return [str(i) for i in ids]
-            return None
-    ok, arg_names = _literal(call.args[0])
-    many = ok and (
-        (isinstance(arg_names, str) and "," in arg_names) or isinstance(arg_names, (list, tuple))
-    )
-    made: list[str] = []
-    for index, value in enumerate(values):
-        items = list(value) if many and isinstance(value, (list, tuple)) else [value]
-        made.append("-".join(_pytest_id(v, index) for v in items))
-    return made
-
-
-def _pytest_id(value: object, index: int) -> str:
-    if value is None or isinstance(value, (bool, int, float)):
-        return str(value)
-    if isinstance(value, str) and value.isascii():
-        return value
-    return f"{type(value).__name__}{index}"
-
-
 def expanded(
     function: ast.FunctionDef | ast.AsyncFunctionDef, instantiated: bool
 ) -> tuple[list[str], bool]:
@@ -343,18 +319,21 @@ def _tests(
 
 
 def collect(text: str, aliases: dict[str, str], runs_itself: bool) -> Suite | None:
-    """The tests of one file; None when it has none or cannot be read."""
+    """The tests of one file; None when it has none or cannot be read.  A class also
+    collects the tests it inherits from classes of the same file (`class
+    TestPython(TestMixin, unittest.TestCase)` runs every test of the mixin)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     parametrized, per_device = _instantiated(tree)
+    defined = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     classes = []
     functions: list[CollectedTest] = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             instantiated = node.name in parametrized or node.name in per_device
-            tests = tuple(_tests(node.body, instantiated))
+            tests = _class_tests(node, defined, instantiated)
             if not tests:
                 continue
             requirements = tuple(
@@ -371,6 +350,31 @@ def collect(text: str, aliases: dict[str, str], runs_itself: bool) -> Suite | No
     if not classes and not functions:
         return None
     return Suite(tuple(classes), tuple(functions), runs_itself)
+
+
+def _class_tests(
+    node: ast.ClassDef, defined: dict[str, ast.ClassDef], instantiated: bool
+) -> tuple[CollectedTest, ...]:
+    """Its own tests, then those it inherits from the file's classes, first base first."""
+    found: dict[str, list[CollectedTest]] = {}
+    seen = {node.name}
+    order = [node]
+    queue = list(node.bases)
+    while queue:  # breadth first: close enough to Python's order for names of one file
+        base = queue.pop(0)
+        name = dotted(base)
+        if name in defined and name not in seen:
+            seen.add(name)
+            order.append(defined[name])
+            queue.extend(defined[name].bases)
+    owners: dict[str, str] = {}
+    for owner in order:
+        for test in _tests(owner.body, instantiated):
+            if owners.setdefault(test.function, owner.name) != owner.name:
+                continue  # overridden by a class nearer the top
+            inherited = "" if owner is node else owner.name
+            found.setdefault(test.function, []).append(replace(test, defined_in=inherited))
+    return tuple(t for tests in found.values() for t in tests)
 
 
 def _absolute(name: str, aliases: dict[str, str]) -> str:

@@ -35,6 +35,7 @@ class CollectedClass:
     suite_class: SuiteClass
     collected: bool
     chain: tuple[BaseLink, ...]  # from the class's own base to the `TestCase` that ends it
+    pytest_only: bool = False  # a `Test*` class without bases: pytest collects it, unittest not
 
 
 class RunnerClasses:
@@ -54,8 +55,8 @@ class RunnerClasses:
         infos = []
         for cls in suite.classes:
             chain = self._first_chain(path, cls.bases, 0)
-            collected = chain is not None or (not cls.bases and cls.name.startswith("Test"))
-            infos.append(CollectedClass(cls, collected, chain or ()))
+            by_name = chain is None and not cls.bases and cls.name.startswith("Test")
+            infos.append(CollectedClass(cls, chain is not None or by_name, chain or (), by_name))
         return tuple(infos)
 
     def _aliases_of(self, path: str) -> dict[str, str]:

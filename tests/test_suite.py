@@ -243,3 +243,24 @@ def test_code_under_test_comes_first_then_test_bases() -> None:
     assert is_test_utility("torch/testing/_internal/common_utils.py")
     assert is_test_utility("tests/helpers.py") and is_test_utility("pkg/common_fsdp.py")
     assert not is_test_utility("torch/distributed/fsdp/api.py")
+
+
+def test_pytest_ids_for_objects_params_and_repeats() -> None:
+    source = (
+        "import pytest\n"
+        "@pytest.mark.parametrize('a, b', [(Symbol('x'), -1), (Symbol('y'), -1)])\n"
+        "def test_obj(a, b): pass\n"
+        "@pytest.mark.parametrize('v', [pytest.param(1, id='one'), pytest.param(2), 'é'])\n"
+        "def test_param(v): pass\n"
+        "@pytest.mark.parametrize('v', [1, 1, 'x', 'x'])\n"
+        "def test_repeat(v): pass\n"
+    )
+    found = names(source)[""]
+    assert found[:2] == ["test_obj[a0--1]", "test_obj[a1--1]"]
+    assert "test_param" in found  # a non-ASCII string: pytest escapes it; shown unexpanded
+    assert found[-4:] == [
+        "test_repeat[1_0]",
+        "test_repeat[1_1]",
+        "test_repeat[x0]",
+        "test_repeat[x1]",
+    ]

@@ -13,7 +13,19 @@ from .filters import shell_quote
 from .views import CollectedView, FileSuiteView, LinkView, NeedView, SuiteClassView
 
 #: requirement kinds, strongest first: the order a test's needs are listed in
-NEED_ORDER = ("skip", "gpus", "gpu", "triton", "nccl", "sm", "rocm", "dynamo", "condition")
+NEED_ORDER = (
+    "skip",
+    "xfail",
+    "slow",
+    "gpus",
+    "gpu",
+    "triton",
+    "nccl",
+    "sm",
+    "rocm",
+    "dynamo",
+    "condition",
+)
 
 
 def _needs(*groups: tuple[Requirement, ...]) -> tuple[NeedView, ...]:
@@ -32,7 +44,8 @@ def _needs(*groups: tuple[Requirement, ...]) -> tuple[NeedView, ...]:
 
 
 def command(path: str, test: CollectedTest, owner: str, runs_itself: bool) -> str:
-    """`python path -k name` when the file runs its own tests, else pytest's node id."""
+    """`python path -k name` when the file runs its own tests (and unittest collects the
+    test), else pytest's node id."""
     if runs_itself:
         return f"python {shell_quote(path)} -k {shell_quote(test.name)}"
     node = "::".join(p for p in (path, owner, test.name) if p)
@@ -49,16 +62,19 @@ def suite_view(
     path = facts.path
     anchors = {a.definition.qualname: a.anchor for a in anchored}
 
-    def row(test: CollectedTest, owner: str, inherited: tuple[Requirement, ...]) -> CollectedView:
-        qualname = f"{owner}.{test.function}" if owner else test.function
+    def row(
+        test: CollectedTest, owner: str, inherited: tuple[Requirement, ...], pytest: bool = False
+    ) -> CollectedView:
+        qualname = f"{test.defined_in or owner}.{test.function}" if owner else test.function
         anchor = anchors.get(qualname, "")
         return CollectedView(
             name=test.name,
             href=linker.here(anchor) if anchor else "",
             line=linker.line(path, test.line, facts.line_count),
             needs=_needs(inherited, test.requirements),
-            command=command(path, test, owner, suite.runs_itself),
+            command=command(path, test, owner, suite.runs_itself and not pytest),
             expanded=test.expanded,
+            inherited_from=test.defined_in,
         )
 
     class_views = []
@@ -70,7 +86,7 @@ def suite_view(
     }
     for info in classes.of(path):
         cls = info.suite_class
-        tests = tuple(row(t, cls.name, cls.requirements) for t in cls.tests)
+        tests = tuple(row(t, cls.name, cls.requirements, info.pytest_only) for t in cls.tests)
         if info.collected:
             total += len(tests)
         chain = tuple(
@@ -84,6 +100,7 @@ def suite_view(
                 href=linker.here(anchors[cls.name]) if cls.name in anchors else "",
                 line=linker.line(path, cls.line, facts.line_count),
                 collected=info.collected,
+                pytest_only=info.pytest_only,
                 chain=chain,
                 provides=provides,
                 docstring=docstrings.get(cls.name, ""),

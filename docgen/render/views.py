@@ -312,6 +312,7 @@ class CollectedView:
     needs: tuple[NeedView, ...]  # strongest kind first
     command: str
     expanded: bool = True  # False: parametrized with values docgen cannot read
+    inherited_from: str = ""  # the class of this file that defines it, "" for its own
 
 
 @dataclass(frozen=True)
@@ -322,6 +323,7 @@ class SuiteClassView:
     href: str
     line: LineRef
     collected: bool
+    pytest_only: bool  # collected by its name (`Test*`, no bases): pytest does, unittest not
     chain: tuple[LinkView, ...]  # its base, that base's base, ... down to a TestCase
     provides: str  # the first line of its nearest documented base's docstring
     docstring: str
