@@ -322,24 +322,32 @@ def analyze(facts: FileFacts, text: str | None) -> Analysis:
     _device_evidence(py, aliases, collector)
     suite = None
     if text is not None and any(d.name.startswith("test") for d in py.definitions):
-        suite = collect(text, aliases, _runs_itself(py, aliases))
+        suite = collect(text, aliases, *_runs_itself(py, aliases))
     if suite is not None:
         _requirement_evidence(suite, collector)
     return Analysis(collector.tags(), suite)
 
 
-def _runs_itself(py: PythonFacts, aliases: dict[str, str]) -> bool:
-    """Whether the `__main__` guard runs the tests: a runner, or the file's own tests."""
+#: runners that take unittest's command line (`-k NAME`) from `sys.argv`
+SELECTING_RUNNERS = frozenset({"unittest.main", "run_tests"})
+
+
+def _runs_itself(py: PythonFacts, aliases: dict[str, str]) -> tuple[bool, bool]:
+    """Whether the `__main__` guard runs the tests (a runner, or the file's own tests),
+    and whether `python FILE -k NAME` selects one (unittest's command line)."""
     own_tests = {
         d.name for d in py.definitions if d.kind == "function" and d.name.startswith("test")
     }
+    runs = selects = False
     for ref in py.main_guard_calls:
         full = canonical(ref.name, aliases)
-        if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS:
-            return True
-        if ref.name.rsplit(".", 1)[-1] == "run_tests" or ref.name in own_tests:
-            return True
-    return False
+        short = ref.name.rsplit(".", 1)[-1]
+        if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS or short == "run_tests":
+            runs = True
+            selects = selects or full in SELECTING_RUNNERS or short == "run_tests"
+        elif ref.name in own_tests:
+            runs = True
+    return runs, selects
 
 
 def _requirement_evidence(suite: Suite, c: _Collector) -> None:

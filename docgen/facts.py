@@ -327,6 +327,7 @@ class Suite:
     classes: tuple[SuiteClass, ...] = ()
     functions: tuple[CollectedTest, ...] = ()  # module-level `test_*` functions (pytest)
     runs_itself: bool = False  # its `__main__` guard runs the tests
+    selects: bool = False  # ... through unittest's command line: `python FILE -k NAME` runs one
 
 
 @dataclass(frozen=True, slots=True)

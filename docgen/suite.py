@@ -318,7 +318,9 @@ def _tests(
             yield CollectedTest(name, node.name, node.lineno, tuple(requirements), complete)
 
 
-def collect(text: str, aliases: dict[str, str], runs_itself: bool) -> Suite | None:
+def collect(
+    text: str, aliases: dict[str, str], runs_itself: bool, selects: bool = False
+) -> Suite | None:
     """The tests of one file; None when it has none or cannot be read.  A class also
     collects the tests it inherits from classes of the same file (`class
     TestPython(TestMixin, unittest.TestCase)` runs every test of the mixin)."""
@@ -349,7 +351,7 @@ def collect(text: str, aliases: dict[str, str], runs_itself: bool) -> Suite | No
             functions.extend(_tests([node], False))
     if not classes and not functions:
         return None
-    return Suite(tuple(classes), tuple(functions), runs_itself)
+    return Suite(tuple(classes), tuple(functions), runs_itself, selects)
 
 
 def _class_tests(

@@ -804,7 +804,7 @@ def test_testing_section(site: Site) -> None:
     assert "A runner collects 2 tests from this file" in testing
     assert "Collected by pytest only, by its name (`Test*`, no bases)" in testing
     assert "| [`test_foo`](#function-test_foo) |" in testing
-    assert "`python tests/test_core.py -k test_foo` |" in testing
+    assert "`pytest tests/test_core.py::test_foo` |" in testing  # pytest.main ignores -k
     assert "| [`test_size`](#method-testfootest_size) |" in testing
     assert "`pytest tests/test_core.py::TestFoo::test_size` |" in testing  # not unittest's
     assert "helper" not in testing

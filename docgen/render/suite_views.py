@@ -43,10 +43,10 @@ def _needs(*groups: tuple[Requirement, ...]) -> tuple[NeedView, ...]:
     return tuple(needs)
 
 
-def command(path: str, test: CollectedTest, owner: str, runs_itself: bool) -> str:
+def command(path: str, test: CollectedTest, owner: str, selects: bool) -> str:
     """`python path -k name` when the file runs its own tests (and unittest collects the
     test), else pytest's node id."""
-    if runs_itself:
+    if selects:
         return f"python {shell_quote(path)} -k {shell_quote(test.name)}"
     node = "::".join(p for p in (path, owner, test.name) if p)
     return f"pytest {shell_quote(node)}"
@@ -72,7 +72,7 @@ def suite_view(
             href=linker.here(anchor) if anchor else "",
             line=linker.line(path, test.line, facts.line_count),
             needs=_needs(inherited, test.requirements),
-            command=command(path, test, owner, suite.runs_itself and not pytest),
+            command=command(path, test, owner, suite.selects and not pytest),
             expanded=test.expanded,
             inherited_from=test.defined_in,
         )
@@ -110,4 +110,4 @@ def suite_view(
         )
     functions = tuple(row(t, "", ()) for t in suite.functions)
     total += len(functions)
-    return FileSuiteView(tuple(class_views), functions, total, suite.runs_itself)
+    return FileSuiteView(tuple(class_views), functions, total, suite.selects)

@@ -338,7 +338,7 @@ class FileSuiteView:
     classes: tuple[SuiteClassView, ...]
     functions: tuple[CollectedView, ...]
     total: int  # tests a runner collects (parametrized ones counted by name)
-    runs_itself: bool
+    selects: bool  # `python FILE -k NAME` runs one test (unittest's command line)
 
 
 @dataclass(frozen=True)
