@@ -120,9 +120,14 @@ class _Collector:
         self._lines = lines
         self._found: dict[str, dict[int, str]] = {}
         self._weak: dict[str, dict[int, str]] = {}
+        self._first: set[tuple[str, int]] = set()
 
-    def add(self, tag: str, line: int, reason: str) -> None:
+    def add(self, tag: str, line: int, reason: str, first: bool = False) -> None:
+        """`first`: evidence that states a requirement outright (a test that needs GPUs),
+        listed before the rest."""
         self._found.setdefault(tag, {}).setdefault(line, reason)
+        if first and self._found[tag][line] == reason:
+            self._first.add((tag, line))
 
     def add_weak(self, tag: str, line: int, reason: str) -> None:
         """Evidence that alone makes no tag (a CPU fallback asks whether CUDA is there);
@@ -136,9 +141,12 @@ class _Collector:
             if not found:
                 continue
             weak = {n: r for n, r in self._weak.get(name, {}).items() if n not in found}
+            strong = sorted(
+                found.items(), key=lambda item: ((name, item[0]) not in self._first, item)
+            )
             evidence = tuple(
                 Evidence(line, self._text(line), reason)
-                for line, reason in [*sorted(found.items()), *sorted(weak.items())]
+                for line, reason in [*strong, *sorted(weak.items())]
             )
             result.append(Tag(name, evidence))
         return tuple(result)
@@ -357,7 +365,7 @@ def _requirement_evidence(suite: Suite, c: _Collector) -> None:
     requirements += [r for t in tests for r in t.requirements]
     for r in requirements:
         if r.gpus:
-            c.add("gpu", r.line, f"{r.text} ({r.written})")
+            c.add("gpu", r.line, f"{r.text} ({r.written})", first=True)
 
 
 def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:

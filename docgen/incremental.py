@@ -50,7 +50,8 @@ class PageInputs:
         self._listings: dict[str, str] = {}
 
     def _fact(self, path: str) -> str:
-        return f"{path}={self._facts.get(path, '?')}"
+        derived = self._index.derived.get(path, "")
+        return f"{path}={self._facts.get(path, '?')}{'+' + derived if derived else ''}"
 
     def docs(self, path: str) -> str:
         graph = self._index.graph

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from docgen.facts import ScannedFile
@@ -16,6 +16,7 @@ from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, build_graph
 from docgen.includes import IncludeGraph, build_include_graph
 from docgen.links import folder_of, parent_folders
+from docgen.suites import with_test_evidence
 from docgen.symbols import CppSymbols
 
 
@@ -36,6 +37,9 @@ class RepoIndex:
     graph: ImportGraph  # who imports whom
     includes: IncludeGraph  # which C-family file includes which
     symbols: CppSymbols  # C++ declarations and definitions by qualified name and signature
+    #: what the index added to a file's analysis from other files (test evidence through
+    #: bases defined elsewhere), by path: part of the inputs of every page showing its tags
+    derived: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
@@ -69,11 +73,14 @@ def build_index(
         )
         for folder in sorted(direct)
     }
+    graph = build_graph(files.values(), source_roots)
+    files, derived = with_test_evidence(files, graph)
     return RepoIndex(
         project=project,
         files=MappingProxyType(files),
         folders=MappingProxyType(folders),
-        graph=build_graph(files.values(), source_roots),
+        graph=graph,
         includes=build_include_graph(files.values(), files.keys(), include_roots),
         symbols=CppSymbols.of(files.values()),
+        derived=MappingProxyType(derived),
     )

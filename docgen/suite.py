@@ -76,6 +76,10 @@ def _reason(call: ast.Call | None, index: int) -> str:
     return ""
 
 
+def gpus_needed(count: int) -> str:
+    return "needs a GPU" if count == 1 else f"needs >= {count} GPUs"
+
+
 def condition_requirement(test: ast.expr, skip_when: bool, written: str, line: int) -> Requirement:
     """What `skipIf(test)` (skip_when) or `skipUnless(test)` means: a GPU flag or count
     where it reads as one, else the condition as written."""
@@ -106,7 +110,7 @@ def condition_requirement(test: ast.expr, skip_when: bool, written: str, line: i
         and skip_when
     ):
         count = test.comparators[0].value
-        return Requirement("gpus", f"needs >= {count} GPUs", written, line, count)
+        return Requirement("gpus", gpus_needed(count), written, line, count)
     verb = "skipped when" if skip_when else "runs only when"
     return Requirement("condition", f"{verb} {ast.unparse(test)}", written, line)
 
@@ -120,7 +124,7 @@ def decorator_requirement(node: ast.expr) -> Requirement | None:
     if last == "skip_if_lt_x_gpu":
         count = _int_arg(call, 0)
         if count is not None:
-            return Requirement("gpus", f"needs >= {count} GPUs", written, line, count)
+            return Requirement("gpus", gpus_needed(count), written, line, count)
     if last in GPU_DECORATORS:
         kind, text = GPU_DECORATORS[last]
         return Requirement(kind, text, written, line, 1)
@@ -153,9 +157,7 @@ def body_requirements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[
             last = dotted(node.func).rsplit(".", 1)[-1]
             if last == "at_least_x_gpu" and (count := _int_arg(node, 0)) is not None:
                 found.append(
-                    Requirement(
-                        "gpus", f"needs >= {count} GPUs", ast.unparse(node), node.lineno, count
-                    )
+                    Requirement("gpus", gpus_needed(count), ast.unparse(node), node.lineno, count)
                 )
             elif last == "sm_is_or_higher_than":
                 major, minor = _int_arg(node, 1), _int_arg(node, 2)

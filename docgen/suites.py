@@ -11,10 +11,10 @@ page that shows it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from docgen.analyze import alias_map, canonical, module_of
-from docgen.facts import ScannedFile, SuiteClass
+from docgen.analyze import TAG_ORDER, alias_map, canonical, module_of
+from docgen.facts import Evidence, ScannedFile, SuiteClass, Tag
 from docgen.graph import ImportGraph
 
 MAX_DEPTH = 25  # bases followed before a chain is given up
@@ -119,3 +119,39 @@ class RunnerClasses:
         if target is not None and target != name:
             return self._locate(target, hops + 1)
         return None
+
+
+def with_test_evidence(
+    files: Mapping[str, ScannedFile], graph: ImportGraph
+) -> tuple[dict[str, ScannedFile], dict[str, str]]:
+    """Files whose test classes are test classes only through a base in another file
+    (`class TestX(FSDPTest)`), with that as `test` evidence; and, per changed file, what
+    was added (for the digests of the pages that show its tags)."""
+    resolver = RunnerClasses(files, graph)
+    result = dict(files)
+    added_by_path: dict[str, str] = {}
+    for path, scanned in files.items():
+        if scanned.analysis.suite is None or scanned.facts.python is None:
+            continue
+        tags = {t.name: t for t in scanned.analysis.tags}
+        test = tags.get("test")
+        have = {e.line for e in test.evidence} if test is not None else set()
+        heads = {(d.name, d.line): d for d in scanned.facts.python.definitions if d.kind == "class"}
+        added = []
+        for info in resolver.of(path):
+            cls = info.suite_class
+            if not info.chain or not info.chain[0].path or cls.line in have:
+                continue
+            via = " ← ".join(".".join(b.name.rsplit(".", 2)[-2:]) for b in info.chain)
+            head = heads.get((cls.name, cls.line))
+            text = f"class {cls.name}({', '.join(head.bases)}):" if head else f"class {cls.name}"
+            reason = f"{cls.name} is a test class through its bases ({via})"
+            added.append(Evidence(cls.line, text, reason))
+        if not added:
+            continue
+        evidence = tuple(sorted([*(test.evidence if test else ()), *added], key=lambda e: e.line))
+        tags["test"] = Tag("test", evidence)
+        ordered = tuple(tags[name] for name in TAG_ORDER if name in tags)
+        result[path] = replace(scanned, analysis=replace(scanned.analysis, tags=ordered))
+        added_by_path[path] = "|".join(f"{e.line}:{e.reason}" for e in added)
+    return result, added_by_path

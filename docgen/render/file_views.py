@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docgen.facts import FileFacts, MarkdownFacts, ScannedFile, Tag
+from docgen.facts import Evidence, FileFacts, MarkdownFacts, ScannedFile, Tag
 from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 
 from . import cfamily_views
@@ -66,24 +66,36 @@ def front_matter(facts: FileFacts, tags: tuple[Tag, ...], context: RenderContext
     )
 
 
-#: Evidence lines per tag shown with their text under File Purpose; the rest by number.
-PURPOSE_EVIDENCE = 3
+#: Kinds of evidence per tag shown with a line of text under File Purpose; the rest by number.
+PURPOSE_EVIDENCE = 6
 
 
 def tag_views(
     facts: FileFacts, tags: tuple[Tag, ...], linker: Linker, limit: int
 ) -> tuple[TagView, ...]:
-    """Each tag with its first `limit` evidence lines (the analyzer's order: strongest
-    first) and the line numbers of the rest."""
+    """Each tag with one line per kind of evidence (the analyzer's order: strongest first,
+    at most `limit`), and the line numbers of the rest in the same order."""
     views = []
     for t in tags:
+        picked: dict[str, Evidence] = {}
+        for e in t.evidence:
+            if len(picked) < limit:
+                picked.setdefault(_kind(e.reason), e)
+        chosen = {id(e) for e in picked.values()}
         shown = tuple(
             EvidenceView(linker.line(facts.path, e.line, facts.line_count), e.text, e.reason)
-            for e in t.evidence[:limit]
+            for e in t.evidence
+            if id(e) in chosen
         )
-        rest = tuple(sorted({e.line for e in t.evidence[limit:]}))
+        rest = tuple(dict.fromkeys(e.line for e in t.evidence if id(e) not in chosen))
         views.append(TagView(t.name, shown, rest))
     return tuple(views)
+
+
+def _kind(reason: str) -> str:
+    """A reason without its particulars: `uses torch.distributed (imports x)` and
+    `uses torch.distributed (imports y)` are one kind of evidence."""
+    return reason.split(" (", 1)[0]
 
 
 def problem_views(facts: FileFacts, linker: Linker) -> tuple[ProblemView, ...]:
