@@ -13,7 +13,16 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from docgen.facts import Analysis, Evidence, FileFacts, PythonFacts, ScannedFile, Suite, Tag
+from docgen.facts import (
+    Analysis,
+    CodeRef,
+    Evidence,
+    FileFacts,
+    PythonFacts,
+    ScannedFile,
+    Suite,
+    Tag,
+)
 from docgen.suite import collect
 
 #: Evidence text is the stripped source line, cut to this many characters.
@@ -216,16 +225,9 @@ def _test_evidence(
                     f"{definition.name} subclasses {base} and has test methods",
                 )
                 break
-    own_tests = {
-        d.name for d in py.definitions if d.kind == "function" and d.name.startswith("test")
-    }
-    for ref in py.main_guard_calls:
-        full = canonical(ref.name, aliases)
-        short = ref.name.rsplit(".", 1)[-1]
-        runner = full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS
-        if runner or short == "run_tests" or ref.name in own_tests:
-            for line in ref.lines:
-                c.add("test", line, f"the __main__ guard runs the tests ({ref.name}())")
+    for ref, _ in _test_runs(py, aliases):
+        for line in ref.lines:
+            c.add("test", line, f"the __main__ guard runs the tests ({ref.name}())")
 
 
 def _device_evidence(py: PythonFacts, aliases: dict[str, str], c: _Collector) -> None:
@@ -340,22 +342,26 @@ def analyze(facts: FileFacts, text: str | None) -> Analysis:
 SELECTING_RUNNERS = frozenset({"unittest.main", "run_tests"})
 
 
-def _runs_itself(py: PythonFacts, aliases: dict[str, str]) -> tuple[bool, bool]:
-    """Whether the `__main__` guard runs the tests (a runner, or the file's own tests),
-    and whether `python FILE -k NAME` selects one (unittest's command line)."""
+def _test_runs(py: PythonFacts, aliases: dict[str, str]) -> list[tuple[CodeRef, bool]]:
+    """Calls under `__main__` that run the tests (a runner, or the file's own tests), each
+    with whether `python FILE -k NAME` selects one through it (unittest's command line)."""
     own_tests = {
         d.name for d in py.definitions if d.kind == "function" and d.name.startswith("test")
     }
-    runs = selects = False
+    found = []
     for ref in py.main_guard_calls:
         full = canonical(ref.name, aliases)
         short = ref.name.rsplit(".", 1)[-1]
         if full in TEST_RUNNER_CALLS or ref.name in TEST_RUNNER_CALLS or short == "run_tests":
-            runs = True
-            selects = selects or full in SELECTING_RUNNERS or short == "run_tests"
+            found.append((ref, full in SELECTING_RUNNERS or short == "run_tests"))
         elif ref.name in own_tests:
-            runs = True
-    return runs, selects
+            found.append((ref, False))
+    return found
+
+
+def _runs_itself(py: PythonFacts, aliases: dict[str, str]) -> tuple[bool, bool]:
+    runs = _test_runs(py, aliases)
+    return bool(runs), any(selects for _, selects in runs)
 
 
 def _requirement_evidence(suite: Suite, c: _Collector) -> None:

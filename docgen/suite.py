@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
@@ -29,6 +30,8 @@ GPU_FLAGS = {
     "TEST_MULTIGPU": 2,
     "TEST_MULTIACCELERATOR": 2,
 }
+#: PyTorch's compute-capability flags: `SM80OrLater` is SM >= 8.0
+SM_FLAG = re.compile(r"SM(\d)(\d)OrLater")
 #: decorators that need a GPU: (kind, meaning)
 GPU_DECORATORS = {
     "requires_cuda": ("gpu", "needs a CUDA GPU"),
@@ -88,6 +91,10 @@ def condition_requirement(test: ast.expr, skip_when: bool, written: str, line: i
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner, wants = test.operand, not wants
     flag = dotted(inner).rsplit(".", 1)[-1]
+    sm = SM_FLAG.fullmatch(flag)
+    if wants and sm is not None:
+        version = f"{sm.group(1)}.{sm.group(2)}"
+        return Requirement("sm", f"needs SM >= {version} ({flag})", written, line, 1)
     if wants and flag in GPU_FLAGS:
         count = GPU_FLAGS[flag]
         if count > 1:

@@ -62,6 +62,10 @@ class TestA(unittest.TestCase):
     def test_skipped(self):
         pass
 
+    @unittest.skipIf(not SM80OrLater, "bf16")
+    def test_sm(self):
+        pass
+
 
 class TestNotInstantiated(unittest.TestCase):
     @parametrize("v", [1, 2])
@@ -94,6 +98,7 @@ def test_pytorch_parametrize_is_named_as_pytorch_names_it() -> None:
         "test_opaque",
         "test_gpus",
         "test_skipped",
+        "test_sm",
     ]
     # without instantiate_parametrized_tests nothing is expanded; closures are never tests
     assert found["TestNotInstantiated"] == ["test_v"]
@@ -111,6 +116,7 @@ def test_requirements_are_read_for_what_they_mean() -> None:
         ("sm", "needs SM >= 8.0", 1),
     ]
     assert [r.text for r in tests["test_skipped"].requirements] == ["always skipped: broken"]
+    assert [r.text for r in tests["test_sm"].requirements] == ["needs SM >= 8.0 (SM80OrLater)"]
     assert not tests["test_opaque"].expanded
 
 

@@ -286,15 +286,6 @@ class PatternsView:
 
 
 @dataclass(frozen=True)
-class CaseView:
-    """A test function or method (the name avoids pytest's `Test*` collection)."""
-
-    qualname: str
-    href: str
-    line: LineRef
-
-
-@dataclass(frozen=True)
 class NeedView:
     """What a test needs, and the code that says so."""
 
