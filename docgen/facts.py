@@ -132,6 +132,7 @@ class PythonFacts:
     main_guard_calls: tuple[CodeRef, ...] = ()  # calls under `if __name__ == "__main__":`
     dunder_all: tuple[str, ...] | None = None
     findings: tuple[Finding, ...] = ()  # sorted by (category, line, kind, subject)
+    parser: str = "libcst"  # "ast" when libcst rejected the file and Python's parser read it
 
 
 @dataclass(frozen=True, slots=True)

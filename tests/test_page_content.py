@@ -105,6 +105,8 @@ import pkg
 ```
 """,
     "README.md": "# Readme title\n\nThe demo.\n",
+    # libcst refuses a parenthesised annotated target; Python accepts it
+    "pkg/grammar.py": "(x): int = 1\n\n\ndef kept() -> None:\n    pass\n",
 }
 
 
@@ -219,3 +221,12 @@ def test_markdown_links_say_where_they_lead(built: Path) -> None:
         assert words in line, line
     languages = section(built, "docs/guide.md_docs.md", "Detailed Analysis")
     assert "`python`" in languages.split("### Code Blocks", 1)[1]
+
+
+def test_a_file_only_python_parses_keeps_its_definitions_and_says_so(built: Path) -> None:
+    page = (built / "pkg" / "grammar.py_docs.md").read_text(encoding="utf-8")
+    assert "- Parsed: yes, by Python's own parser (`ast`): libcst could not read it\n" in page
+    assert "### function `kept`" in page
+    assert "[`kept`](grammar.py_docs.md#function-kept)" in (
+        built / "pkg" / "grammar.py_kw.md"
+    ).read_text(encoding="utf-8")

@@ -573,6 +573,43 @@ def test_syntax_newer_than_this_python_still_gives_definitions() -> None:
         assert facts.python.code_refs == (CodeRef("os.sep", (5,)),)
 
 
+def test_what_libcst_rejects_and_python_accepts_is_read_with_ast() -> None:
+    """CPython's grammar tests annotate a parenthesised target, which libcst refuses."""
+    source = (
+        "import os\n"
+        "from . import sibling as sib\n"
+        "(x): int = 1\n"
+        "class A(Base, metaclass=Meta):\n"
+        '    """Doc."""\n'
+        "    @staticmethod\n"
+        "    async def m(a, *, b=1) -> int:\n"
+        "        def inner(): pass\n"
+        "if TYPE_CHECKING:\n"
+        "    from typing import Any\n"
+    )
+    facts = python.scan("pkg/odd.py", source.encode())
+    assert facts.parsed and facts.python is not None
+    assert facts.python.parser == "ast"
+    assert [(d.kind, d.qualname, d.line) for d in facts.python.definitions] == [
+        ("class", "A", 4),
+        ("method", "A.m", 7),
+        ("function", "A.m.inner", 8),
+    ]
+    cls, method, _ = facts.python.definitions
+    assert cls.bases == ("Base", "metaclass=Meta") and cls.docstring == "Doc."
+    assert method.is_async and method.decorators == ("staticmethod",)
+    assert method.signature == "(a, *, b=1) -> int"
+    assert [(i.line, i.module, i.names, i.context) for i in facts.python.imports] == [
+        (1, "os", (), ()),
+        (2, None, ("sibling",), ()),
+        (10, "typing", ("Any",), ("TYPE_CHECKING",)),
+    ]
+    assert facts.python.imports[1].aliases == (("sib", ".sibling"),)
+    (problem,) = facts.problems
+    assert problem.severity == "warning" and problem.line == 3
+    assert problem.message.startswith("classes, functions and imports read with Python's own")
+
+
 # --- when ast cannot give the lines ------------------------------------------------
 
 

@@ -339,6 +339,7 @@ def docs_view(
             sha256=facts.sha256,
             parsed=facts.parsed,
             problems=problem_views(facts, linker),
+            parser=python.parser if python is not None and python.parser != "libcst" else "",
         ),
         purpose=PurposeView(
             facts.kind, tag_views(facts, tags, linker, PURPOSE_EVIDENCE), KNOWN_TAGS

@@ -90,6 +90,7 @@ class MetadataView:
     sha256: str
     parsed: bool
     problems: tuple[ProblemView, ...]
+    parser: str = ""  # the Python parser that read it when it was not libcst ("ast")
 
 
 @dataclass(frozen=True)

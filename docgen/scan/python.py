@@ -37,6 +37,7 @@ from docgen.facts import (
     StringArg,
 )
 from docgen.scan.decode import DecodedText, decode_python
+from docgen.scan.python_ast import definitions_and_imports
 from docgen.scan.python_idioms import idiom_findings
 from docgen.scan.python_security import security_findings
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -196,7 +197,9 @@ def _scan_text(
     try:
         module = cst.parse_module(text)
     except Exception as exc:  # ParserSyntaxError, or the native parser failing on odd input
-        return None, (_parse_problem(exc, ast_error),)
+        if twin is None:
+            return None, (_parse_problem(exc, ast_error),)
+        return _ast_facts(text, twin, exc)
     problems: tuple[Problem, ...] = ()
     if ast_error is not None:
         line = (ast_error.lineno or 0) if isinstance(ast_error, SyntaxError) else 0
@@ -233,6 +236,35 @@ def _scan_text(
         findings=refs.findings,
     )
     return facts, problems
+
+
+#: where libcst's native parser says the error is ("error at 3:5: ...")
+_ERROR_AT = re.compile(r"error at (\d+):\d+")
+
+
+def _ast_facts(
+    text: str, twin: _AstFacts, exc: Exception
+) -> tuple[PythonFacts, tuple[Problem, ...]]:
+    """Facts from Python's own parser when libcst rejects what Python accepts."""
+    definitions, imports = definitions_and_imports(_parse_ast(text))
+    refused = _parse_problem(exc, None)
+    at = _ERROR_AT.search(refused.message)
+    line = int(at.group(1)) if at else refused.line
+    message = (
+        "classes, functions and imports read with Python's own parser (ast): libcst "
+        f"could not parse this file ({refused.message})"
+    )
+    facts = PythonFacts(
+        module_docstring=twin.docstring,
+        definitions=tuple(definitions),
+        imports=tuple(imports),
+        code_refs=twin.refs.code_refs,
+        string_args=twin.refs.string_args,
+        main_guard_calls=twin.refs.main_guard_calls,
+        findings=twin.refs.findings,
+        parser="ast",
+    )
+    return facts, (Problem(line, _short(message), "warning"),)
 
 
 def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, Exception | None]:

@@ -1,0 +1,155 @@
+"""Classes, functions and imports from Python's own parser, for the files libcst rejects.
+
+libcst's grammar lags CPython's in places (a parenthesised annotated target such as
+`(x): int`, which CPython's test suite uses on purpose); such a file still has every
+definition and import an `ast` walk finds.  The walk mirrors the libcst one (same
+order, same qualified names, same import contexts); text that libcst would cut from
+the source as written (decorators, bases, signatures) is `ast.unparse`'s rendering.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from docgen.facts import Definition, Import
+
+#: a statement, its enclosing blocks, the qualified name of its definition, in a class?
+_Task = tuple[ast.stmt, tuple[str, ...], str | None, bool]
+#: `try` and (Python 3.11+) `try ... except*`
+TRY_STATEMENTS: tuple[type[ast.stmt], ...] = (
+    ast.Try,
+    *([ast.TryStar] if hasattr(ast, "TryStar") else []),
+)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return (
+        isinstance(test, ast.Attribute)
+        and test.attr == "TYPE_CHECKING"
+        and isinstance(test.value, ast.Name)
+    )
+
+
+def definitions_and_imports(tree: ast.Module) -> tuple[list[Definition], list[Import]]:
+    """Every class, function and import, in source order, as the libcst scan gives them."""
+    definitions: list[Definition] = []
+    imports: list[Import] = []
+    stack: list[_Task] = [(stmt, (), None, False) for stmt in reversed(tree.body)]
+    while stack:
+        node, ctx, parent, in_class = stack.pop()
+        groups: list[tuple[list[ast.stmt], tuple[str, ...]]] = []
+        owner, klass = parent, in_class
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imports.extend(_imports(node, ctx))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            definitions.append(_definition(node, parent, in_class))
+            owner = f"{parent}.{node.name}" if parent else node.name
+            klass = isinstance(node, ast.ClassDef)
+            groups.append((node.body, (*ctx, "class" if klass else "function")))
+        elif isinstance(node, ast.If):
+            groups.append(
+                (node.body, (*ctx, "TYPE_CHECKING" if _is_type_checking(node.test) else "if"))
+            )
+            if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+                groups.append((node.orelse, ctx))  # elif: a branch of the same statement
+            else:
+                groups.append((node.orelse, (*ctx, "if")))
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            groups.append((node.body + node.orelse, (*ctx, "loop")))
+        elif isinstance(node, TRY_STATEMENTS):
+            handlers = [s for h in getattr(node, "handlers", ()) for s in h.body]
+            parts = [
+                *getattr(node, "body", ()),
+                *handlers,
+                *getattr(node, "orelse", ()),
+                *getattr(node, "finalbody", ()),
+            ]
+            groups.append((parts, (*ctx, "try")))
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            groups.append((node.body, (*ctx, "with")))
+        elif isinstance(node, ast.Match):
+            groups.append(([s for case in node.cases for s in case.body], (*ctx, "match")))
+        children = [(s, inner, owner, klass) for stmts, inner in groups for s in stmts]
+        stack.extend(reversed(children))
+    return definitions, imports
+
+
+def _definition(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, parent: str | None, in_class: bool
+) -> Definition:
+    qualname = f"{parent}.{node.name}" if parent else node.name
+    decorators = tuple(ast.unparse(d) for d in node.decorator_list)
+    docstring = ast.get_docstring(node, clean=True)
+    end = node.end_lineno or node.lineno
+    if isinstance(node, ast.ClassDef):
+        keywords = [
+            f"{k.arg}={ast.unparse(k.value)}" if k.arg else f"**{ast.unparse(k.value)}"
+            for k in node.keywords
+        ]
+        return Definition(
+            kind="class",
+            name=node.name,
+            qualname=qualname,
+            line=node.lineno,
+            end_line=end,
+            decorators=decorators,
+            bases=(*(ast.unparse(b) for b in node.bases), *keywords),
+            docstring=docstring,
+            parent=parent,
+        )
+    signature = f"({ast.unparse(node.args)})"
+    if node.returns is not None:
+        signature += f" -> {ast.unparse(node.returns)}"
+    return Definition(
+        kind="method" if in_class else "function",
+        name=node.name,
+        qualname=qualname,
+        line=node.lineno,
+        end_line=end,
+        decorators=decorators,
+        signature=signature,
+        docstring=docstring,
+        is_async=isinstance(node, ast.AsyncFunctionDef),
+        parent=parent,
+    )
+
+
+def _imports(node: ast.Import | ast.ImportFrom, context: tuple[str, ...]) -> list[Import]:
+    """One Import per module of `import a, b`; one per statement for `from` imports."""
+    if isinstance(node, ast.Import):
+        result = []
+        for alias in node.names:
+            if alias.asname is not None:
+                aliases = ((alias.asname, alias.name),)
+            else:
+                top = alias.name.split(".", 1)[0]
+                aliases = ((top, top),)
+            result.append(
+                Import(line=node.lineno, module=alias.name, aliases=aliases, context=context)
+            )
+        return result
+    level = node.level or 0
+    written = node.module or ""
+    prefix = "." * level + written
+    joiner = "" if prefix.endswith(".") else "."
+    star = any(alias.name == "*" for alias in node.names)
+    names: tuple[str, ...] = () if star else tuple(alias.name for alias in node.names)
+    bindings = tuple(
+        (alias.asname or alias.name, prefix + joiner + alias.name)
+        for alias in node.names
+        if not star
+    )
+    return [
+        Import(
+            line=node.lineno,
+            module=prefix if written else None,
+            names=names,
+            aliases=bindings,
+            level=level,
+            is_from=True,
+            star=star,
+            context=context,
+        )
+    ]
