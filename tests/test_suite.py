@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from docgen.counts import definition_counts
 from docgen.index import build_index
 from docgen.keywords import find_sites
-from docgen.render.file_views import is_test_utility
+from docgen.render.file_views import code_under_test, is_test_utility
 from docgen.render.related import (
     IMPORTED_BY,
     SAME_FOLDER,
@@ -249,6 +249,9 @@ def test_code_under_test_comes_first_then_test_bases() -> None:
     assert is_test_utility("torch/testing/_internal/common_utils.py")
     assert is_test_utility("tests/helpers.py") and is_test_utility("pkg/common_fsdp.py")
     assert not is_test_utility("torch/distributed/fsdp/api.py")
+    imports = ("torch/__init__.py", "torch/distributed/api.py", "torch/testing/common.py")
+    assert code_under_test(imports) == ("torch/distributed/api.py",)
+    assert code_under_test(("pkg/__init__.py",)) == ("pkg/__init__.py",)
 
 
 def test_pytest_ids_for_objects_params_and_repeats() -> None:

@@ -225,6 +225,19 @@ def is_test_utility(path: str) -> bool:
     )
 
 
+def code_under_test(imports: tuple[str, ...]) -> tuple[str, ...]:
+    """What a test imports other than test utilities; a top-level package's
+    `__init__.py` only when nothing deeper in that package is imported (`import torch`
+    beside `from torch.distributed import x` is how the test reaches `x`)."""
+    found = tuple(p for p in imports if not is_test_utility(p))
+    deeper = {p.split("/", 1)[0] for p in found if p.count("/") > 1}
+    return tuple(
+        p
+        for p in found
+        if not (p.count("/") == 1 and p.endswith("/__init__.py") and p.split("/")[0] in deeper)
+    )
+
+
 def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedView | None:
     """Files related by tests, imports or folder, best first (see `related.rank_related`)."""
     path = facts.path
@@ -237,7 +250,7 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     under_test: tuple[str, ...] = ()
     test_bases: tuple[str, ...] = ()
     if lookup.index.files[path].analysis.suite is not None:
-        under_test = tuple(p for p in imports if not is_test_utility(p))
+        under_test = code_under_test(imports)
         test_bases = tuple(
             sorted({b.path for c in lookup.test_classes.of(path) for b in c.chain if b.path})
         )
