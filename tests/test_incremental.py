@@ -68,6 +68,15 @@ STEPS: list[tuple[str, Edit]] = [
         "tags change",
         _append("minitorch/utils/helpers.py", "\nimport torch\n\nx = torch.cuda.is_available()\n"),
     ),
+    (
+        "a test base stops being a TestCase in another file",
+        _write(
+            "minitorch/testing/common.py",
+            (Path(__file__).parents[1] / "fixtures/torchlike/minitorch/testing/common.py")
+            .read_text(encoding="utf-8")
+            .replace("class MultiDeviceTestCase(unittest.TestCase):", "class MultiDeviceTestCase:"),
+        ),
+    ),
     ("project name", _write("pyproject.toml", '[project]\nname = "renamed-sample"\n')),
 ]
 
