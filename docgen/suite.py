@@ -157,40 +157,33 @@ def decorator_requirement(node: ast.expr) -> Requirement | None:
 
 
 def body_requirements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Requirement]:
-    """Checks in a test's body: GPU counts, compute capability, skips guarded by a flag."""
+    """Skips in a body and what guards them: a GPU count, a compute capability, a flag.
+    A helper called outside such a guard (`fake_pg = not at_least_x_gpu(2)` picks a fake
+    process group) requires nothing."""
     found: list[Requirement] = []
     for node in ast.walk(function):
-        if isinstance(node, ast.Call):
-            last = dotted(node.func).rsplit(".", 1)[-1]
-            if last == "at_least_x_gpu" and (count := _int_arg(node, 0)) is not None:
-                found.append(
-                    Requirement("gpus", gpus_needed(count), ast.unparse(node), node.lineno, count)
-                )
-            elif last == "sm_is_or_higher_than":
-                major, minor = _int_arg(node, 1), _int_arg(node, 2)
-                if major is not None:
-                    version = f"{major}.{minor or 0}"
-                    found.append(
-                        Requirement(
-                            "sm", f"needs SM >= {version}", ast.unparse(node), node.lineno, 1
-                        )
-                    )
-        elif isinstance(node, ast.If) and _skips(node.body) and not _gated(node.test):
-            found.append(
-                condition_requirement(
-                    node.test, True, f"if {ast.unparse(node.test)}: skip", node.lineno
-                )
-            )
+        if not (isinstance(node, ast.If) and _skips(node.body)):
+            continue
+        gates = [g for call in ast.walk(node.test) if (g := _gate(call)) is not None]
+        if gates:
+            found.extend(gates)
+        else:
+            written = f"if {ast.unparse(node.test)}: skip"
+            found.append(condition_requirement(node.test, True, written, node.lineno))
     return sorted(found, key=lambda r: (r.line, r.kind, r.text))
 
 
-def _gated(test: ast.expr) -> bool:
-    """Whether a condition calls a helper already read as a requirement."""
-    return any(
-        isinstance(n, ast.Call)
-        and dotted(n.func).rsplit(".", 1)[-1] in ("at_least_x_gpu", "sm_is_or_higher_than")
-        for n in ast.walk(test)
-    )
+def _gate(node: ast.AST) -> Requirement | None:
+    """`at_least_x_gpu(2)` or `sm_is_or_higher_than(device, 8, 0)` in a skip's guard."""
+    if not isinstance(node, ast.Call):
+        return None
+    last = dotted(node.func).rsplit(".", 1)[-1]
+    if last == "at_least_x_gpu" and (count := _int_arg(node, 0)) is not None:
+        return Requirement("gpus", gpus_needed(count), ast.unparse(node), node.lineno, count)
+    if last == "sm_is_or_higher_than" and (major := _int_arg(node, 1)) is not None:
+        version = f"{major}.{_int_arg(node, 2) or 0}"
+        return Requirement("sm", f"needs SM >= {version}", ast.unparse(node), node.lineno, 1)
+    return None
 
 
 def _skips(body: list[ast.stmt]) -> bool:
@@ -349,7 +342,7 @@ def collect(
                 continue
             requirements = tuple(
                 r for d in node.decorator_list if (r := decorator_requirement(d)) is not None
-            )
+            ) + tuple(r for hook in _hooks(node) for r in body_requirements(hook))
             bases = tuple(_absolute(dotted(b), aliases) for b in node.bases if dotted(b))
             classes.append(
                 SuiteClass(
@@ -361,6 +354,19 @@ def collect(
     if not classes and not functions:
         return None
     return Suite(tuple(classes), tuple(functions), runs_itself, selects)
+
+
+#: methods a test class runs before each test, whose skips apply to all its tests
+#: (`skipTestForOldSm` is the hook PyTorch's FSDP tests override)
+SETUP_HOOKS = ("setUp", "setUpClass", "skipTest")
+
+
+def _hooks(node: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [
+        s
+        for s in node.body
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name.startswith(SETUP_HOOKS)
+    ]
 
 
 def _class_tests(

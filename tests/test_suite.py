@@ -55,8 +55,8 @@ class TestA(unittest.TestCase):
     def test_gpus(self):
         if not at_least_x_gpu(2):
             self.skipTest("2")
-        if sm_is_or_higher_than(torch.device("cuda"), 8, 0):
-            pass
+        if not sm_is_or_higher_than(torch.device("cuda"), 8, 0):
+            raise unittest.SkipTest("old")
 
     @unittest.skip("broken")
     def test_skipped(self):
@@ -273,3 +273,26 @@ def test_pytest_ids_for_objects_params_and_repeats() -> None:
         "test_repeat[x0]",
         "test_repeat[x1]",
     ]
+
+
+def test_setup_hooks_apply_to_every_test_and_ungated_helpers_require_nothing() -> None:
+    source = (
+        "import unittest\n"
+        "@unittest.skipIf(not HAS_GPU, 'triton')\n"
+        "class TestC(FSDPTest):\n"
+        "    fake_pg = not at_least_x_gpu(2)\n"
+        "    def skipTestForOldSm(self):\n"
+        "        if not sm_is_or_higher_than(device, 8, 0):\n"
+        "            self.skipTest('bf16')\n"
+        "    def test_a(self):\n"
+        "        if at_least_x_gpu(2):\n"
+        "            pass\n"
+    )
+    suite = collect(source, {}, runs_itself=False)
+    assert suite is not None
+    (cls,) = suite.classes
+    assert [r.text for r in cls.requirements] == [
+        "skipped without a GPU (HAS_GPU)",
+        "needs SM >= 8.0",
+    ]
+    assert cls.tests[0].requirements == ()
