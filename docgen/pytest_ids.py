@@ -12,13 +12,7 @@ from __future__ import annotations
 import ast
 from collections import Counter, defaultdict
 
-
-def _dotted(node: ast.expr) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else ""
+from docgen.scan.python_ast import dotted_name
 
 
 def value_id(node: ast.expr, name: str, index: int) -> str | None:
@@ -38,14 +32,14 @@ def value_id(node: ast.expr, name: str, index: int) -> str | None:
         return None
     if isinstance(node, (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.Lambda)):
         return f"{name}{index}"
-    if isinstance(node, ast.Call) and not _dotted(node.func).endswith("param"):
+    if isinstance(node, ast.Call) and not (dotted_name(node.func) or "").endswith("param"):
         return f"{name}{index}"  # an object made by a call
     return None
 
 
 def case_id(node: ast.expr, names: list[str], index: int) -> str | None:
     """The id of one case (a value, a tuple of values, or a `pytest.param`)."""
-    if isinstance(node, ast.Call) and _dotted(node.func).endswith("param"):
+    if isinstance(node, ast.Call) and (dotted_name(node.func) or "").endswith("param"):
         for keyword in node.keywords:
             if keyword.arg == "id":
                 given = keyword.value

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from docgen.facts import CollectedTest, Requirement, Suite, SuiteClass
 from docgen.pytest_ids import pytest_ids
+from docgen.scan.python_ast import dotted_name
 
 #: flags of PyTorch's test suite that say a GPU is present, and how many GPUs they mean
 GPU_FLAGS = {
@@ -49,13 +50,7 @@ MAX_EXPANDED = 256  # parametrized names listed per test before it is shown unex
 
 def dotted(node: ast.expr) -> str:
     """`a.b.c` for a name or attribute chain, "" for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    return ".".join([node.id, *reversed(parts)])
+    return dotted_name(node) or ""
 
 
 def _callee(node: ast.expr) -> tuple[str, ast.Call | None]:

@@ -22,6 +22,18 @@ TRY_STATEMENTS: tuple[type[ast.stmt], ...] = (
 )
 
 
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` of a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
 def _is_type_checking(test: ast.expr) -> bool:
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from docgen.facts import Finding
+from docgen.scan.python_ast import dotted_name
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 _Aliases = Mapping[str, tuple[str, ...]]
@@ -347,20 +348,6 @@ def _bind(aliases: dict[str, tuple[str, ...]], name: str, target: str) -> None:
         aliases[name] = (*known, target)
 
 
-def _dotted(node: ast.expr) -> str | None:
-    """`a.b.c` of a Name/Attribute chain, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _role(dotted: str, aliases: _Aliases) -> str | None:
     """The role a dotted name plays when every import binding of its root agrees.
 
@@ -378,7 +365,7 @@ def _role(dotted: str, aliases: _Aliases) -> str | None:
 
 
 def _expr_role(node: ast.expr, aliases: _Aliases) -> str | None:
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     return _role(dotted, aliases) if dotted is not None else None
 
 
@@ -386,7 +373,7 @@ def _decorators(node: _Def, aliases: _Aliases) -> list[_Decorator]:
     """The decorators that may matter: those with a role, and those that may register."""
     found: list[_Decorator] = []
     for decorator in node.decorator_list:
-        dotted = _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
+        dotted = dotted_name(decorator.func if isinstance(decorator, ast.Call) else decorator)
         if dotted is not None:
             role = _role(dotted, aliases)
             if role is not None or "regist" in dotted.lower():
@@ -411,7 +398,7 @@ def _class_findings(
     found: list[Finding] = []
     abc_base = ""
     for base in node.bases:
-        dotted = _dotted(base.value if isinstance(base, ast.Subscript) else base)  # Protocol[T]
+        dotted = dotted_name(base.value if isinstance(base, ast.Subscript) else base)  # Protocol[T]
         role = _role(dotted, aliases) if dotted is not None else None
         if role is None:
             continue
@@ -423,7 +410,7 @@ def _class_findings(
             abc_base = dotted
     for keyword in node.keywords:
         if keyword.arg == "metaclass" and _expr_role(keyword.value, aliases) == "abc-meta":
-            abc_base = f"metaclass={_dotted(keyword.value)}"
+            abc_base = f"metaclass={dotted_name(keyword.value)}"
     dataclass = [
         decorator for decorator, _, role in decorators.get(index, ()) if role == "dataclass"
     ]
