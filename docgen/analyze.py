@@ -332,7 +332,7 @@ def analyze(facts: FileFacts, text: str | None) -> Analysis:
     _device_evidence(py, aliases, collector)
     suite = None
     if text is not None and any(d.name.startswith("test") for d in py.definitions):
-        suite = collect(text, aliases, *_runs_itself(py, aliases))
+        suite = collect(text, *_runs_itself(py, aliases))
     if suite is not None:
         _requirement_evidence(suite, collector)
     return Analysis(collector.tags(), suite)

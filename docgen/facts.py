@@ -315,7 +315,7 @@ class SuiteClass:
 
     name: str
     line: int
-    bases: tuple[str, ...]  # as absolute dotted names where the imports say so
+    bases: tuple[str, ...]  # dotted names as written (the imports resolve them)
     requirements: tuple[Requirement, ...]  # from the class's own decorators
     tests: tuple[CollectedTest, ...]
     per_device: bool = False  # instantiate_device_type_tests makes one class per device

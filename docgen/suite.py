@@ -315,9 +315,7 @@ def _tests(
             yield CollectedTest(name, node.name, node.lineno, tuple(requirements), complete)
 
 
-def collect(
-    text: str, aliases: dict[str, str], runs_itself: bool, selects: bool = False
-) -> Suite | None:
+def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suite | None:
     """The tests of one file; None when it has none or cannot be read.  A class also
     collects the tests it inherits from classes of the same file (`class
     TestPython(TestMixin, unittest.TestCase)` runs every test of the mixin)."""
@@ -338,7 +336,7 @@ def collect(
             requirements = tuple(
                 r for d in node.decorator_list if (r := decorator_requirement(d)) is not None
             ) + tuple(r for hook in _hooks(node) for r in body_requirements(hook))
-            bases = tuple(_absolute(dotted(b), aliases) for b in node.bases if dotted(b))
+            bases = tuple(dotted(b) for b in node.bases if dotted(b))
             classes.append(
                 SuiteClass(
                     node.name, node.lineno, bases, requirements, tests, node.name in per_device
@@ -387,11 +385,3 @@ def _class_tests(
             inherited = "" if owner is node else owner.name
             found.setdefault(test.function, []).append(replace(test, defined_in=inherited))
     return tuple(t for tests in found.values() for t in tests)
-
-
-def _absolute(name: str, aliases: dict[str, str]) -> str:
-    head, _, rest = name.partition(".")
-    target = aliases.get(head)
-    if target is None:
-        return name
-    return f"{target}.{rest}" if rest else target

@@ -440,7 +440,7 @@ def build_repo() -> tuple[RepoIndex, dict[str, str | bytes]]:
     }
     scanned = [
         ScannedFile(core, Analysis((gpu,))),
-        ScannedFile(test_facts, Analysis((test_tag,), collect(TEST_CORE, {}, runs_itself=True))),
+        ScannedFile(test_facts, Analysis((test_tag,), collect(TEST_CORE, runs_itself=True))),
         # A Markdown file is never a test, even if an analyzer said so.
         ScannedFile(readme, Analysis((Tag("test", (Evidence(1, "# Demo", "x"),)),))),
         ScannedFile(facts_for("pkg/data.toml", TOML, "text", "toml")),

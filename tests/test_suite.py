@@ -79,7 +79,7 @@ if __name__ == "__main__":
 
 
 def names(source: str) -> dict[str, list[str]]:
-    suite = collect(source, {}, runs_itself=False)
+    suite = collect(source, runs_itself=False)
     assert suite is not None
     found = {c.name: [t.name for t in c.tests] for c in suite.classes}
     found[""] = [t.name for t in suite.functions]
@@ -105,7 +105,7 @@ def test_pytorch_parametrize_is_named_as_pytorch_names_it() -> None:
 
 
 def test_requirements_are_read_for_what_they_mean() -> None:
-    suite = collect(PYTORCH_STYLE, {}, runs_itself=True)
+    suite = collect(PYTORCH_STYLE, runs_itself=True)
     assert suite is not None and suite.runs_itself
     tests = {t.name: t for t in suite.classes[0].tests}
     gpus = [(r.kind, r.text, r.gpus) for r in tests["test_gpus"].requirements]
@@ -141,7 +141,7 @@ def test_pytest_parametrize_ids() -> None:
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(st.text(max_size=300))
 def test_collect_never_raises(text: str) -> None:
-    collect(text, {}, runs_itself=False)
+    collect(text, runs_itself=False)
 
 
 def _index(tmp_path: Path, files: dict[str, str]) -> RunnerClasses:
@@ -288,7 +288,7 @@ def test_setup_hooks_apply_to_every_test_and_ungated_helpers_require_nothing() -
         "        if at_least_x_gpu(2):\n"
         "            pass\n"
     )
-    suite = collect(source, {}, runs_itself=False)
+    suite = collect(source, runs_itself=False)
     assert suite is not None
     (cls,) = suite.classes
     assert [r.text for r in cls.requirements] == [
