@@ -9,9 +9,9 @@ from conftest import run_build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.counts import definition_counts
 from docgen.index import build_index
 from docgen.keywords import find_sites
+from docgen.render.counts import definition_counts
 from docgen.render.file_views import code_under_test, is_test_utility
 from docgen.render.related import (
     IMPORTED_BY,

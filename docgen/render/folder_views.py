@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from docgen.analyze import TAG_ORDER
-from docgen.counts import definition_counts
 from docgen.facts import Definition, PythonFacts, ScannedFile
 from docgen.index import FolderEntry
 from docgen.links import docs_page, folder_doc, folder_index, kw_page, slug
+from docgen.render.counts import definition_counts
 
 from .anchors import anchored_definitions
 from .context import Linker, ReadSource, RenderContext

@@ -11,9 +11,9 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from docgen.counts import definition_counts
 from docgen.facts import Analysis, Definition, FileFacts, Import, PythonFacts
 from docgen.links import docs_page
+from docgen.render.counts import definition_counts
 
 from .anchors import AnchoredDefinition, definition_heading_level
 from .context import Linker

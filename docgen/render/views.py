@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docgen.counts import DefinitionCounts
+from docgen.render.counts import DefinitionCounts
 
 if TYPE_CHECKING:
     from .cfamily_views import (

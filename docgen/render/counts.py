@@ -8,9 +8,7 @@ from dataclasses import dataclass
 
 from docgen.facts import Definition
 
-
-def plural(count: int, singular: str, many: str | None = None) -> str:
-    return f"{count:,} {singular if count == 1 else many or singular + 's'}"
+from .filters import plural
 
 
 @dataclass(frozen=True)
