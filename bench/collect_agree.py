@@ -22,16 +22,16 @@ from pathlib import Path
 from docgen.facts import ScannedFile
 from docgen.index import build_index
 from docgen.serialize import loads
-from docgen.suites import RunnerClasses
+from docgen.suites import CollectedClass
 
 
-def docgen_ids(classes: RunnerClasses, scanned: ScannedFile) -> set[str]:
+def docgen_ids(classes: tuple[CollectedClass, ...], scanned: ScannedFile) -> set[str]:
     path = scanned.facts.path
     suite = scanned.analysis.suite
     if suite is None:
         return set()
     ids = {f"{path}::{t.name}" for t in suite.functions}
-    for info in classes.of(path):
+    for info in classes:
         if info.collected:
             ids |= {f"{path}::{info.suite_class.name}::{t.name}" for t in info.suite_class.tests}
     return ids
@@ -60,7 +60,6 @@ def main(argv: list[str] | None = None) -> int:
         rows = conn.execute("SELECT facts FROM files ORDER BY path").fetchall()
     scanned = [loads(ScannedFile, text) for (text,) in rows]
     index = build_index(args.repo.name, scanned)
-    classes = RunnerClasses(index.files, index.graph)
     tests = [s for s in scanned if s.analysis.suite is not None]
     tests = [s for s in tests if Path(s.facts.path).name.startswith("test")][:: args.sample]
     env = dict(os.environ)
@@ -72,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         if theirs is None:
             unimportable += 1
             continue
-        ours = docgen_ids(classes, item)
+        ours = docgen_ids(index.test_classes.get(path, ()), item)
         same += len(ours & theirs)
         only_docgen += len(ours - theirs)
         only_pytest += len(theirs - ours)

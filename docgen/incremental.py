@@ -86,7 +86,7 @@ class PageInputs:
     def _suite(self, path: str) -> list[str]:
         """What the tests table shows of other files: each test class's chain of bases."""
         parts = []
-        for info in self._lookup.test_classes.of(path):
+        for info in self._index.test_classes.get(path, ()):
             chain = [f"{b.name}:{b.path}:{b.line}:{b.summary}" for b in info.chain]
             parts.append(f"{info.suite_class.name}:{info.collected}:{chain}")
         return parts

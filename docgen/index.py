@@ -16,7 +16,7 @@ from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, build_graph
 from docgen.includes import IncludeGraph, build_include_graph
 from docgen.links import folder_of, parent_folders
-from docgen.suites import with_test_evidence
+from docgen.suites import CollectedClass, resolve_suites
 from docgen.symbols import CppSymbols
 
 
@@ -40,6 +40,10 @@ class RepoIndex:
     #: what the index added to a file's analysis from other files (test evidence through
     #: bases defined elsewhere), by path: part of the inputs of every page showing its tags
     derived: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: each test file's classes with whether a runner collects them, and through which bases
+    test_classes: Mapping[str, tuple[CollectedClass, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
@@ -74,7 +78,8 @@ def build_index(
         for folder in sorted(direct)
     }
     graph = build_graph(files.values(), source_roots)
-    files, derived = with_test_evidence(files, graph)
+    suites = resolve_suites(files, graph)
+    files = suites.files
     return RepoIndex(
         project=project,
         files=MappingProxyType(files),
@@ -82,5 +87,6 @@ def build_index(
         graph=graph,
         includes=build_include_graph(files.values(), files.keys(), include_roots),
         symbols=CppSymbols.of(files.values()),
-        derived=MappingProxyType(derived),
+        derived=MappingProxyType(suites.derived),
+        test_classes=MappingProxyType(suites.classes),
     )

@@ -121,13 +121,19 @@ class RunnerClasses:
         return None
 
 
-def with_test_evidence(
-    files: Mapping[str, ScannedFile], graph: ImportGraph
-) -> tuple[dict[str, ScannedFile], dict[str, str]]:
-    """Files whose test classes are test classes only through a base in another file
-    (`class TestX(FSDPTest)`), with that as `test` evidence; and, per changed file, what
-    was added (for the digests of the pages that show its tags)."""
+@dataclass(frozen=True)
+class ResolvedSuites:
+    files: dict[str, ScannedFile]  # with `test` evidence through bases in other files
+    derived: dict[str, str]  # what that evidence added, by path (for page digests)
+    classes: dict[str, tuple[CollectedClass, ...]]  # each test file's classes, resolved
+
+
+def resolve_suites(files: Mapping[str, ScannedFile], graph: ImportGraph) -> ResolvedSuites:
+    """Every test file's classes resolved once, for every page that shows them; and the
+    files whose test classes are test classes only through a base in another file
+    (`class TestX(FSDPTest)`), with that as `test` evidence."""
     resolver = RunnerClasses(files, graph)
+    classes = {path: resolver.of(path) for path, scanned in files.items() if scanned.analysis.suite}
     result = dict(files)
     added_by_path: dict[str, str] = {}
     for path, scanned in files.items():
@@ -138,7 +144,7 @@ def with_test_evidence(
         have = {e.line for e in test.evidence} if test is not None else set()
         heads = {(d.name, d.line): d for d in scanned.facts.python.definitions if d.kind == "class"}
         added = []
-        for info in resolver.of(path):
+        for info in classes[path]:
             cls = info.suite_class
             if not info.chain or not info.chain[0].path or cls.line in have:
                 continue
@@ -154,4 +160,4 @@ def with_test_evidence(
         ordered = tuple(tags[name] for name in TAG_ORDER if name in tags)
         result[path] = replace(scanned, analysis=replace(scanned.analysis, tags=ordered))
         added_by_path[path] = "|".join(f"{e.line}:{e.reason}" for e in added)
-    return result, added_by_path
+    return ResolvedSuites(result, added_by_path, classes)

@@ -251,9 +251,8 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     test_bases: tuple[str, ...] = ()
     if lookup.index.files[path].analysis.suite is not None:
         under_test = code_under_test(imports)
-        test_bases = tuple(
-            sorted({b.path for c in lookup.test_classes.of(path) for b in c.chain if b.path})
-        )
+        classes = lookup.index.test_classes.get(path, ())
+        test_bases = tuple(sorted({b.path for c in classes for b in c.chain if b.path}))
     ranking = rank_related(
         path,
         under_test=under_test,
@@ -290,7 +289,8 @@ def docs_view(
     python = facts.python if facts.kind == "python" else None
     anchored = anchored_definitions(path, python.definitions) if python else ()
     found = scanned.analysis.suite
-    suite = suite_view(facts, found, anchored, lookup.test_classes, linker) if found else None
+    classes = lookup.index.test_classes.get(path, ())
+    suite = suite_view(facts, found, anchored, classes, linker) if found else None
 
     overview = None
     detailed = None

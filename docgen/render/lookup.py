@@ -15,7 +15,6 @@ from docgen.facts import ScannedFile, Tag
 from docgen.graph import PYTHON_SUFFIXES, top_level
 from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
-from docgen.suites import RunnerClasses
 
 from .anchors import AnchoredCDefinition, anchored_c_definitions
 
@@ -100,8 +99,6 @@ class RepoLookup:
         #: dispatch stub name -> files that declare, define or register it
         self.stubs = {name: tuple(sorted(paths)) for name, paths in sorted(stubs.items())}
         self._c_items: dict[str, tuple[AnchoredCDefinition, ...]] = {}
-        #: test classes through their bases across the repository, resolved as pages ask
-        self.test_classes = RunnerClasses(index.files, index.graph)
         self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
 
     def c_items(self, path: str) -> tuple[AnchoredCDefinition, ...]:

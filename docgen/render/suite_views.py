@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from docgen.facts import CollectedTest, FileFacts, Requirement, Suite
 from docgen.links import docs_page
-from docgen.suites import RunnerClasses
+from docgen.suites import CollectedClass
 
 from .anchors import AnchoredDefinition
 from .context import Linker
@@ -56,7 +56,7 @@ def suite_view(
     facts: FileFacts,
     suite: Suite,
     anchored: tuple[AnchoredDefinition, ...],
-    classes: RunnerClasses,
+    classes: tuple[CollectedClass, ...],
     linker: Linker,
 ) -> FileSuiteView:
     path = facts.path
@@ -84,7 +84,7 @@ def suite_view(
         for a in anchored
         if a.definition.kind == "class"
     }
-    for info in classes.of(path):
+    for info in classes:
         cls = info.suite_class
         tests = tuple(row(t, cls.name, cls.requirements, info.pytest_only) for t in cls.tests)
         if info.collected:
