@@ -20,6 +20,11 @@ from docgen.graph import ImportGraph
 MAX_DEPTH = 25  # bases followed before a chain is given up
 
 
+def first_line(docstring: str | None) -> str:
+    """What a class says of itself in a line: its docstring's first, "" without one."""
+    return (docstring or "").strip().split("\n", 1)[0]
+
+
 @dataclass(frozen=True)
 class BaseLink:
     """One step of a test class's chain of bases."""
@@ -113,8 +118,7 @@ class RunnerClasses:
             return None
         for d in python.definitions:
             if d.kind == "class" and d.parent is None and d.name == short:
-                summary = (d.docstring or "").strip().split("\n", 1)[0]
-                return name, path, d.line, summary, d.bases
+                return name, path, d.line, first_line(d.docstring), d.bases
         target = self._aliases_of(path).get(short)
         if target is not None and target != name:
             return self._locate(target, hops + 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from docgen.facts import CollectedTest, FileFacts, Requirement, Suite
 from docgen.links import docs_page
-from docgen.suites import CollectedClass
+from docgen.suites import CollectedClass, first_line
 
 from .anchors import AnchoredDefinition
 from .context import Linker
@@ -80,7 +80,7 @@ def suite_view(
     class_views = []
     total = 0
     docstrings = {
-        a.definition.qualname: (a.definition.docstring or "").strip().split("\n", 1)[0]
+        a.definition.qualname: first_line(a.definition.docstring)
         for a in anchored
         if a.definition.kind == "class"
     }
