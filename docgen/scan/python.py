@@ -37,7 +37,7 @@ from docgen.facts import (
     StringArg,
 )
 from docgen.scan.decode import DecodedText, decode_python
-from docgen.scan.python_ast import definitions_and_imports
+from docgen.scan.python_ast import definitions_and_imports, from_import, plain_import
 from docgen.scan.python_idioms import idiom_findings
 from docgen.scan.python_security import security_findings
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -699,45 +699,24 @@ def _imports(
 ) -> list[Import]:
     """One Import per module of `import a, b`; one per statement for `from` imports."""
     if isinstance(node, cst.Import):
-        result = []
-        for alias in node.names:
-            module = _dotted(alias.name)
-            if alias.asname is not None:
-                bound = _dotted(alias.asname.name)
-                aliases = ((bound, module),)
-            else:
-                top = module.split(".", 1)[0]
-                aliases = ((top, top),)
-            result.append(Import(line=line, module=module, aliases=aliases, context=context))
-        return result
-    level = len(node.relative)
-    written = _dotted(node.module) if node.module is not None else ""
-    prefix = "." * level + written
-    joiner = "" if prefix.endswith(".") else "."
-    if isinstance(node.names, cst.ImportStar):
-        names: tuple[str, ...] = ()
-        bindings: tuple[tuple[str, str], ...] = ()
-    else:
-        names = tuple(_dotted(alias.name) for alias in node.names)
-        bindings = tuple(
-            (
-                _dotted(alias.asname.name) if alias.asname else name,
-                prefix + joiner + name,
+        return [
+            plain_import(
+                line,
+                _dotted(alias.name),
+                _dotted(alias.asname.name) if alias.asname is not None else None,
+                context,
             )
-            for alias, name in zip(node.names, names, strict=True)
-        )
-    return [
-        Import(
-            line=line,
-            module=prefix if written else None,
-            names=names,
-            aliases=bindings,
-            level=level,
-            is_from=True,
-            star=isinstance(node.names, cst.ImportStar),
-            context=context,
-        )
-    ]
+            for alias in node.names
+        ]
+    written = _dotted(node.module) if node.module is not None else ""
+    star = isinstance(node.names, cst.ImportStar)
+    pairs: list[tuple[str, str | None]] = []
+    if not isinstance(node.names, cst.ImportStar):
+        pairs = [
+            (_dotted(alias.name), _dotted(alias.asname.name) if alias.asname else None)
+            for alias in node.names
+        ]
+    return [from_import(line, len(node.relative), written, pairs, star, context)]
 
 
 def _dunder_all(module: cst.Module) -> tuple[str, ...] | None:

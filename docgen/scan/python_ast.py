@@ -131,37 +131,39 @@ def _definition(
 def _imports(node: ast.Import | ast.ImportFrom, context: tuple[str, ...]) -> list[Import]:
     """One Import per module of `import a, b`; one per statement for `from` imports."""
     if isinstance(node, ast.Import):
-        result = []
-        for alias in node.names:
-            if alias.asname is not None:
-                aliases = ((alias.asname, alias.name),)
-            else:
-                top = alias.name.split(".", 1)[0]
-                aliases = ((top, top),)
-            result.append(
-                Import(line=node.lineno, module=alias.name, aliases=aliases, context=context)
-            )
-        return result
-    level = node.level or 0
-    written = node.module or ""
+        return [plain_import(node.lineno, a.name, a.asname, context) for a in node.names]
+    star = any(alias.name == "*" for alias in node.names)
+    pairs = [(alias.name, alias.asname) for alias in node.names]
+    return [from_import(node.lineno, node.level or 0, node.module or "", pairs, star, context)]
+
+
+def plain_import(line: int, module: str, asname: str | None, context: tuple[str, ...]) -> Import:
+    """`import a.b` (binds `a`) or `import a.b as c`: the facts both Python readers make."""
+    top = module.split(".", 1)[0]
+    aliases = ((asname, module),) if asname is not None else ((top, top),)
+    return Import(line=line, module=module, aliases=aliases, context=context)
+
+
+def from_import(
+    line: int,
+    level: int,
+    written: str,
+    pairs: list[tuple[str, str | None]],
+    star: bool,
+    context: tuple[str, ...],
+) -> Import:
+    """`from ..m import a, b as c` from its parts (name, alias or None per imported name)."""
     prefix = "." * level + written
     joiner = "" if prefix.endswith(".") else "."
-    star = any(alias.name == "*" for alias in node.names)
-    names: tuple[str, ...] = () if star else tuple(alias.name for alias in node.names)
-    bindings = tuple(
-        (alias.asname or alias.name, prefix + joiner + alias.name)
-        for alias in node.names
-        if not star
+    return Import(
+        line=line,
+        module=prefix if written else None,
+        names=() if star else tuple(name for name, _ in pairs),
+        aliases=()
+        if star
+        else tuple((bound or name, prefix + joiner + name) for name, bound in pairs),
+        level=level,
+        is_from=True,
+        star=star,
+        context=context,
     )
-    return [
-        Import(
-            line=node.lineno,
-            module=prefix if written else None,
-            names=names,
-            aliases=bindings,
-            level=level,
-            is_from=True,
-            star=star,
-            context=context,
-        )
-    ]
