@@ -91,8 +91,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def page_stamp(target: Path) -> str:
     """Size and modification time of a written page, to notice later edits cheaply."""
-    st = target.stat()
-    return f"{st.st_size}:{st.st_mtime_ns}"
+    return _stamp(target.stat())
 
 
 def pages_intact(conn: sqlite3.Connection, out: Path) -> int | None:
@@ -169,21 +168,33 @@ def atomic_write(
     folder = temp_dir if temp_dir is not None else target.parent
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp", dir=folder)
+    os.fchmod(fd, mode)  # mkstemp makes files private; pages are as readable as any file
+    try:
+        _publish(fd, Path(tmp), target, data)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV or temp_dir is None:
+            raise
+        atomic_write(target, data, mode)  # across file systems: beside the target
+
+
+def _publish(fd: int, temp: Path, target: Path, data: bytes) -> os.stat_result:
+    """Write `data` to the open temporary file, rename it onto `target` and return its
+    status (a rename keeps size and mtime); the temporary file never outlives a failure."""
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, mode)  # mkstemp makes files private; pages are as readable as any file
-        try:
-            os.replace(tmp, target)
-        except OSError as exc:
-            if exc.errno != errno.EXDEV or temp_dir is None:
-                raise
-            os.unlink(tmp)
-            atomic_write(target, data, mode)  # across file systems: beside the target
+            handle.flush()
+            written = os.fstat(handle.fileno())
+        os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
+            os.unlink(temp)
         raise
+    return written
+
+
+def _stamp(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}"
 
 
 def _ours(target: Path, known: Mapping[str, str], rel: str) -> bool:
@@ -274,31 +285,21 @@ class PageWriter:
                 return None
             if st.st_size == len(data) and target.read_bytes() == data:
                 result.unchanged += 1
-                return rel, digest, f"{st.st_size}:{st.st_mtime_ns}"
+                return rel, digest, _stamp(st)
         self._folder(target.parent)
         self._folder(self._temp)
         self._count += 1
         temp = self._temp / f"{os.getpid()}-{self._count}.tmp"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, self._mode)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                written = os.fstat(handle.fileno())  # a rename keeps size and mtime
-            try:
-                os.replace(temp, target)
-            except OSError as exc:
-                if exc.errno != errno.EXDEV:
-                    raise
-                os.unlink(temp)
-                atomic_write(target, data, self._mode)  # across file systems: beside the target
-                written = os.stat(target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
+            written = _publish(fd, temp, target, data)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            atomic_write(target, data, self._mode)  # across file systems: beside the target
+            written = os.stat(target)
         result.written.append(rel)
-        return rel, digest, f"{written.st_size}:{written.st_mtime_ns}"
+        return rel, digest, _stamp(written)
 
 
 def remove_empty_parents(out: Path, folder: Path) -> None:
