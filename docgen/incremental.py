@@ -20,7 +20,6 @@ from docgen.render.folder_views import api_inputs
 from docgen.render.markdown_links import link_state_key
 
 if TYPE_CHECKING:
-    from docgen.keywords import DefinitionSite
     from docgen.render.lookup import RepoLookup
 
 
@@ -183,5 +182,6 @@ class PageInputs:
             self._trees[folder] = found
         return found
 
-    def keyword_index(self, sites: Sequence[DefinitionSite]) -> str:
-        return _digest([self._common, "keywords", *(f"{s}|{s.name}|{s.anchor}" for s in sites)])
+    def keyword_page(self, page: str, shown: Sequence[str]) -> str:
+        """A keyword page: what it shows of the index (see `KeywordJob.inputs`)."""
+        return _digest([self._common, "keywords", page, *shown])

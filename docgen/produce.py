@@ -98,15 +98,10 @@ def produce_pages(
         index_digest = digests.folder_index(folder)
         page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
         page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
-    keyword_digest = "keywords:" + digests.keyword_index(sites)
-    kept = sorted(name for name, digest in previous.items() if digest == keyword_digest)
-    if kept:
-        pages.update(dict.fromkeys(kept))
-    else:  # the keyword pages, rendered with the others on every core
-        to_render.extend(renderer.keyword_page_jobs(sites))
+    for name, shown, render in renderer.keyword_page_jobs(sites):
+        page(name, digests.keyword_page(name, shown), render)
     texts = render_all([render for _, render in to_render], options.jobs)
     pages.update((name, text) for (name, _), text in zip(to_render, texts, strict=True))
-    inputs.update(dict.fromkeys(sorted(set(pages) - set(inputs)), keyword_digest))
     conflicts = page_conflicts(pages)
     for name in conflicts:
         del pages[name]

@@ -1,9 +1,10 @@
 """Scanning in worker processes, where a crash costs one file and not the build.
 
 libcst's native parser can die with a segfault on valid but pathological input,
-so parsing never happens in the build's own process.  Each worker takes one
-file at a time; when a worker dies, the file it held is documented without
-parsing and a fresh worker takes its place.
+so parsing never happens in the build's own process.  Each worker scans one
+file at a time, with the next one already queued; when a worker dies, the file
+it was scanning is documented without parsing, the queued ones go to a fresh
+worker that takes its place.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import multiprocessing
 import os
 import signal
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -163,6 +165,9 @@ def _worker_main(conn: Connection, parent: int, settings: ScanSettings) -> None:
     # libcst's many young objects cost several percent of a parse, so it runs only
     # every few files here.
     gc.disable()
+    # What the worker inherited from its parent is never garbage: frozen, the cycle
+    # collector neither walks it nor copies its memory pages by touching them.
+    gc.freeze()
     done = 0
     while True:
         try:
@@ -192,12 +197,19 @@ GC_EVERY = 64
 DEFAULT_FILE_TIMEOUT = 120.0
 
 
+#: Files sent to a worker ahead of the one it is scanning: it starts the next one
+#: while this process takes the last one's result, and is never idle waiting.
+QUEUED_PER_WORKER = 2
+
+
 @dataclass
 class _Worker:
     process: BaseProcess
     conn: Connection
-    job: tuple[int, SourceFile] | None = None
-    started: float = 0.0
+    #: Files sent and not yet answered, in the order the worker takes them: the first
+    #: is the one it is scanning (the one a crash or a timeout costs).
+    jobs: deque[tuple[int, SourceFile]] = field(default_factory=deque)
+    started: float = 0.0  # when the worker began the first of `jobs`
 
 
 def _context() -> BaseContext:
@@ -262,38 +274,39 @@ def scan_files(
             _assign(worker, pending)
         if meanwhile is not None:
             meanwhile()
-        while any(w.job is not None for w in workers):
-            busy = [w for w in workers if w.job is not None]
+        while any(w.jobs for w in workers):
+            busy = [w for w in workers if w.jobs]
             deadline = min(w.started for w in busy) + file_timeout
             ready = wait(
                 [w.conn for w in busy] + [w.process.sentinel for w in busy],
                 timeout=max(0.0, deadline - time.monotonic()),
             )
             for i, worker in enumerate(workers):
-                if worker.job is None:
+                if not worker.jobs:
                     continue
                 if worker.conn in ready or worker.conn.poll():
                     try:
                         index, scanned, text = worker.conn.recv()
                     except (EOFError, OSError):
-                        workers[i] = _replace_dead(ctx, worker, results, settings)
+                        workers[i] = _replace_dead(ctx, worker, results, settings, pending)
                         _assign(workers[i], pending)
                         _tick(progress)
                         continue
                     results[index] = scanned
                     if texts is not None:
                         texts[scanned.facts.path] = text
-                    worker.job = None
+                    worker.jobs.popleft()
+                    worker.started = time.monotonic()
                     _assign(worker, pending)
                     _tick(progress)
                 elif worker.process.sentinel in ready:
-                    workers[i] = _replace_dead(ctx, worker, results, settings)
+                    workers[i] = _replace_dead(ctx, worker, results, settings, pending)
                     _assign(workers[i], pending)
                     _tick(progress)
                 elif time.monotonic() - worker.started > file_timeout:
                     worker.process.kill()
                     workers[i] = _replace_dead(
-                        ctx, worker, results, settings, timed_out=file_timeout
+                        ctx, worker, results, settings, pending, timed_out=file_timeout
                     )
                     _assign(workers[i], pending)
                     _tick(progress)
@@ -309,10 +322,13 @@ def _tick(progress: Progress | None) -> None:
 
 
 def _assign(worker: _Worker, pending: list[tuple[int, SourceFile]]) -> None:
-    if pending:
-        worker.job = pending.pop()
-        worker.started = time.monotonic()
-        worker.conn.send(worker.job)
+    """Top the worker's queue up to `QUEUED_PER_WORKER` files."""
+    while pending and len(worker.jobs) < QUEUED_PER_WORKER:
+        if not worker.jobs:
+            worker.started = time.monotonic()
+        job = pending.pop()
+        worker.jobs.append(job)
+        worker.conn.send(job)
 
 
 def _replace_dead(
@@ -320,11 +336,14 @@ def _replace_dead(
     worker: _Worker,
     results: list[ScannedFile | None],
     settings: ScanSettings,
+    pending: list[tuple[int, SourceFile]],
     timed_out: float | None = None,
 ) -> _Worker:
+    """A fresh worker for a dead one: the file it was scanning is shown unparsed, the
+    files queued behind it go back to `pending` (taken next, by the fresh worker)."""
     worker.process.join(timeout=5)
-    assert worker.job is not None
-    index, source = worker.job
+    index, source = worker.jobs.popleft()
+    pending.extend(reversed(worker.jobs))
     how = (
         f"{TIMEOUT_WORDS} {timed_out:g} s"
         if timed_out is not None

@@ -134,3 +134,24 @@ def test_a_damaged_state_is_rebuilt_from_scratch(tmp_path: Path, damage: bytes) 
     report = run_build(repo, out)
     assert report.scanned == report.files
     assert page_files(out) == before
+
+
+def test_a_new_name_rewrites_its_own_letter_page_only(tmp_path: Path) -> None:
+    """Past `SINGLE_PAGE_LIMIT` names the keyword index is split by letter: a new
+    definition changes the entry page and its letter's page, not the other letters'."""
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    names = [f"{letter}{i}" for letter in "abcdefgh" for i in range(200)]
+    (repo / "pkg" / "many.py").write_text("".join(f"def {n}():\n    pass\n" for n in names))
+    (repo / "pkg" / "other.py").write_text("def helper():\n    pass\n")
+    out = tmp_path / "out"
+    first = run_build(repo, out)
+    assert {"keywords-a.md", "keywords-c.md", "keywords-h.md"} <= set(first.written)
+    _append("pkg/other.py", "\n\ndef cube():\n    pass\n")(repo)
+    report = run_build(repo, out)
+    keyword_pages = sorted(p for p in report.written if p.startswith("keywords"))
+    assert keyword_pages == ["keywords-c.md", "keywords.md"]
+    assert "pkg/other.py_docs.md" in report.written
+    clean = tmp_path / "clean"
+    run_build(repo, clean)
+    assert page_files(out) == page_files(clean)

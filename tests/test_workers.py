@@ -91,3 +91,19 @@ def test_unreadable_file_becomes_a_problem(tmp_path: Path) -> None:
 def test_describe_exit() -> None:
     assert describe_exit(-11) == "process died of SIGSEGV"
     assert describe_exit(3) == "process exited with status 3"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork and POSIX signals")
+def test_files_queued_behind_a_crash_are_scanned_by_the_next_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers, "scan_one", _crash_or_hang(workers.scan_one))
+    names = [f"m{i}.py" for i in range(6)]
+    sources = [_source(tmp_path, name, f"def f{i}():\n    pass\n") for i, name in enumerate(names)]
+    sources.insert(3, _source(tmp_path, "crash.py", "def c():\n    pass\n"))
+    results = workers.scan_files(sources, jobs=1)
+    by_path = {r.facts.path: r.facts for r in results}
+    assert not by_path["crash.py"].parsed
+    for i, name in enumerate(names):
+        python = by_path[name].python
+        assert python is not None and [d.name for d in python.definitions] == [f"f{i}"]

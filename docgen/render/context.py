@@ -48,6 +48,7 @@ class Linker:
         self.source_root = source_root
         self._paths: dict[str, str] = {}
         self._sources: dict[str, str] = {}
+        self._line_anchors: dict[str, bool] = {}  # path -> whether its lines have anchors
 
     def _path(self, target: str) -> str:
         encoded = self._paths.get(target)
@@ -79,8 +80,10 @@ class Linker:
         links to the file itself.
         """
         if 1 <= line <= line_count:
-            anchor = "" if is_markdown(path) else f"L{line}"
-            return LineRef(line, self.to_source(path, anchor))
+            anchored = self._line_anchors.get(path)
+            if anchored is None:
+                anchored = self._line_anchors[path] = not is_markdown(path)
+            return LineRef(line, self.to_source(path, f"L{line}" if anchored else ""))
         return LineRef(line, "")
 
     def heading(self, path: str, line: int, anchor: str) -> LineRef:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.links import docs_page, folder_index
 
@@ -78,6 +78,31 @@ def _chunks(names: Sequence[str], limit: int) -> list[_Chunk]:
     return chunks
 
 
+class KeywordJob(NamedTuple):
+    """One keyword page: its path, what it shows (for its inputs digest: a letter page
+    depends on its own names only, so a new definition changes one letter page and the
+    entry page), and the function that makes its view."""
+
+    page: str
+    inputs: tuple[str, ...]
+    make: Callable[[], KeywordsView]
+
+
+def _site_inputs(
+    names: Iterable[str],
+    by_name: Mapping[str, list[DefinitionSite]],
+    line_counts: Mapping[str, int],
+) -> list[str]:
+    """What a page shows of each site: a line is linked only where it is in the file."""
+    parts = []
+    for name in names:
+        parts.append(name)
+        for s in by_name[name]:
+            linked = 1 <= s.line <= line_counts.get(s.path, 0)
+            parts.append(f"{s.kind}|{s.qualname}|{s.path}|{s.line}|{s.anchor}|{linked}")
+    return parts
+
+
 def _front(context: RenderContext) -> FrontMatter:
     return FrontMatter(ROOT_SOURCE, KEYWORDS_KIND, "", (), "", context.generator)
 
@@ -122,7 +147,7 @@ def keywords_views(
         single_page_limit=single_page_limit,
         letter_page_limit=letter_page_limit,
     )
-    return [make() for _, make in jobs]
+    return [job.make() for job in jobs]
 
 
 def keywords_view_jobs(
@@ -132,10 +157,10 @@ def keywords_view_jobs(
     *,
     single_page_limit: int = SINGLE_PAGE_LIMIT,
     letter_page_limit: int = LETTER_PAGE_LIMIT,
-) -> list[tuple[str, Callable[[], KeywordsView]]]:
-    """Each keyword page with a function that makes its view: the plan (which names on
-    which page) is made here, the entries of each page only when its view is made, so
-    the pages of a large index can be made on every core."""
+) -> list[KeywordJob]:
+    """Each keyword page with its inputs and a function that makes its view: the plan
+    (which names on which page) is made here, the entries of each page only when its
+    view is made, so the pages of a large index can be made on every core."""
     by_name: dict[str, list[DefinitionSite]] = {}
     for site in sites:
         by_name.setdefault(site.name, []).append(site)
@@ -169,7 +194,8 @@ def keywords_view_jobs(
             entries = _entries(names, by_name, line_counts, linker)
             return replace(entry, names=total_names, definitions=total_definitions, entries=entries)
 
-        return [(KEYWORDS_PAGE, single)]
+        inputs = (str(total_definitions), *_site_inputs(names, by_name, line_counts))
+        return [KeywordJob(KEYWORDS_PAGE, inputs, single)]
     chunks = _chunks(names, letter_page_limit)
     parts = tuple(
         KeywordPart(
@@ -185,7 +211,8 @@ def keywords_view_jobs(
         for c in chunks
     )
     entry_view = replace(entry, pages=parts)
-    jobs: list[tuple[str, Callable[[], KeywordsView]]] = [(KEYWORDS_PAGE, lambda: entry_view)]
+    entry_inputs = (f"{total_names}|{total_definitions}", *map(repr, parts))
+    jobs = [KeywordJob(KEYWORDS_PAGE, entry_inputs, lambda: entry_view)]
 
     def letter(c: _Chunk) -> KeywordsView:
         return replace(
@@ -201,5 +228,7 @@ def keywords_view_jobs(
             entry_page=LinkView(KEYWORDS_PAGE, linker.to_page(KEYWORDS_PAGE)),
         )
 
-    jobs.extend((c.page, partial(letter, c)) for c in chunks)
+    for c in chunks:
+        inputs = (f"{c.letter}|{c.part}|{c.parts}", *_site_inputs(c.names, by_name, line_counts))
+        jobs.append(KeywordJob(c.page, inputs, partial(letter, c)))
     return jobs

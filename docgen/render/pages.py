@@ -89,7 +89,7 @@ class Renderer:
         """
         return {
             page: render()
-            for page, render in self.keyword_page_jobs(
+            for page, _, render in self.keyword_page_jobs(
                 sites, single_page_limit=single_page_limit, letter_page_limit=letter_page_limit
             )
         }
@@ -100,8 +100,9 @@ class Renderer:
         *,
         single_page_limit: int = SINGLE_PAGE_LIMIT,
         letter_page_limit: int = LETTER_PAGE_LIMIT,
-    ) -> list[tuple[str, Callable[[], str]]]:
-        """`keyword_pages` as (page, function that renders it), to render on every core."""
+    ) -> list[tuple[str, tuple[str, ...], Callable[[], str]]]:
+        """`keyword_pages` as (page, what it shows, function that renders it): pages whose
+        inputs are unchanged are not rendered, the others are rendered on every core."""
         jobs = keywords_view_jobs(
             sites,
             self._lookup.line_counts,
@@ -109,7 +110,7 @@ class Renderer:
             single_page_limit=single_page_limit,
             letter_page_limit=letter_page_limit,
         )
-        return [(page, partial(self._render_view, make)) for page, make in jobs]
+        return [(job.page, job.inputs, partial(self._render_view, job.make)) for job in jobs]
 
     def _render_view(self, make: Callable[[], object]) -> str:
         return self._render("keywords", make())
