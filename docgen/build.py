@@ -2,41 +2,37 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import posixpath
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.cache import FactsCache, facts_key, keys_for, learned_macro_defs
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
 from docgen.facts import ScannedFile
 from docgen.index import build_index
-from docgen.keywords import DefinitionSite, definition_sites, store_sites
+from docgen.inputs import inputs_digest, source_root
+from docgen.keywords import DefinitionSite, definition_sites
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.project import project_name
-from docgen.recover import discard_state, state_trouble, sweep_temporary
 from docgen.scan.cpp_macros import attribute_macros, namespace_macros
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
 from docgen.scan.settings import ScanSettings
-from docgen.template_files import builtin_templates_dir
-from docgen.write import (
+from docgen.state import (
     STATE_DIR,
     STATE_FILE,
-    WriteResult,
-    get_meta,
+    State,
+    StateDamaged,
+    discard_state,
+    facts_key,
+    keys_for,
     open_state,
-    page_inputs,
-    pages_intact,
-    set_meta,
-    write_pages,
+    state_trouble,
+    sweep_temporary,
 )
+from docgen.write import WriteResult, write_pages
 
 if TYPE_CHECKING:
     import jinja2
@@ -94,7 +90,7 @@ def build(
             notices.append(discarded(options.out, trouble))
         try:
             report = build_pages(options, progress)
-        except sqlite3.DatabaseError as exc:  # damage deeper in the file than the check reads
+        except StateDamaged as exc:  # damage deeper in the file than the check reads
             discard_state(options.out)
             notices.append(discarded(options.out, f"it is damaged: {exc}"))
             report = build_pages(options, progress)
@@ -117,20 +113,20 @@ def build_pages(
     project = project_for(options)
     inputs = inputs_digest(options, discovery, project)
     clock.lap("discover")
-    with open_state(options.out) as conn:
-        last_report = up_to_date(conn, options.out, inputs)
+    with open_state(options.out) as state:
+        last_report = up_to_date(state, options.out, inputs)
         if last_report is not None:
             clock.lap("check")
             last_report.seconds = time.perf_counter() - started
             last_report.timings = clock.laps
             return last_report
-        set_meta(conn, "inputs", "")  # until this build has finished, nothing is up to date
+        state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
         # The parser, the renderer and the templates load only when there is work to do.
         from docgen.workers import scan_files
 
-        settings = scan_settings(conn, options, discovery)
+        settings = scan_settings(state, options, discovery)
         key = facts_key()
-        cache = FactsCache(conn, key, language_keys=keys_for(key, settings))
+        cache = state.facts(key, keys_for(key, settings))
         unchanged, fresh = cache.partition(discovery.files)
         loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
         environments: list[jinja2.Environment | None] = []
@@ -153,7 +149,7 @@ def build_pages(
             scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
         cache.store(fresh, scanned_now, texts)
         cache.forget_all_but(s.path for s in discovery.files)
-        previous = page_inputs(conn, options.out)
+        previous = state.page_inputs(options.out)
     clock.lap("scan")
     from docgen.produce import render_pages
 
@@ -165,10 +161,11 @@ def build_pages(
         index, options, discovery, sites, cache.digests, previous, environments[0]
     )
     clock.lap("render")
-    written = write_pages(options.out, pages, inputs_of_pages)
-    report = make_report(discovery, index, written, conflicts, 0.0)
-    report.scanned, report.reused = len(scanned_now), len(reused)
-    store_index(options, sites, report, inputs)
+    with open_state(options.out) as state:
+        written = write_pages(options.out, pages, inputs_of_pages, state)
+        report = make_report(discovery, index, written, conflicts, 0.0)
+        report.scanned, report.reused = len(scanned_now), len(reused)
+        store_index(state, options, sites, report, inputs)
     clock.lap("write")
     report.seconds = time.perf_counter() - started
     report.timings = clock.laps
@@ -196,15 +193,13 @@ def discover_sources(options: BuildOptions) -> Discovery:
     )
 
 
-def scan_settings(
-    conn: sqlite3.Connection, options: BuildOptions, discovery: Discovery, readonly: bool = False
-) -> ScanSettings:
+def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> ScanSettings:
     """What the C-family scanner must know of the whole tree: the attribute macros its
     headers define (plus the configured ones) and whether `.h` files are C++."""
     sources = [s for s in discovery.files if language_for(s.path) in C_FAMILY]
     if not sources:
         return ScanSettings(frozenset(options.cpp_macros))
-    defs = learned_macro_defs(conn, sources, readonly)
+    defs = state.macro_defs(sources)
     learned = attribute_macros(defs)
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
     return ScanSettings(
@@ -217,23 +212,12 @@ def project_for(options: BuildOptions) -> str:
     return options.project or project_name(options.repo)
 
 
-def inputs_digest(options: BuildOptions, discovery: Discovery, project: str) -> str:
-    """Everything a build's pages depend on, as one digest: when it is unchanged and the
-    pages are as docgen left them, there is nothing to do."""
-    digest = hashlib.sha256(common_inputs(options, project).encode())
-    for source in discovery.files:
-        digest.update(f"{source.path}\0{source.stamp}\0".encode())
-    for skipped in discovery.skipped:
-        digest.update(f"{skipped.path}\0{skipped.reason}\0".encode())
-    return digest.hexdigest()
-
-
-def up_to_date(conn: sqlite3.Connection, out: Path, inputs: str) -> BuildReport | None:
+def up_to_date(state: State, out: Path, inputs: str) -> BuildReport | None:
     """The last build's report when nothing it depends on has changed since."""
-    if get_meta(conn, "inputs") != inputs:
+    if state.meta("inputs") != inputs:
         return None
-    pages = pages_intact(conn, out)
-    stored = get_meta(conn, "report")
+    pages = state.pages_intact(out)
+    stored = state.meta("report")
     if pages is None or stored is None:
         return None
     try:
@@ -248,7 +232,11 @@ def up_to_date(conn: sqlite3.Connection, out: Path, inputs: str) -> BuildReport 
 
 
 def store_index(
-    options: BuildOptions, sites: list[DefinitionSite], report: BuildReport, inputs: str
+    state: State,
+    options: BuildOptions,
+    sites: list[DefinitionSite],
+    report: BuildReport,
+    inputs: str,
 ) -> None:
     """Keep the keyword index for `docgen find`, where the sources are for `check-links`,
     and what this build saw, so that an unchanged tree needs no work next time."""
@@ -257,55 +245,10 @@ def store_index(
         "documented": report.documented,
         "warnings": [[w.path, w.line, w.message, w.severity] for w in report.warnings],
     }
-    with open_state(options.out) as conn:
-        store_sites(conn, sites)
-        set_meta(conn, "source_root", source_root(options))
-        set_meta(conn, "report", json.dumps(summary, ensure_ascii=False))
-        set_meta(conn, "inputs", inputs)
-
-
-def source_root(options: BuildOptions) -> str:
-    """The repository root as seen from the output folder, with "/" separators."""
-    return posixpath.normpath(os.path.relpath(options.repo, options.out).replace(os.sep, "/"))
-
-
-def render_code_key() -> str:
-    """A digest of docgen's own code (the renderer's included): pages made by other code
-    are made again, even when docgen's version number did not change."""
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for file in sorted(package.rglob("*.py")):
-        digest.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()
-
-
-def common_inputs(options: BuildOptions, project: str) -> str:
-    """What every page depends on: docgen's code, the templates, the project and paths."""
-    digest = hashlib.sha256()
-    parts = (
-        facts_key(),
-        render_code_key(),
-        project,
-        source_root(options),
-        str(options.max_embed_bytes),
-        json.dumps(
-            [
-                options.include,
-                options.exclude,
-                options.source_roots,
-                options.include_roots,
-                options.cpp_macros,
-            ]
-        ),
-    )
-    for part in parts:
-        digest.update(part.encode() + b"\0")
-    for folder in (builtin_templates_dir(), *options.templates):
-        for template in sorted(folder.rglob("*")):
-            if template.is_file():
-                digest.update(template.relative_to(folder).as_posix().encode() + b"\0")
-                digest.update(template.read_bytes())
-    return digest.hexdigest()
+    state.store_sites(sites)
+    state.set_meta("source_root", source_root(options))
+    state.set_meta("report", json.dumps(summary, ensure_ascii=False))
+    state.set_meta("inputs", inputs)
 
 
 def make_report(

@@ -12,16 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.build import discover_sources, inputs_digest, project_for, scan_settings, up_to_date
-from docgen.cache import FactsCache, facts_digest, facts_key, keys_for
+from docgen.build import discover_sources, project_for, scan_settings, up_to_date
 from docgen.errors import DocgenError
 from docgen.index import build_index
+from docgen.inputs import inputs_digest
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.serialize import dumps
-from docgen.write import STATE_DIR, manifest, page_inputs, read_state
+from docgen.state import STATE_DIR, facts_digest, facts_key, keys_for, read_state
 
 if TYPE_CHECKING:
     from docgen.workers import Progress
@@ -78,21 +78,18 @@ def compare_pages(
     started = time.perf_counter()
     discovery = discover_sources(options)
     project = project_for(options)
-    conn = read_state(options.out)
-    if conn is None:
-        raise DocgenError(f"no docgen build in {options.out}: every page is missing")
-    try:
-        fast = up_to_date(conn, options.out, inputs_digest(options, discovery, project))
+    with read_state(options.out) as state:
+        if state is None:
+            raise DocgenError(f"no docgen build in {options.out}: every page is missing")
+        fast = up_to_date(state, options.out, inputs_digest(options, discovery, project))
         if fast is not None:
             return CheckReport([], fast.unchanged, time.perf_counter() - started)
-        settings = scan_settings(conn, options, discovery, readonly=True)
+        settings = scan_settings(state, options, discovery)
         key = facts_key()
-        cache = FactsCache(conn, key, readonly=True, language_keys=keys_for(key, settings))
+        cache = state.facts(key, keys_for(key, settings))
         reused, fresh = cache.split(discovery.files)
-        known = manifest(conn)
-        previous = page_inputs(conn, options.out)
-    finally:
-        conn.close()
+        known = state.manifest()
+        previous = state.page_inputs(options.out)
     # The parser and the renderer load only when something may have changed.
     from docgen.produce import render_pages
     from docgen.workers import scan_files

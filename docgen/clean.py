@@ -11,7 +11,8 @@ from pathlib import Path
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.errors import UsageError
 from docgen.lock import output_lock
-from docgen.write import STATE_DIR, STATE_FILE, manifest, read_state, remove_empty_parents
+from docgen.state import STATE_DIR, STATE_FILE, read_state
+from docgen.write import remove_empty_parents
 
 
 @dataclass
@@ -32,13 +33,12 @@ def clean(out: Path) -> CleanReport:
 
 
 def _clean(out: Path, state: Path) -> CleanReport:
-    conn = read_state(out)
-    if conn is None:
-        raise UsageError(f"the docgen state in {state} cannot be read; remove the folder by hand")
-    try:
-        pages = manifest(conn)
-    finally:
-        conn.close()
+    with read_state(out) as recorded:
+        if recorded is None:
+            raise UsageError(
+                f"the docgen state in {state} cannot be read; remove the folder by hand"
+            )
+        pages = recorded.manifest()
     report = CleanReport()
     for rel, sha256 in sorted(pages.items()):
         target = out / rel

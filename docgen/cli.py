@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -20,9 +19,9 @@ if TYPE_CHECKING:
 from docgen import __version__
 from docgen.errors import DocgenError, UsageError
 from docgen.facts import CKind
-from docgen.keywords import MatchMode, find_sites
+from docgen.keywords import MatchMode
 from docgen.options import DEFAULT_OUT
-from docgen.write import get_meta, read_state
+from docgen.state import StateDamaged, read_state
 
 BUILD_EXAMPLES = """
 \b
@@ -226,16 +225,16 @@ def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
     NAME is matched exactly, as a glob when it holds * ? or [, or as a prefix with
     --prefix. Exit status 1 when nothing matches.
     """
-    conn = read_state(Path(out))
-    if conn is None:
-        raise UsageError(f"no docgen index in {out}; run `docgen build` first (or pass --out)")
     mode: MatchMode = "prefix" if prefix else "glob" if any(c in name for c in "*?[") else "exact"
-    try:
-        sites = find_sites(conn, name, mode, kind)
-    except sqlite3.DatabaseError as exc:
-        raise UsageError(f"the docgen index in {out} cannot be read ({exc}); rebuild it") from exc
-    finally:
-        conn.close()
+    with read_state(Path(out)) as state:
+        if state is None:
+            raise UsageError(f"no docgen index in {out}; run `docgen build` first (or pass --out)")
+        try:
+            sites = state.find_sites(name, mode, kind)
+        except StateDamaged as exc:
+            raise UsageError(
+                f"the docgen index in {out} cannot be read ({exc}); rebuild it"
+            ) from exc
     for site in sites:
         click.echo(str(site))
     if not sites:
@@ -352,13 +351,8 @@ def check_links_command(out: str, repo: str | None) -> None:
 
 
 def recorded_repo(out: Path) -> Path | None:
-    conn = read_state(out)
-    if conn is None:
-        return None
-    try:
-        root = get_meta(conn, "source_root")
-    finally:
-        conn.close()
+    with read_state(out) as state:
+        root = state.meta("source_root") if state is not None else None
     return (out / root).resolve() if root else None
 
 

@@ -14,12 +14,12 @@ from typing import Any
 import jinja2
 
 from docgen import __version__
-from docgen.build import common_inputs, source_root
 from docgen.discover import Discovery, SourceFile
 from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
 from docgen.incremental import PageInputs
 from docgen.index import RepoIndex
+from docgen.inputs import common_inputs, source_root
 from docgen.keywords import DefinitionSite
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions

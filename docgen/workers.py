@@ -25,7 +25,6 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
 from docgen.analyze import analyzed
-from docgen.cache import TIMEOUT_WORDS
 from docgen.discover import SourceFile
 from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
 from docgen.interrupts import interrupts_blocked, unblock_interrupts
@@ -36,6 +35,7 @@ from docgen.scan.languages import is_binary, language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import scan as scan_text
 from docgen.serialize import dumps
+from docgen.state.facts import TIMEOUT_WORDS
 
 Progress = Callable[[int], None]
 

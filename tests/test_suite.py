@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from conftest import run_build
@@ -10,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docgen.index import build_index
-from docgen.keywords import find_sites
 from docgen.render.counts import definition_counts
 from docgen.render.file_views import code_under_test, is_test_utility
 from docgen.render.related import (
@@ -21,6 +19,7 @@ from docgen.render.related import (
     rank_related,
 )
 from docgen.scan.python import scan
+from docgen.state import read_state
 from docgen.suite import collect
 from docgen.suites import RunnerClasses
 from docgen.workers import analyzed
@@ -225,12 +224,13 @@ def test_keyword_lines_stay_short_and_aliases_are_found(tmp_path: Path) -> None:
         in page
     )
     assert "- **`name_7`** — [`from pkg.common import name_7`]" in page
-    with sqlite3.connect(out / ".docgen" / "state.sqlite") as conn:
-        found = find_sites(conn, "FSDP")
+    with read_state(out) as state:
+        assert state is not None
+        found = state.find_sites("FSDP")
         assert [str(s) for s in found] == [
             "tests/test_many.py:2: import torch.distributed.fsdp.FullyShardedDataParallel as FSDP"
         ]
-        assert [s.qualname for s in find_sites(conn, "F", kind="import")] == ["torch.nn.functional"]
+        assert [s.qualname for s in state.find_sites("F", kind="import")] == ["torch.nn.functional"]
 
 
 def test_code_under_test_comes_first_then_test_bases() -> None:

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docgen.write import (
-    STATE_DIR,
-    STATE_FILE,
-    TEMP_DIR,
-    atomic_write,
-    open_state,
-    page_mode,
-    page_stamp,
-    write_pages,
-)
+from docgen.atomic import atomic_write, page_mode
+from docgen.state import STATE_DIR, STATE_FILE, TEMP_DIR, open_state
+from docgen.write import write_pages
 
 PAGE = '---\nsource: "a.py"\ngenerator: "docgen 0.1.0"\n---\n# Documentation\n'
 
@@ -95,6 +88,8 @@ def test_symlink_and_folder_in_a_pages_place_are_refused(tmp_path: Path) -> None
 
 def test_recorded_stamp_matches_the_page_on_disk(tmp_path: Path) -> None:
     write_pages(tmp_path, {"a.py_docs.md": PAGE})
-    with open_state(tmp_path) as conn:
-        (stamp,) = conn.execute("SELECT stamp FROM pages WHERE path = 'a.py_docs.md'").fetchone()
-    assert stamp == page_stamp(tmp_path / "a.py_docs.md")
+    with open_state(tmp_path) as state:
+        assert state.pages_intact(tmp_path) == 1
+    (tmp_path / "a.py_docs.md").write_text(PAGE + "edited\n")
+    with open_state(tmp_path) as state:
+        assert state.pages_intact(tmp_path) is None

@@ -17,12 +17,12 @@ import sqlite3
 from pathlib import Path
 
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
-from docgen.write import (
-    RECORD_PAGE,
+from docgen.state.db import (
     STATE_DIR,
     STATE_FILE,
     STATE_VERSION,
     TEMP_DIR,
+    PageRecord,
     open_state,
 )
 
@@ -85,13 +85,13 @@ def discard_state(out: Path) -> int:
             with contextlib.suppress(FileNotFoundError):
                 stale.unlink()
     pages = sorted(_docgen_pages(out))
-    with open_state(out) as conn:
-        conn.executemany(RECORD_PAGE, pages)
+    with open_state(out) as state:
+        state.record_pages(pages)
     return len(pages)
 
 
-def _docgen_pages(out: Path) -> list[tuple[str, str, str]]:
-    found: list[tuple[str, str, str]] = []
+def _docgen_pages(out: Path) -> list[PageRecord]:
+    found: list[PageRecord] = []
     for folder, dirs, files in os.walk(out):
         if Path(folder) == out:
             dirs[:] = [d for d in dirs if d != STATE_DIR]
@@ -108,5 +108,5 @@ def _docgen_pages(out: Path) -> list[tuple[str, str, str]]:
                 continue
             if is_docgen_page(data[:PAGE_HEAD_BYTES]):
                 rel = path.relative_to(out).as_posix()
-                found.append((rel, hashlib.sha256(data).hexdigest(), ""))
+                found.append(PageRecord(rel, hashlib.sha256(data).hexdigest(), ""))
     return found

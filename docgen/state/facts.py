@@ -1,6 +1,6 @@
 """Facts of earlier builds, so an unchanged file is never parsed again.
 
-Rows live in the output folder's state database, keyed by path and checked
+Rows live in the state database's `files` table, keyed by path and checked
 two ways: a file whose stamp (size, mtime, ctime, inode) is unchanged is
 reused without being read; otherwise its content hash decides.  Every row also
 carries the facts key (docgen's version and the code that makes facts): a row
@@ -38,7 +38,7 @@ FACTS_CODE = ("facts.py", "analyze.py", "serialize.py", "workers.py", "readfile.
 
 def facts_key() -> str:
     """docgen's version, libcst's, and a digest of the code that makes facts."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256(f"{__version__}\0{metadata.version('libcst')}".encode())
     for name in FACTS_CODE:
         entry = package / name

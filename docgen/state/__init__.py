@@ -1,0 +1,46 @@
+"""docgen's state database, `OUT/.docgen/state.sqlite`: the one place that keeps what
+builds reuse and commands read.
+
+Each file's facts (and the attribute macros its headers define), the manifest of
+the pages docgen wrote with each page's inputs digest, the keyword index behind
+`docgen find`, and a few values about the last build.  Nothing outside this
+package reads or writes the file.
+"""
+
+from docgen.state.db import (
+    STATE_DIR,
+    STATE_FILE,
+    TEMP_DIR,
+    PageRecord,
+    State,
+    StateDamaged,
+    open_state,
+    read_state,
+)
+from docgen.state.facts import (
+    TIMEOUT_WORDS,
+    FactsCache,
+    facts_digest,
+    facts_key,
+    keys_for,
+)
+from docgen.state.recover import discard_state, state_trouble, sweep_temporary
+
+__all__ = [
+    "STATE_DIR",
+    "STATE_FILE",
+    "TEMP_DIR",
+    "TIMEOUT_WORDS",
+    "FactsCache",
+    "PageRecord",
+    "State",
+    "StateDamaged",
+    "discard_state",
+    "facts_digest",
+    "facts_key",
+    "keys_for",
+    "open_state",
+    "read_state",
+    "state_trouble",
+    "sweep_temporary",
+]

@@ -1,0 +1,191 @@
+"""The state database itself: one SQLite file, its tables, and the typed `State` over it.
+
+Every table is created here and read and written only through `State` (and the
+facts cache it hands out), so the rest of docgen never writes SQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from docgen.atomic import atomic_write, file_stamp
+from docgen.discover import SourceFile
+from docgen.keywords import DefinitionSite, MatchMode
+from docgen.scan.cpp_macros import MacroDef
+from docgen.state.facts import FactsCache, learned_macro_defs
+from docgen.state.sites import find_sites, store_sites
+
+STATE_DIR = ".docgen"
+STATE_FILE = "state.sqlite"
+#: Where pages are written before they are renamed into place; swept by every build.
+TEMP_DIR = "tmp"
+#: Bumped whenever a table changes shape; a state of another version is discarded.
+STATE_VERSION = "3"
+#: Tables every docgen state has from its first connection on.
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
+    " stamp TEXT NOT NULL DEFAULT '', inputs TEXT NOT NULL DEFAULT '')",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+)
+
+#: A state file that cannot be read as docgen's (damage found after opening it).
+StateDamaged = sqlite3.DatabaseError
+
+
+class PageRecord(NamedTuple):
+    """A page docgen wrote: its bytes' digest, its file's stamp, its inputs' digest."""
+
+    path: str
+    sha256: str
+    stamp: str
+    inputs: str = ""
+
+
+class State:
+    """One open state database; `readonly` when a command only reads it."""
+
+    def __init__(self, conn: sqlite3.Connection, readonly: bool = False) -> None:
+        self._conn = conn
+        self.readonly = readonly
+
+    # ------------------------------------------------------------ meta
+
+    def meta(self, key: str) -> str | None:
+        """A value the last build left (`inputs`, `report`, `source_root`, ...)."""
+        try:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # ------------------------------------------------------------ facts
+
+    def facts(self, key: str, language_keys: dict[str, str] | None = None) -> FactsCache:
+        """The facts of earlier builds made by code of this `key` (see `facts_key`)."""
+        return FactsCache(self._conn, key, self.readonly, language_keys)
+
+    def macro_defs(self, sources: Sequence[SourceFile]) -> list[MacroDef]:
+        """The attribute-macro `#define`s of these C-family files (remembered by stamp)."""
+        return learned_macro_defs(self._conn, sources, self.readonly)
+
+    # ------------------------------------------------------------ pages
+
+    def manifest(self) -> dict[str, str]:
+        """Every page docgen wrote -> the digest of its bytes."""
+        return dict(self._conn.execute("SELECT path, sha256 FROM pages ORDER BY path"))
+
+    def page_inputs(self, out: Path) -> dict[str, str]:
+        """Page -> the digest of what it was made from, for pages still as docgen left them."""
+        found = {}
+        for rel, stamp, inputs in self._conn.execute("SELECT path, stamp, inputs FROM pages"):
+            try:
+                if inputs and file_stamp(out / rel) == stamp:
+                    found[rel] = inputs
+            except OSError:
+                continue
+        return found
+
+    def pages_intact(self, out: Path) -> int | None:
+        """The number of pages when every recorded page is on disk as docgen left it."""
+        count = 0
+        for rel, stamp in self._conn.execute("SELECT path, stamp FROM pages"):
+            try:
+                if file_stamp(out / rel) != stamp:
+                    return None
+            except OSError:
+                return None
+            count += 1
+        return count
+
+    def record_pages(self, records: Iterable[PageRecord]) -> None:
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO pages (path, sha256, stamp, inputs) VALUES (?, ?, ?, ?)",
+            records,
+        )
+
+    def forget_page(self, path: str) -> None:
+        self._conn.execute("DELETE FROM pages WHERE path = ?", (path,))
+
+    # ------------------------------------------------------------ keyword index
+
+    def store_sites(self, found: Iterable[DefinitionSite]) -> None:
+        """Replace the keyword index behind `docgen find` with these rows."""
+        store_sites(self._conn, found)
+
+    def find_sites(
+        self, pattern: str, mode: MatchMode = "exact", kind: str | None = None
+    ) -> list[DefinitionSite]:
+        """Definitions whose name (or, with `::`, qualified name) matches `pattern`."""
+        return find_sites(self._conn, pattern, mode, kind)
+
+
+@contextlib.contextmanager
+def open_state(out: Path) -> Iterator[State]:
+    """The state of OUT, made when missing; committed when the block ends without error."""
+    state_dir = out / STATE_DIR
+    state_dir.mkdir(parents=True, exist_ok=True)
+    ignore = state_dir / ".gitignore"
+    if not ignore.is_file():
+        # A committed docs tree must not commit the cache, nor show it as a change.
+        atomic_write(ignore, b"# docgen's cache and keyword index; never commit it\n*\n")
+    path = state_dir / STATE_FILE
+    try:
+        conn = _connect(path)
+    except sqlite3.DatabaseError:
+        # A corrupt or foreign state file: start afresh rather than trust it.
+        path.unlink(missing_ok=True)
+        conn = _connect(path)
+    try:
+        with conn:
+            yield State(conn)
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def read_state(out: Path) -> Iterator[State | None]:
+    """The state of an earlier build, read-only, or None when there is none."""
+    path = out / STATE_DIR / STATE_FILE
+    if not path.is_file():
+        yield None
+        return
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.DatabaseError:
+        yield None
+        return
+    try:
+        conn.execute("SELECT count(*) FROM pages").fetchone()
+        readable = True
+    except sqlite3.DatabaseError:
+        readable = False
+    try:
+        yield State(conn, readonly=True) if readable else None
+    finally:
+        conn.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path)
+    try:
+        for statement in SCHEMA:
+            conn.execute(statement)
+        if State(conn).meta("state_version") != STATE_VERSION:
+            conn.close()
+            path.unlink()  # made by another docgen: start afresh (pages are still ours)
+            conn = sqlite3.connect(path)
+            for statement in SCHEMA:
+                conn.execute(statement)
+            State(conn).set_meta("state_version", STATE_VERSION)
+            conn.commit()
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise
+    return conn
