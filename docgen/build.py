@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
 from docgen.facts import ScannedFile
 from docgen.index import build_index
-from docgen.inputs import inputs_digest, source_root
+from docgen.inputs import inputs_digest, render_code_key, source_root
 from docgen.keywords import DefinitionSite, definition_sites
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
@@ -150,12 +150,14 @@ def build_pages(
         cache.store(fresh, scanned_now, texts)
         cache.forget_all_but(s.path for s in discovery.files)
         previous = state.page_inputs(options.out)
+        made_from = sites_made_from(cache.digests)
+        stored_sites = state.stored_sites(made_from)
     clock.lap("scan")
     from docgen.produce import render_pages
 
     scanned = reused + scanned_now
     index = build_index(project, scanned, options.source_roots, options.include_roots)
-    sites = definition_sites(index)
+    sites = definition_sites(index, stored_sites)
     clock.lap("index")
     pages, inputs_of_pages, conflicts = render_pages(
         index, options, discovery, sites, cache.digests, previous, environments[0]
@@ -165,11 +167,17 @@ def build_pages(
         written = write_pages(options.out, pages, inputs_of_pages, state)
         report = make_report(discovery, index, written, conflicts, 0.0)
         report.scanned, report.reused = len(scanned_now), len(reused)
-        store_index(state, options, sites, report, inputs)
+        store_index(state, options, sites, made_from, report, inputs)
     clock.lap("write")
     report.seconds = time.perf_counter() - started
     report.timings = clock.laps
     return report
+
+
+def sites_made_from(facts_digests: Mapping[str, str]) -> dict[str, str]:
+    """What each file's keyword sites are made from: its facts and docgen's code."""
+    code = render_code_key()
+    return {path: f"{digest}:{code}" for path, digest in facts_digests.items()}
 
 
 class PhaseClock:
@@ -235,6 +243,7 @@ def store_index(
     state: State,
     options: BuildOptions,
     sites: list[DefinitionSite],
+    made_from: Mapping[str, str],
     report: BuildReport,
     inputs: str,
 ) -> None:
@@ -245,7 +254,7 @@ def store_index(
         "documented": report.documented,
         "warnings": [[w.path, w.line, w.message, w.severity] for w in report.warnings],
     }
-    state.store_sites(sites)
+    state.store_sites(sites, made_from)
     state.set_meta("source_root", source_root(options))
     state.set_meta("report", json.dumps(summary, ensure_ascii=False))
     state.set_meta("inputs", inputs)

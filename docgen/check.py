@@ -12,7 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.build import discover_sources, project_for, scan_settings, up_to_date
+from docgen.build import (
+    discover_sources,
+    project_for,
+    scan_settings,
+    sites_made_from,
+    up_to_date,
+)
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.inputs import inputs_digest
@@ -90,6 +96,7 @@ def compare_pages(
         reused, fresh = cache.split(discovery.files)
         known = state.manifest()
         previous = state.page_inputs(options.out)
+        stored = state.stored_sites(sites_made_from(cache.digests))
     # The parser and the renderer load only when something may have changed.
     from docgen.produce import render_pages
     from docgen.workers import scan_files
@@ -100,9 +107,10 @@ def compare_pages(
     for item in scanned_now:
         made = texts.get(item.facts.path) or dumps(item)
         cache.digests[item.facts.path] = facts_digest(made)
+        stored.pop(item.facts.path, None)
     index = build_index(project, reused + scanned_now, options.source_roots, options.include_roots)
     pages, _, _ = render_pages(
-        index, options, discovery, definition_sites(index), cache.digests, previous
+        index, options, discovery, definition_sites(index, stored), cache.digests, previous
     )
     differences = []
     for page, text in sorted(pages.items()):

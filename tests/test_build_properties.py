@@ -19,6 +19,7 @@ from docgen.build import build
 from docgen.linkcheck import check_links, format_broken
 from docgen.links import docs_page, kw_page
 from docgen.options import resolve_options
+from docgen.state import STATE_DIR, read_state
 
 #: Characters a file name may hold on POSIX that Markdown, URLs or shells treat specially.
 AWKWARD = " #%&()[]{}<>`*_!?'\"+=,;@$~^|\\é中"
@@ -101,5 +102,60 @@ def test_any_tree_builds_with_every_page_and_every_link_resolving(files: dict[st
             assert (out / kw_page(rel)).is_file(), rel
         broken = check_links(out, repo)
         assert broken == [], "\n".join(format_broken(b) for b in broken)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _write_tree(repo: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+
+
+def _clashes(path: str, files: dict[str, str]) -> bool:
+    """Whether `path` is one of `files`, or a folder of one, or inside one."""
+    return any(p == path or p.startswith(path + "/") or path.startswith(p + "/") for p in files)
+
+
+def _output(out: Path) -> tuple[dict[str, bytes], list[str]]:
+    """Every page's bytes and every keyword row `docgen find` reads."""
+    pages = {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*.md"))
+        if STATE_DIR not in p.relative_to(out).parts
+    }
+    with read_state(out) as state:
+        assert state is not None
+        rows = [f"{s}|{s.name}|{s.anchor}" for s in state.find_sites("*", "glob")]
+    return pages, rows
+
+
+@settings(
+    max_examples=EXAMPLES // 2,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(trees(), trees())
+def test_a_build_over_any_earlier_tree_equals_a_clean_build(
+    before: dict[str, str], after: dict[str, str]
+) -> None:
+    """Files kept, edited, added and removed at once: the incremental output (pages and
+    keyword index) is the clean build's, byte for byte."""
+    root = Path(tempfile.mkdtemp(prefix="docgen-prop-"))
+    try:
+        repo = root / "repo"
+        repo.mkdir()
+        _write_tree(repo, before)
+        out = root / "out"
+        build(resolve_options(repo, out, 1))
+        shutil.rmtree(repo)
+        repo.mkdir()
+        kept = {k: v for k, v in before.items() if not _clashes(k, after)}
+        _write_tree(repo, {**kept, **after})
+        build(resolve_options(repo, out, 1))
+        clean = root / "clean"
+        build(resolve_options(repo, clean, 1))
+        assert _output(out) == _output(clean)
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import copy_sample, page_files, run_build
 
+from docgen.state import read_state
+
 Edit = Callable[[Path], None]
 
 
@@ -100,6 +102,14 @@ def test_each_incremental_build_equals_a_clean_build(tmp_path: Path) -> None:
         clean = _clean_copy(repo, tmp_path)
         run_build(clean, clean / "docs" / "generated")
         assert page_files(out) == page_files(clean / "docs" / "generated"), name
+        assert _keyword_index(out) == _keyword_index(clean / "docs" / "generated"), name
+
+
+def _keyword_index(out: Path) -> list[str]:
+    """Every row `docgen find` reads, as text."""
+    with read_state(out) as state:
+        assert state is not None
+        return [f"{s}|{s.name}|{s.anchor}" for s in state.find_sites("*", "glob")]
 
 
 def test_nothing_changed_writes_nothing(tmp_path: Path) -> None:

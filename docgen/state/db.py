@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -17,7 +17,7 @@ from docgen.discover import SourceFile
 from docgen.keywords import DefinitionSite, MatchMode
 from docgen.scan.cpp_macros import MacroDef
 from docgen.state.facts import FactsCache, learned_macro_defs
-from docgen.state.sites import find_sites, store_sites
+from docgen.state.sites import find_sites, store_sites, stored_sites
 
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
@@ -115,9 +115,15 @@ class State:
 
     # ------------------------------------------------------------ keyword index
 
-    def store_sites(self, found: Iterable[DefinitionSite]) -> None:
-        """Replace the keyword index behind `docgen find` with these rows."""
-        store_sites(self._conn, found)
+    def stored_sites(self, made_from: Mapping[str, str]) -> dict[str, list[DefinitionSite]]:
+        """The keyword sites of each file as the last build stored them, for the files
+        whose sites were made from the same `made_from[path]` (facts and code)."""
+        return stored_sites(self._conn, made_from)
+
+    def store_sites(self, found: Iterable[DefinitionSite], made_from: Mapping[str, str]) -> None:
+        """Make the keyword index behind `docgen find` hold these sites (rewriting only
+        the rows of files whose `made_from` changed)."""
+        store_sites(self._conn, found, made_from)
 
     def find_sites(
         self, pattern: str, mode: MatchMode = "exact", kind: str | None = None

@@ -1,10 +1,16 @@
-"""The keyword index table behind `docgen find`: every definition site by name."""
+"""The keyword index table behind `docgen find`: every definition site by name.
+
+A file's sites are a function of its facts and docgen's code alone, so each
+file's rows carry what they were made from (`site_sources`): the next build
+reuses them while that is unchanged and rewrites only the rows of files whose
+facts changed.
+"""
 
 from __future__ import annotations
 
 import fnmatch
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from docgen.keywords import DefinitionSite, MatchMode
 
@@ -13,18 +19,65 @@ SCHEMA = (
     " name TEXT NOT NULL, kind TEXT NOT NULL, qualname TEXT NOT NULL,"
     " path TEXT NOT NULL, line INTEGER NOT NULL, anchor TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS definitions_name ON definitions (name)",
+    "CREATE INDEX IF NOT EXISTS definitions_path ON definitions (path)",
+    "CREATE TABLE IF NOT EXISTS site_sources (path TEXT PRIMARY KEY, made_from TEXT NOT NULL)",
 )
 
 
-def store_sites(conn: sqlite3.Connection, sites: Iterable[DefinitionSite]) -> None:
-    """Replace the stored index with these rows."""
+def _has_tables(conn: sqlite3.Connection) -> bool:
+    found = conn.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+        " AND name IN ('definitions', 'site_sources')"
+    ).fetchone()
+    return bool(found and found[0] == 2)
+
+
+def stored_sites(
+    conn: sqlite3.Connection, made_from: Mapping[str, str]
+) -> dict[str, list[DefinitionSite]]:
+    """The stored sites of each file whose rows were made from `made_from[path]`."""
+    if not _has_tables(conn):
+        return {}
+    current = {
+        path
+        for path, made in conn.execute("SELECT path, made_from FROM site_sources")
+        if made_from.get(path) == made
+    }
+    found: dict[str, list[DefinitionSite]] = {path: [] for path in current}
+    rows = conn.execute("SELECT name, kind, qualname, path, line, anchor FROM definitions")
+    for name, kind, qualname, path, line, anchor in rows:
+        if path in current:
+            found[path].append(DefinitionSite(name, path, line, kind, qualname, anchor))
+    return found
+
+
+def store_sites(
+    conn: sqlite3.Connection, sites: Iterable[DefinitionSite], made_from: Mapping[str, str]
+) -> None:
+    """Make the table hold `sites`, every file's rows marked with `made_from[path]`:
+    only the rows of files whose mark changed are deleted and written again."""
     for statement in SCHEMA:
         conn.execute(statement)
-    conn.execute("DELETE FROM definitions")
+    marks = dict(conn.execute("SELECT path, made_from FROM site_sources"))
+    kept = {path for path, made in marks.items() if made_from.get(path) == made}
+    stale = {path for (path,) in conn.execute("SELECT DISTINCT path FROM definitions")} - kept
+    conn.executemany("DELETE FROM definitions WHERE path = ?", [(p,) for p in sorted(stale)])
     conn.executemany(
         "INSERT INTO definitions (name, kind, qualname, path, line, anchor)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        ((s.name, s.kind, s.qualname, s.path, s.line, s.anchor) for s in sites),
+        (
+            (s.name, s.kind, s.qualname, s.path, s.line, s.anchor)
+            for s in sites
+            if s.path not in kept
+        ),
+    )
+    conn.executemany(
+        "DELETE FROM site_sources WHERE path = ?",
+        [(p,) for p in sorted(set(marks) - set(made_from))],
+    )
+    conn.executemany(
+        "INSERT OR REPLACE INTO site_sources VALUES (?, ?)",
+        [(p, m) for p, m in sorted(made_from.items()) if marks.get(p) != m],
     )
 
 
