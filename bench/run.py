@@ -38,6 +38,12 @@ CORPUS_NAMES = ("torch-distributed", "torch")
 DEFAULT_FIND_NAME = "__init__"
 DEFAULT_TIMEOUT = 3600.0
 EDIT_LINE = b"# bench edit\n"
+#: What the "new function" edits append: a definition, which changes the keyword index.
+NEW_FUNCTION = b"\n\ndef bench_added_function():\n    return 1\n"
+#: The edits of the issue that set the targets: a module of the DTensor package, and a
+#: module imported by hundreds of files (the first of these that the corpus holds).
+LEAF_MODULE = "torch/distributed/tensor/_dtensor_spec.py"
+HUB_MODULES = ("torch/_utils.py", "torch/distributed/distributed_c10d.py")
 ERROR_WORDS = ("error", "Error", "ERROR", "No module", "not found")
 
 # Runs one command in a fresh process and prints {"seconds", "maxrss_kb", "rc", "stderr"}.
@@ -270,18 +276,26 @@ def measure_corpus(
     run("cold", build)
     run("noop", build)
 
-    target = median_file(corpus.root)
-    original = target.read_bytes()
-    stat = target.stat()
-    try:
-        sep = b"" if original.endswith(b"\n") or not original else b"\n"
-        target.write_bytes(original + sep + EDIT_LINE)
-        run("edit", build)
-    finally:
-        target.write_bytes(original)
-        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-        log(f"[{corpus.name}] restoring {target.relative_to(corpus.root)} (untimed rebuild)")
-        quiet_run(build)
+    hub = next((corpus.root / h for h in HUB_MODULES if (corpus.root / h).is_file()), None)
+    for key, target, text in (
+        ("edit", median_file(corpus.root), EDIT_LINE),
+        ("edit_leaf", corpus.root / LEAF_MODULE, NEW_FUNCTION),
+        ("edit_hub", hub, NEW_FUNCTION),
+    ):
+        if target is None or not target.is_file():
+            cells[key] = Measurement(note="n/a")
+            continue
+        original = target.read_bytes()
+        stat = target.stat()
+        try:
+            sep = b"" if original.endswith(b"\n") or not original else b"\n"
+            target.write_bytes(original + sep + text)
+            run(key, build)
+        finally:
+            target.write_bytes(original)
+            os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            log(f"[{corpus.name}] restoring {target.relative_to(corpus.root)} (untimed rebuild)")
+            quiet_run(build)
 
     if has_docgen_check():
         run("check", docgen("check", repo, "--out", str(out)))
@@ -322,11 +336,14 @@ def cell_text(cell: Measurement) -> str:
     return f"{text} ({cell.note})" if cell.note else text
 
 
-def ratio(top: Measurement | None, bottom: Measurement | None) -> str:
+def ratio(top: Measurement | None, bottom: Measurement | None, cpu: bool = False) -> str:
     ok = top is not None and bottom is not None and not top.note and not bottom.note
-    if not ok or top is None or bottom is None or not top.seconds or not bottom.seconds:
+    if not ok or top is None or bottom is None:
         return "n/a"
-    return f"{top.seconds / bottom.seconds:.2f}"
+    a, b = (top.cpu_seconds, bottom.cpu_seconds) if cpu else (top.seconds, bottom.seconds)
+    if not a or not b:
+        return "n/a"
+    return f"{a / b:.3f}"
 
 
 def machine_line() -> str:
@@ -391,7 +408,9 @@ def rows(find_name: str) -> list[Row]:
         Row("cold_j1", "`docgen build` cold, `-j 1`"),
         Row("cold", f"`docgen build` cold, default jobs ({jobs})"),
         Row("noop", "no-op rebuild"),
-        Row("edit", "one-file edit rebuild"),
+        Row("edit", "one-file edit rebuild (a comment appended to the median file)"),
+        Row("edit_leaf", f"one-file edit rebuild (a function added to `{LEAF_MODULE}`)"),
+        Row("edit_hub", "one-file edit rebuild (a function added to a much imported module)"),
         Row("check", "`docgen check`"),
         Row("find", f"`docgen find {find_name}`"),
         Row("ctags", "`ctags -R` (Universal Ctags)"),
@@ -419,14 +438,19 @@ def render(
                 cells += [f"{cell.seconds:.2f}{note}", f"{cell.cpu_seconds:.2f}"]
                 cells.append(f"{cell.rss_mb:.0f}")
         lines.append(f"| {row.label} | " + " | ".join(cells) + " |")
-    lines += ["", "| ratio (wall time) | " + " | ".join(names) + " |"]
+    lines += ["", "| ratio | " + " | ".join(names) + " |"]
     lines.append("|---|" + "---:|" * len(names))
-    for label, top, bottom in (
-        ("cold (default jobs) / bare parse", "cold", "bare"),
-        ("no-op / cold", "noop", "cold"),
-        ("one-file edit / cold", "edit", "cold"),
+    for label, top, bottom, cpu in (
+        ("cold (default jobs) / bare parse, wall", "cold", "bare", False),
+        ("cold (default jobs) / bare parse, CPU", "cold", "bare", True),
+        ("cold `-j 1` / cold default jobs, wall", "cold_j1", "cold", False),
+        ("no-op / cold, wall", "noop", "cold", False),
+        ("`docgen check` / cold, wall", "check", "cold", False),
+        ("comment edit / cold, wall", "edit", "cold", False),
+        ("new function in the leaf module / cold, wall", "edit_leaf", "cold", False),
+        ("new function in the hub module / cold, wall", "edit_hub", "cold", False),
     ):
-        values = [ratio(results[n].get(top), results[n].get(bottom)) for n in names]
+        values = [ratio(results[n].get(top), results[n].get(bottom), cpu) for n in names]
         lines.append(f"| {label} | " + " | ".join(values) + " |")
     return "\n".join(lines) + "\n"
 
@@ -441,9 +465,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             "Prepare PyTorch corpora and time docgen on them beside bare libcst parsing "
             "and peer tools. Rows: bare libcst.parse_module of every .py in one process; "
             "docgen build cold with -j 1 and with default jobs (fresh output folders "
-            "bench/results/out-CORPUS-cold-j1 and -cold); no-op rebuild; rebuild after "
-            "appending '# bench edit' to the median-sized .py (restored afterwards, and "
-            "rebuilt untimed); docgen check (n/a when the command does not exist); "
+            "bench/results/out-CORPUS-cold-j1 and -cold); no-op rebuild; rebuilds after "
+            "appending '# bench edit' to the median-sized .py, a new function to "
+            f"{LEAF_MODULE}, and a new function to the first of {', '.join(HUB_MODULES)} "
+            "the corpus holds (each restored afterwards, and rebuilt untimed); "
+            "docgen check (n/a when the command does not exist); "
             "docgen find NAME; ctags -R (apt-get installs universal-ctags if missing); "
             "griffe dump torch -s CORPUS (pip installs griffe if missing). Each is a "
             "fresh subprocess: wall seconds by time.perf_counter, peak RSS of any process "
