@@ -3,6 +3,13 @@
 The cache lives in the output folder, which may be shared (a CI cache, a
 committed docs tree); pickle would run code from such a file.  JSON carries
 only data, and decoding follows the dataclasses' own type hints.
+
+A dataclass is written as the list of its field values, in field order: the
+type hints say what each position holds, so names need not be repeated in
+every object, and a list decodes faster than an object.  Every incremental
+build decodes the facts of the whole repository, so the decoder of each
+dataclass is generated once as straight-line code with the checks of its
+scalar fields inlined.
 """
 
 from __future__ import annotations
@@ -25,18 +32,66 @@ def _field_names(kind: Any) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind))
 
 
-def _as_object(value: Any) -> dict[str, object]:
-    """One dataclass as a dict for the JSON encoder, which walks lists and scalars itself."""
-    return {name: getattr(value, name) for name in _field_names(value.__class__)}
+def _as_list(value: Any) -> list[object]:
+    """One dataclass as the list of its field values, for the JSON encoder (which walks
+    lists and scalars itself)."""
+    return [getattr(value, name) for name in _field_names(value.__class__)]
 
 
 def dumps(value: object) -> str:
-    """Dataclasses as objects, tuples as lists: the encoder walks the tree in C, calling
-    back only once per dataclass."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_as_object)
+    """Dataclasses as lists of field values, tuples as lists: the encoder walks the tree
+    in C, calling back only once per dataclass."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_as_list)
 
 
 Decoder = Callable[[object], Any]
+
+_SCALARS = (str, int, bool)
+
+
+def _mismatch(expected: str, data: object) -> Any:
+    raise ValueError(f"expected {expected}, got {type(data).__name__}")
+
+
+def _optional_scalar(kind: Any) -> type | None:
+    """`str | None` -> str (likewise int, bool); None for any other type."""
+    if get_origin(kind) in (Union, types.UnionType):
+        options = [o for o in get_args(kind) if o is not type(None)]
+        if len(options) == 1 and len(get_args(kind)) == 2 and options[0] in _SCALARS:
+            return typing.cast(type, options[0])
+    return None
+
+
+def _record_decoder(cls: type) -> Decoder:
+    """Straight-line code for one dataclass: `cls(check(data[0]), ...)`."""
+    hints = typing.get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    scope: dict[str, Any] = {"cls": cls, "mismatch": _mismatch, "list": list}
+    arguments = []
+    for i, field in enumerate(fields):
+        hint = hints[field.name]
+        value = f"data[{i}]"
+        if hint in _SCALARS:
+            scope[f"t{i}"] = hint
+            test = f"type({value}) is t{i}"
+            checked = f"{value} if {test} else mismatch({hint.__name__!r}, {value})"
+        elif (inner := _optional_scalar(hint)) is not None:
+            scope[f"t{i}"] = inner
+            test = f"{value} is None or type({value}) is t{i}"
+            checked = f"{value} if {test} else mismatch({inner.__name__!r}, {value})"
+        else:
+            scope[f"d{i}"] = decoder(hint)
+            checked = f"d{i}({value})"
+        arguments.append(f"{field.name}=({checked})")
+    body = ",\n        ".join(arguments)
+    source = (
+        "def record(data):\n"
+        f"    if type(data) is not list or len(data) != {len(fields)}:\n"
+        f"        mismatch('a list of {len(fields)} for {cls.__name__}', data)\n"
+        f"    return cls(\n        {body}\n    )\n"
+    )
+    exec(compile(source, f"<decoder of {cls.__qualname__}>", "exec"), scope)
+    return typing.cast(Decoder, scope["record"])
 
 
 @cache
@@ -62,14 +117,7 @@ def decoder(kind: Any) -> Decoder:
     if origin is tuple:
         args = get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
-            item = decoder(args[0])
-
-            def homogeneous(data: object) -> Any:
-                if type(data) is not list:
-                    raise ValueError(f"expected a list for {kind}")
-                return tuple(item(x) for x in data)
-
-            return homogeneous
+            return _homogeneous(kind, args[0])
         items = [decoder(a) for a in args]
 
         def fixed(data: object) -> Any:
@@ -88,17 +136,8 @@ def decoder(kind: Any) -> Decoder:
 
         return literal
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        hints = typing.get_type_hints(kind)
-        fields = {f.name: decoder(hints[f.name]) for f in dataclasses.fields(kind)}
-        cls = kind
-
-        def record(data: object) -> Any:
-            if type(data) is not dict:
-                raise ValueError(f"expected an object for {cls.__name__}")
-            return cls(**{name: fields[name](value) for name, value in data.items()})
-
-        return record
-    if kind in (str, int, bool):
+        return _record_decoder(kind)
+    if kind in _SCALARS:
 
         def scalar(data: object) -> Any:
             if type(data) is not kind:
@@ -107,6 +146,26 @@ def decoder(kind: Any) -> Decoder:
 
         return scalar
     raise TypeError(f"cannot decode {kind}")
+
+
+def _homogeneous(kind: Any, item_kind: Any) -> Decoder:
+    """`tuple[X, ...]`: a list of X, each checked (scalars in one pass, without calls)."""
+    if item_kind in _SCALARS:
+
+        def scalars(data: object) -> Any:
+            if type(data) is not list or any(type(x) is not item_kind for x in data):
+                raise ValueError(f"expected a list for {kind}")
+            return tuple(data)
+
+        return scalars
+    item = decoder(item_kind)
+
+    def homogeneous(data: object) -> Any:
+        if type(data) is not list:
+            raise ValueError(f"expected a list for {kind}")
+        return tuple([item(x) for x in data])
+
+    return homogeneous
 
 
 def from_data(kind: Any, data: object) -> Any:

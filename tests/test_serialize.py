@@ -1,0 +1,76 @@
+"""Facts to JSON and back: every scanned fixture file round-trips, a mismatch is refused."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from docgen.discover import discover
+from docgen.facts import ScannedFile
+from docgen.serialize import dumps, loads
+from docgen.workers import scan_one
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def test_every_fixture_file_round_trips() -> None:
+    sources = discover(FIXTURES).files
+    assert len(sources) > 50
+    kinds = set()
+    for source in sources:
+        scanned = scan_one(source)
+        kinds.add(scanned.facts.kind)
+        assert loads(ScannedFile, dumps(scanned)) == scanned, source.path
+    assert {"python", "markdown", "cfamily"} <= kinds
+
+
+@dataclass(frozen=True)
+class Leaf:
+    name: str
+    count: int
+    flag: bool
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Tree:
+    leaves: tuple[Leaf, ...]
+    words: tuple[str, ...]
+    pair: tuple[int, str]
+    child: Leaf | None = None
+
+
+leaves = st.builds(Leaf, st.text(), st.integers(), st.booleans(), st.none() | st.text())
+trees = st.builds(
+    Tree,
+    st.lists(leaves, max_size=3).map(tuple),
+    st.lists(st.text(), max_size=3).map(tuple),
+    st.tuples(st.integers(), st.text()),
+    st.none() | leaves,
+)
+
+
+@given(trees)
+def test_any_tree_round_trips(tree: Tree) -> None:
+    assert loads(Tree, dumps(tree)) == tree
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [[["a", 1, True, None]], ["w"], [1, "x"], None, "extra"],  # one field too many
+        [[["a", "1", True, None]], ["w"], [1, "x"], None],  # a string for an int
+        [[["a", 1, 1, None]], ["w"], [1, "x"], None],  # an int for a bool
+        [[["a", 1, True, 3]], ["w"], [1, "x"], None],  # an int for an optional string
+        [[["a", 1, True, None]], ["w", 2], [1, "x"], None],  # an int among strings
+        {"leaves": [], "words": [], "pair": [1, "x"], "child": None},  # an object
+    ],
+)
+def test_a_mismatch_is_refused(data: object) -> None:
+    with pytest.raises(ValueError):
+        loads(Tree, json.dumps(data))
