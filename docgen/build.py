@@ -140,8 +140,15 @@ def build_pages(
 
         tick = progress(len(fresh)) if progress and fresh else None
         texts: dict[str, str] = {}
+        made_sites: dict[str, list[DefinitionSite]] = {}
         scanned_now = scan_files(
-            fresh, options.jobs, tick, meanwhile=meanwhile, settings=settings, texts=texts
+            fresh,
+            options.jobs,
+            tick,
+            meanwhile=meanwhile,
+            settings=settings,
+            texts=texts,
+            sites=made_sites,
         )
         reused, damaged = loaded[0]
         if damaged:
@@ -151,7 +158,7 @@ def build_pages(
         cache.forget_all_but(s.path for s in discovery.files)
         previous = state.page_inputs(options.out)
         made_from = sites_made_from(cache.digests)
-        stored_sites = state.stored_sites(made_from)
+        stored_sites = state.stored_sites(made_from) | made_sites
     clock.lap("scan")
     from docgen.produce import render_pages
 

@@ -58,6 +58,11 @@ def site_order(site: DefinitionSite) -> tuple[str, str, int, str, str, str]:
     return (site.name, site.path, site.line, site.kind, site.qualname, site.anchor)
 
 
+def preload_sites() -> None:
+    """Load what `sites_of` needs now, e.g. once before forking workers that call it."""
+    import docgen.render.anchors  # noqa: F401
+
+
 def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
     """The names one file defines (and binds of its own by import), with their anchors."""
     # Imported here so that `docgen find` never loads the renderer.

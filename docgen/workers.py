@@ -28,6 +28,7 @@ from docgen.analyze import analyzed
 from docgen.discover import SourceFile
 from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
 from docgen.interrupts import interrupts_blocked, unblock_interrupts
+from docgen.keywords import DefinitionSite, preload_sites, sites_of
 from docgen.readfile import open_regular, read_source
 from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
@@ -156,8 +157,9 @@ def describe_exit(exitcode: int | None) -> str:
     return f"process exited with status {exitcode}"
 
 
-def _worker_main(conn: Connection, parent: int, settings: ScanSettings) -> None:
-    """Worker loop: receive (index, SourceFile), send (index, ScannedFile)."""
+def _worker_main(conn: Connection, parent: int, settings: ScanSettings, with_sites: bool) -> None:
+    """Worker loop: receive (index, SourceFile), send (index, ScannedFile, its JSON, its
+    keyword sites or None)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
     faulthandler.disable()  # a crash is reported once, by the parent, as a warning
@@ -183,8 +185,10 @@ def _worker_main(conn: Connection, parent: int, settings: ScanSettings) -> None:
             return
         index, source = job
         scanned = scan_one(source, settings)
-        # The facts' JSON is made here, on every core, not in the build's own process.
-        conn.send((index, scanned, dumps(scanned)))
+        # The facts' JSON and keyword sites are made here, on every core, not in the
+        # build's own process.
+        found = sites_of(scanned) if with_sites and scanned.facts.kind != "binary" else None
+        conn.send((index, scanned, dumps(scanned), found))
         done += 1
         if done % GC_EVERY == 0:
             gc.collect()
@@ -210,6 +214,7 @@ class _Worker:
     #: is the one it is scanning (the one a crash or a timeout costs).
     jobs: deque[tuple[int, SourceFile]] = field(default_factory=deque)
     started: float = 0.0  # when the worker began the first of `jobs`
+    with_sites: bool = False  # whether it sends each file's keyword sites
 
 
 def _context() -> BaseContext:
@@ -217,18 +222,20 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _start(ctx: BaseContext, settings: ScanSettings) -> _Worker:
+def _start(ctx: BaseContext, settings: ScanSettings, with_sites: bool = False) -> _Worker:
     parent_conn, child_conn = ctx.Pipe()
     # The parent's id is taken here: read in the child, it could already be init's.
     process = ctx.Process(  # type: ignore[attr-defined]
-        target=_worker_main, args=(child_conn, os.getpid(), settings), daemon=True
+        target=_worker_main,
+        args=(child_conn, os.getpid(), settings, with_sites),
+        daemon=True,
     )
     # Ctrl-C during the fork would interrupt the new child inside this process's
     # own code; blocked here, it reaches this process once the child ignores it.
     with interrupts_blocked():
         process.start()
     child_conn.close()
-    return _Worker(process, parent_conn)
+    return _Worker(process, parent_conn, with_sites=with_sites)
 
 
 #: Seconds between a waiting worker's checks that its parent is still alive.
@@ -248,20 +255,26 @@ def scan_files(
     meanwhile: Callable[[], None] | None = None,
     settings: ScanSettings = DEFAULT_SETTINGS,
     texts: dict[str, str] | None = None,
+    sites: dict[str, list[DefinitionSite]] | None = None,
 ) -> list[ScannedFile]:
     """Scan every file in worker processes; results in the order of `sources`.
 
     `meanwhile` runs in this process once the workers have their first files.
     `texts`, when given, receives each result's JSON (as `serialize.dumps` makes it)
-    by path, made in the workers.
+    by path, made in the workers.  `sites`, when given, receives the keyword sites of
+    each file (`keywords.sites_of`) where the workers made them: when there are many
+    files, so that loading what sites need is paid once, before the workers fork.
     """
     results: list[ScannedFile | None] = [None] * len(sources)
     if not sources:
         if meanwhile is not None:
             meanwhile()
         return []
+    with_sites = sites is not None and len(sources) >= PRELOAD_FROM
     if len(sources) >= PRELOAD_FROM:
         preload_scanners()
+    if with_sites:
+        preload_sites()
     ctx = _context()
     # Largest files first, so that no worker is left with a big one at the end;
     # results still come back in the order of `sources`.
@@ -269,7 +282,7 @@ def scan_files(
     workers: list[_Worker] = []
     try:
         for _ in range(max(1, min(jobs, len(sources)))):
-            workers.append(_start(ctx, settings))
+            workers.append(_start(ctx, settings, with_sites))
         for worker in workers:
             _assign(worker, pending)
         if meanwhile is not None:
@@ -286,7 +299,7 @@ def scan_files(
                     continue
                 if worker.conn in ready or worker.conn.poll():
                     try:
-                        index, scanned, text = worker.conn.recv()
+                        index, scanned, text, found = worker.conn.recv()
                     except (EOFError, OSError):
                         workers[i] = _replace_dead(ctx, worker, results, settings, pending)
                         _assign(workers[i], pending)
@@ -295,6 +308,8 @@ def scan_files(
                     results[index] = scanned
                     if texts is not None:
                         texts[scanned.facts.path] = text
+                    if sites is not None and found is not None:
+                        sites[scanned.facts.path] = found
                     worker.jobs.popleft()
                     worker.started = time.monotonic()
                     _assign(worker, pending)
@@ -351,7 +366,7 @@ def _replace_dead(
     )
     results[index] = crashed_facts(source, how)
     worker.conn.close()
-    return _start(ctx, settings)
+    return _start(ctx, settings, worker.with_sites)
 
 
 def _stop(worker: _Worker) -> None:

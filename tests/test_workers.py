@@ -14,6 +14,7 @@ import pytest
 from docgen import workers
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
+from docgen.keywords import DefinitionSite, sites_of
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.workers import describe_exit, scan_files
 
@@ -107,3 +108,22 @@ def test_files_queued_behind_a_crash_are_scanned_by_the_next_worker(
     for i, name in enumerate(names):
         python = by_path[name].python
         assert python is not None and [d.name for d in python.definitions] == [f"f{i}"]
+
+
+def test_keyword_sites_made_in_the_workers_are_those_of_the_facts(tmp_path: Path) -> None:
+    sources = [
+        _source(
+            tmp_path,
+            f"m{i}.py",
+            f"import os.path as p{i}\n\nclass C{i}:\n    def f(self):\n        pass\n",
+        )
+        for i in range(workers.PRELOAD_FROM)
+    ]
+    sources.append(_source(tmp_path, "h.hpp", "namespace n {\nstruct S { void g(); };\n}\n"))
+    sites: dict[str, list[DefinitionSite]] = {}
+    results = scan_files(sources, 2, sites=sites)
+    assert sorted(sites) == sorted(s.path for s in sources)
+    for scanned in results:
+        assert sites[scanned.facts.path] == sites_of(scanned), scanned.facts.path
+    assert [s.qualname for s in sites["h.hpp"]] == ["n::S", "n::S::g"]
+    assert {s.kind for s in sites["m0.py"]} == {"import", "class", "method"}
