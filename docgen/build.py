@@ -9,25 +9,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.discover import REASON_DOCGEN_PAGE, Discovery, SourceFile, discover
-from docgen.facts import ScannedFile
+from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
 from docgen.index import build_index
-from docgen.inputs import inputs_digest, render_code_key, source_root
+from docgen.inputs import inputs_digest, source_root
 from docgen.keywords import DefinitionSite, definition_sites
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.project import project_name
-from docgen.scan.cpp_macros import attribute_macros, namespace_macros
-from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
-from docgen.scan.settings import ScanSettings
+from docgen.scanning import scan_sources
 from docgen.state import (
     STATE_DIR,
     STATE_FILE,
     State,
     StateDamaged,
     discard_state,
-    facts_key,
-    keys_for,
     open_state,
     state_trouble,
     sweep_temporary,
@@ -35,8 +30,6 @@ from docgen.state import (
 from docgen.write import WriteResult, write_pages
 
 if TYPE_CHECKING:
-    import jinja2
-
     from docgen.index import RepoIndex
     from docgen.workers import Progress
 
@@ -107,7 +100,6 @@ def build_pages(
     options: BuildOptions, progress: Callable[[int], Progress] | None = None
 ) -> BuildReport:
     """The build itself: discover, scan what changed, index, render, write."""
-    started = time.perf_counter()
     clock = PhaseClock()
     discovery = discover_sources(options)
     project = project_for(options)
@@ -116,75 +108,25 @@ def build_pages(
     with open_state(options.out) as state:
         last_report = up_to_date(state, options.out, inputs)
         if last_report is not None:
-            clock.lap("check")
-            last_report.seconds = time.perf_counter() - started
-            last_report.timings = clock.laps
-            return last_report
+            return clock.finish(last_report, "check")
         state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
-        # The parser, the renderer and the templates load only when there is work to do.
-        from docgen.workers import scan_files
-
-        settings = scan_settings(state, options, discovery)
-        key = facts_key()
-        cache = state.facts(key, keys_for(key, settings))
-        unchanged, fresh = cache.partition(discovery.files)
-        loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
-        environments: list[jinja2.Environment | None] = []
-
-        def meanwhile() -> None:
-            """While the workers parse what changed: decode cached facts, compile templates."""
-            loaded.append(cache.load(unchanged))
-            from docgen.produce import prepared_environment
-
-            environments.append(prepared_environment(options))
-
-        tick = progress(len(fresh)) if progress and fresh else None
-        texts: dict[str, str] = {}
-        made_sites: dict[str, list[DefinitionSite]] = {}
-        scanned_now = scan_files(
-            fresh,
-            options.jobs,
-            tick,
-            meanwhile=meanwhile,
-            settings=settings,
-            texts=texts,
-            sites=made_sites,
-        )
-        reused, damaged = loaded[0]
-        if damaged:
-            fresh = fresh + damaged
-            scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
-        cache.store(fresh, scanned_now, texts)
-        cache.forget_all_but(s.path for s in discovery.files)
-        previous = state.page_inputs(options.out)
-        made_from = sites_made_from(cache.digests)
-        stored_sites = state.stored_sites(made_from) | made_sites
+        scan = scan_sources(state, options, discovery, progress)
     clock.lap("scan")
-    from docgen.produce import render_pages
+    from docgen.produce import render_pages  # the renderer loads only when there is work
 
-    scanned = reused + scanned_now
-    index = build_index(project, scanned, options.source_roots, options.include_roots)
-    sites = definition_sites(index, stored_sites)
+    index = build_index(project, scan.files, options.source_roots, options.include_roots)
+    sites = definition_sites(index, scan.sites)
     clock.lap("index")
     pages, inputs_of_pages, conflicts = render_pages(
-        index, options, discovery, sites, cache.digests, previous, environments[0]
+        index, options, discovery, sites, scan.facts_digests, scan.previous_pages, scan.environment
     )
     clock.lap("render")
     with open_state(options.out) as state:
         written = write_pages(options.out, pages, inputs_of_pages, state)
         report = make_report(discovery, index, written, conflicts, 0.0)
-        report.scanned, report.reused = len(scanned_now), len(reused)
-        store_index(state, options, sites, made_from, report, inputs)
-    clock.lap("write")
-    report.seconds = time.perf_counter() - started
-    report.timings = clock.laps
-    return report
-
-
-def sites_made_from(facts_digests: Mapping[str, str]) -> dict[str, str]:
-    """What each file's keyword sites are made from: its facts and docgen's code."""
-    code = render_code_key()
-    return {path: f"{digest}:{code}" for path, digest in facts_digests.items()}
+        report.scanned, report.reused = scan.scanned, scan.reused
+        store_index(state, options, sites, scan.sites_made_from, report, inputs)
+    return clock.finish(report, "write")
 
 
 class PhaseClock:
@@ -192,12 +134,19 @@ class PhaseClock:
 
     def __init__(self) -> None:
         self.laps: dict[str, float] = {}
-        self._last = time.perf_counter()
+        self._started = self._last = time.perf_counter()
 
     def lap(self, phase: str) -> None:
         now = time.perf_counter()
         self.laps[phase] = round(now - self._last, 3)
         self._last = now
+
+    def finish(self, report: BuildReport, phase: str) -> BuildReport:
+        """The report with its last phase timed, every phase's seconds and the total."""
+        self.lap(phase)
+        report.seconds = time.perf_counter() - self._started
+        report.timings = self.laps
+        return report
 
 
 def discover_sources(options: BuildOptions) -> Discovery:
@@ -205,20 +154,6 @@ def discover_sources(options: BuildOptions) -> Discovery:
     whatever the configuration leaves out."""
     return discover(
         options.repo, exclude_dirs=[options.out], include=options.include, exclude=options.exclude
-    )
-
-
-def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> ScanSettings:
-    """What the C-family scanner must know of the whole tree: the attribute macros its
-    headers define (plus the configured ones) and whether `.h` files are C++."""
-    sources = [s for s in discovery.files if language_for(s.path) in C_FAMILY]
-    if not sources:
-        return ScanSettings(frozenset(options.cpp_macros))
-    defs = state.macro_defs(sources)
-    learned = attribute_macros(defs)
-    cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
-    return ScanSettings(
-        learned | frozenset(options.cpp_macros), "cpp" if cpp else "c", namespace_macros(defs)
     )
 
 

@@ -12,13 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.build import (
-    discover_sources,
-    project_for,
-    scan_settings,
-    sites_made_from,
-    up_to_date,
-)
+from docgen.build import discover_sources, project_for, up_to_date
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.inputs import inputs_digest
@@ -26,6 +20,7 @@ from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
+from docgen.scanning import scan_settings, sites_made_from
 from docgen.serialize import dumps
 from docgen.state import STATE_DIR, facts_digest, facts_key, keys_for, read_state
 

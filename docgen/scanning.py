@@ -1,0 +1,112 @@
+"""The scan phase of a build: what changed is parsed in workers, the rest of the
+facts come from the state database, and what the later phases need of the last
+build (page inputs, keyword sites) is read while the state is open."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from docgen.discover import Discovery, SourceFile
+from docgen.facts import ScannedFile
+from docgen.inputs import render_code_key
+from docgen.keywords import DefinitionSite
+from docgen.options import BuildOptions
+from docgen.scan.cpp_macros import attribute_macros, namespace_macros
+from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
+from docgen.scan.settings import ScanSettings
+from docgen.state import State, facts_key, keys_for
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from docgen.workers import Progress
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Every file's facts, and what the later phases take from the state database."""
+
+    files: list[ScannedFile]
+    scanned: int  # files parsed by this build
+    reused: int  # files whose facts came from the cache
+    facts_digests: Mapping[str, str]  # path -> digest of its facts' JSON
+    previous_pages: Mapping[str, str]  # page -> the inputs digest it was last made from
+    sites: Mapping[str, list[DefinitionSite]]  # keyword sites known without facts
+    sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
+    environment: jinja2.Environment | None  # templates compiled while the workers parsed
+
+
+def scan_sources(
+    state: State,
+    options: BuildOptions,
+    discovery: Discovery,
+    progress: Callable[[int], Progress] | None = None,
+) -> ScanResult:
+    """Parse what changed; decode the cached facts and compile the templates meanwhile."""
+    # The parser, the renderer and the templates load only when there is work to do.
+    from docgen.workers import scan_files
+
+    settings = scan_settings(state, options, discovery)
+    key = facts_key()
+    cache = state.facts(key, keys_for(key, settings))
+    unchanged, fresh = cache.partition(discovery.files)
+    loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
+    environments: list[jinja2.Environment | None] = []
+
+    def meanwhile() -> None:
+        loaded.append(cache.load(unchanged))
+        from docgen.produce import prepared_environment
+
+        environments.append(prepared_environment(options))
+
+    tick = progress(len(fresh)) if progress and fresh else None
+    texts: dict[str, str] = {}
+    made_sites: dict[str, list[DefinitionSite]] = {}
+    scanned_now = scan_files(
+        fresh,
+        options.jobs,
+        tick,
+        meanwhile=meanwhile,
+        settings=settings,
+        texts=texts,
+        sites=made_sites,
+    )
+    reused, damaged = loaded[0]
+    if damaged:
+        fresh = fresh + damaged
+        scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
+    cache.store(fresh, scanned_now, texts)
+    cache.forget_all_but(s.path for s in discovery.files)
+    made_from = sites_made_from(cache.digests)
+    return ScanResult(
+        files=reused + scanned_now,
+        scanned=len(scanned_now),
+        reused=len(reused),
+        facts_digests=cache.digests,
+        previous_pages=state.page_inputs(options.out),
+        sites=state.stored_sites(made_from) | made_sites,
+        sites_made_from=made_from,
+        environment=environments[0],
+    )
+
+
+def sites_made_from(facts_digests: Mapping[str, str]) -> dict[str, str]:
+    """What each file's keyword sites are made from: its facts and docgen's code."""
+    code = render_code_key()
+    return {path: f"{digest}:{code}" for path, digest in facts_digests.items()}
+
+
+def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> ScanSettings:
+    """What the C-family scanner must know of the whole tree: the attribute macros its
+    headers define (plus the configured ones) and whether `.h` files are C++."""
+    sources = [s for s in discovery.files if language_for(s.path) in C_FAMILY]
+    if not sources:
+        return ScanSettings(frozenset(options.cpp_macros))
+    defs = state.macro_defs(sources)
+    learned = attribute_macros(defs)
+    cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
+    return ScanSettings(
+        learned | frozenset(options.cpp_macros), "cpp" if cpp else "c", namespace_macros(defs)
+    )
