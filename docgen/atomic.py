@@ -57,7 +57,3 @@ def publish(fd: int, temp: Path, target: Path, data: bytes) -> os.stat_result:
 def stamp_of(st: os.stat_result) -> str:
     """Size and modification time of a written file, to notice later edits cheaply."""
     return f"{st.st_size}:{st.st_mtime_ns}"
-
-
-def file_stamp(target: Path) -> str:
-    return stamp_of(target.stat())

@@ -7,12 +7,13 @@ facts cache it hands out), so the rest of docgen never writes SQL.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from docgen.atomic import atomic_write, file_stamp
+from docgen.atomic import atomic_write, stamp_of
 from docgen.discover import SourceFile
 from docgen.keywords import DefinitionSite, MatchMode
 from docgen.scan.cpp_macros import MacroDef
@@ -83,10 +84,11 @@ class State:
 
     def page_inputs(self, out: Path) -> dict[str, str]:
         """Page -> the digest of what it was made from, for pages still as docgen left them."""
+        root = os.fspath(out)  # plain strings: a no-op build checks every page this way
         found = {}
         for rel, stamp, inputs in self._conn.execute("SELECT path, stamp, inputs FROM pages"):
             try:
-                if inputs and file_stamp(out / rel) == stamp:
+                if inputs and stamp_of(os.stat(os.path.join(root, rel))) == stamp:
                     found[rel] = inputs
             except OSError:
                 continue
@@ -94,10 +96,11 @@ class State:
 
     def pages_intact(self, out: Path) -> int | None:
         """The number of pages when every recorded page is on disk as docgen left it."""
+        root = os.fspath(out)
         count = 0
         for rel, stamp in self._conn.execute("SELECT path, stamp FROM pages"):
             try:
-                if file_stamp(out / rel) != stamp:
+                if stamp_of(os.stat(os.path.join(root, rel))) != stamp:
                     return None
             except OSError:
                 return None
