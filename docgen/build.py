@@ -10,13 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
-from docgen.index import build_index
 from docgen.inputs import inputs_digest, source_root
-from docgen.keywords import DefinitionSite, definition_sites
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.project import project_name
-from docgen.scanning import scan_sources
 from docgen.state import (
     STATE_DIR,
     STATE_FILE,
@@ -27,11 +24,12 @@ from docgen.state import (
     state_trouble,
     sweep_temporary,
 )
-from docgen.write import WriteResult, write_pages
 
 if TYPE_CHECKING:
     from docgen.index import RepoIndex
+    from docgen.keywords import DefinitionSite
     from docgen.workers import Progress
+    from docgen.write import WriteResult
 
 
 @dataclass(frozen=True, order=True)
@@ -110,9 +108,16 @@ def build_pages(
         if last_report is not None:
             return clock.finish(last_report, "check")
         state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
+        # The scanners, the index and the renderer load only when there is work to do
+        # (the renderer while the workers parse: see `scan_sources`).
+        from docgen.scanning import scan_sources
+
         scan = scan_sources(state, options, discovery, progress)
     clock.lap("scan")
-    from docgen.produce import render_pages  # the renderer loads only when there is work
+    from docgen.index import build_index
+    from docgen.keywords import definition_sites
+    from docgen.produce import render_pages
+    from docgen.write import write_pages
 
     index = build_index(project, scan.files, options.source_roots, options.include_roots)
     sites = definition_sites(index, scan.sites)

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 from docgen import __version__
 from docgen.errors import DocgenError, UsageError
-from docgen.facts import CKind
 from docgen.keywords import MatchMode
+from docgen.kinds import CKind
 from docgen.options import DEFAULT_OUT
 from docgen.state import StateDamaged, read_state
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from docgen.kinds import CKind
+
+__all__ = ["CKind"]  # kept here too: the scanners import it with the facts
+
 DefinitionKind = Literal["class", "function", "method"]
 FileKind = Literal["python", "markdown", "cfamily", "text", "binary"]
 Severity = Literal["warning", "error"]
@@ -143,25 +147,6 @@ class MarkdownFacts:
     code_identifiers: tuple[str, ...] = ()  # sorted, unique
     code_blocks: tuple[CodeBlock, ...] = ()
     links: tuple[Link, ...] = ()
-
-
-CKind = Literal[
-    "namespace",
-    "class",
-    "struct",
-    "union",
-    "enum",
-    "function",
-    "method",
-    "constructor",
-    "destructor",
-    "operator",
-    "field",
-    "typedef",
-    "alias",
-    "macro",
-    "kernel",
-]
 
 
 @dataclass(frozen=True, slots=True)

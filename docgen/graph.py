@@ -14,8 +14,10 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-from docgen.facts import Import, ScannedFile
+if TYPE_CHECKING:  # the command line reads SOURCE_ROOTS without loading the facts
+    from docgen.facts import Import, ScannedFile
 
 #: Folders put on `sys.path`, in order; "" is the repository root.
 SOURCE_ROOTS = ("", "src")

@@ -36,7 +36,7 @@ from docgen.scan.languages import is_binary, language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import scan as scan_text
 from docgen.serialize import dumps
-from docgen.state.facts import TIMEOUT_WORDS
+from docgen.state.keys import TIMEOUT_WORDS
 
 Progress = Callable[[int], None]
 

@@ -17,13 +17,7 @@ from docgen.state.db import (
     open_state,
     read_state,
 )
-from docgen.state.facts import (
-    TIMEOUT_WORDS,
-    FactsCache,
-    facts_digest,
-    facts_key,
-    keys_for,
-)
+from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key, keys_for
 from docgen.state.recover import discard_state, state_trouble, sweep_temporary
 
 __all__ = [
@@ -31,7 +25,6 @@ __all__ = [
     "STATE_FILE",
     "TEMP_DIR",
     "TIMEOUT_WORDS",
-    "FactsCache",
     "PageRecord",
     "State",
     "StateDamaged",

@@ -11,14 +11,16 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.atomic import atomic_write, stamp_of
-from docgen.discover import SourceFile
 from docgen.keywords import DefinitionSite, MatchMode
-from docgen.scan.cpp_macros import MacroDef
-from docgen.state.facts import FactsCache, learned_macro_defs
 from docgen.state.sites import find_sites, store_sites, stored_sites
+
+if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has none
+    from docgen.discover import SourceFile
+    from docgen.scan.cpp_macros import MacroDef
+    from docgen.state.facts import FactsCache
 
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
@@ -70,10 +72,14 @@ class State:
 
     def facts(self, key: str, language_keys: dict[str, str] | None = None) -> FactsCache:
         """The facts of earlier builds made by code of this `key` (see `facts_key`)."""
+        from docgen.state.facts import FactsCache
+
         return FactsCache(self._conn, key, self.readonly, language_keys)
 
     def macro_defs(self, sources: Sequence[SourceFile]) -> list[MacroDef]:
         """The attribute-macro `#define`s of these C-family files (remembered by stamp)."""
+        from docgen.state.facts import learned_macro_defs
+
         return learned_macro_defs(self._conn, sources, self.readonly)
 
     # ------------------------------------------------------------ pages

@@ -9,22 +9,18 @@ made by other code is never believed.  Facts are stored as JSON, never pickled.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
-from pathlib import Path
 
-from docgen import __version__
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
 from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
-from docgen.scan.languages import C_FAMILY, language_for
-from docgen.scan.settings import ScanSettings
+from docgen.scan.languages import language_for
 from docgen.serialize import dumps, loads
+from docgen.state.keys import TIMEOUT_WORDS, facts_digest
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
@@ -32,34 +28,10 @@ SCHEMA = (
     " key TEXT NOT NULL, facts TEXT NOT NULL)",
 )
 
-#: The modules whose code decides what facts a file has.
-FACTS_CODE = ("facts.py", "analyze.py", "serialize.py", "workers.py", "readfile.py", "scan")
-
-
-def facts_key() -> str:
-    """docgen's version, libcst's, and a digest of the code that makes facts."""
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{__version__}\0{metadata.version('libcst')}".encode())
-    for name in FACTS_CODE:
-        entry = package / name
-        files = sorted(entry.rglob("*.py")) if entry.is_dir() else [entry]
-        for file in files:
-            digest.update(file.relative_to(package).as_posix().encode() + b"\0")
-            digest.update(file.read_bytes())
-    return digest.hexdigest()
-
-
-#: Words of the problem a worker records for a file that timed out.
-TIMEOUT_WORDS = "took longer than"
-
 
 def is_transient(scanned: ScannedFile) -> bool:
     """Facts that another run might not repeat (a timeout under load): never cache them."""
     return any(TIMEOUT_WORDS in p.message for p in scanned.facts.problems)
-
-
-def facts_digest(facts_json: str) -> str:
-    return hashlib.sha256(facts_json.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -68,12 +40,6 @@ class _Row:
     sha256: str
     facts: str
     key: str
-
-
-def keys_for(base: str, settings: ScanSettings) -> dict[str, str]:
-    """The facts key of each language: C-family facts also depend on the scan settings."""
-    cfamily = hashlib.sha256(f"{base}\0{settings.key()}".encode()).hexdigest()
-    return dict.fromkeys(sorted(C_FAMILY), cfamily)
 
 
 class FactsCache:

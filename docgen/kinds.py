@@ -1,0 +1,22 @@
+"""The kinds of C, C++ and CUDA definitions: shared by the facts and by `docgen find
+--kind`, which must not load the facts' modules to list its choices."""
+
+from typing import Literal
+
+CKind = Literal[
+    "namespace",
+    "class",
+    "struct",
+    "union",
+    "enum",
+    "function",
+    "method",
+    "constructor",
+    "destructor",
+    "operator",
+    "field",
+    "typedef",
+    "alias",
+    "macro",
+    "kernel",
+]
