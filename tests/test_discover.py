@@ -501,24 +501,33 @@ def test_symlink_outside_is_skipped_and_never_opened(
     (repo / "to_secret.md").symlink_to(outside_file)
     (repo / "to_parent").symlink_to(tmp_path, target_is_directory=True)
     write(repo, "a.py")
-    opened: list[str] = []
-    real_open = os.open
+    write(repo, "b.md")
+    touched: list[str] = []
+    real_open, real_access = os.open, os.access
 
-    def spy(path: str, flags: int, *args: int, **kwargs: int) -> int:
-        opened.append(os.path.realpath(path))
+    def spy_open(path: str, flags: int, *args: int, **kwargs: int) -> int:
+        touched.append(os.path.realpath(path))
         return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(discover_module.os, "open", spy)
+    def spy_access(path: str, mode: int, *args: object, **kwargs: object) -> bool:
+        touched.append(os.path.realpath(path))
+        return real_access(path, mode)
+
+    monkeypatch.setattr(discover_module.os, "open", spy_open)
+    monkeypatch.setattr(discover_module.os, "access", spy_access)
     d = discover(repo)
-    assert paths(d) == ["a.py"]
+    assert paths(d) == ["a.py", "b.md"]
     assert reasons(d) == {
         "to_fifo": REASON_OUTSIDE,
         "to_secret.md": REASON_OUTSIDE,
         "to_parent": REASON_OUTSIDE,
     }
-    assert str(outside_file.resolve()) not in opened
-    assert str(outside_fifo.resolve()) not in opened
-    assert str((repo / "a.py").resolve()) in opened  # the spy does see discover's opens
+    assert str(outside_file.resolve()) not in touched
+    assert str(outside_fifo.resolve()) not in touched
+    # the spies do see discover's checks: Markdown is opened (to recognise docgen's
+    # own pages), any other file only checked for read access
+    assert str((repo / "b.md").resolve()) in touched
+    assert str((repo / "a.py").resolve()) in touched
 
 
 def test_symlink_loops_and_folder_cycles_finish_quickly(tmp_path: Path) -> None:
@@ -603,18 +612,26 @@ def test_permission_error_on_open_is_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     locked = write(tmp_path, "locked.py")
+    locked_md = write(tmp_path, "locked.md")
     write(tmp_path, "ok.py")
-    real_open = os.open
+    real_open, real_access = os.open, os.access
 
-    def refuse(path: str, flags: int, *args: int, **kwargs: int) -> int:
-        if os.path.realpath(path) == str(locked.resolve()):
+    def refuse_open(path: str, flags: int, *args: int, **kwargs: int) -> int:
+        if os.path.realpath(path) == str(locked_md.resolve()):
             raise PermissionError(13, "Permission denied", path)
         return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(discover_module.os, "open", refuse)
+    def refuse_access(path: str, mode: int, *args: object, **kwargs: object) -> bool:
+        return os.path.realpath(path) != str(locked.resolve()) and real_access(path, mode)
+
+    monkeypatch.setattr(discover_module.os, "open", refuse_open)
+    monkeypatch.setattr(discover_module.os, "access", refuse_access)
     d = discover(tmp_path)
     assert paths(d) == ["ok.py"]
-    assert reasons(d) == {"locked.py": "unreadable: Permission denied"}
+    assert reasons(d) == {
+        "locked.md": "unreadable: Permission denied",
+        "locked.py": "unreadable: Permission denied",
+    }
 
 
 def test_unlistable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
