@@ -102,7 +102,6 @@ def compare_pages(
     for item in scanned_now:
         made = texts.get(item.facts.path) or dumps(item)
         cache.digests[item.facts.path] = facts_digest(made)
-        stored.pop(item.facts.path, None)
     index = build_index(project, reused + scanned_now, options.source_roots, options.include_roots)
     pages, _, _ = render_pages(
         index, options, discovery, definition_sites(index, stored), cache.digests, previous

@@ -22,8 +22,8 @@ TRY_STATEMENTS: tuple[type[ast.stmt], ...] = (
 )
 
 
-def dotted_name(node: ast.expr) -> str | None:
-    """`a.b.c` of a Name/Attribute chain, else None."""
+def dotted_parts(node: ast.expr) -> list[str] | None:
+    """`a.b.c` as ["a", "b", "c"], or None when the chain is not rooted at a name."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -31,7 +31,14 @@ def dotted_name(node: ast.expr) -> str | None:
     if not isinstance(node, ast.Name):
         return None
     parts.append(node.id)
-    return ".".join(reversed(parts))
+    parts.reverse()
+    return parts
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` of a Name/Attribute chain, else None."""
+    parts = dotted_parts(node)
+    return None if parts is None else ".".join(parts)
 
 
 def _is_type_checking(test: ast.expr) -> bool:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from docgen.facts import Finding
+from docgen.scan.python_ast import dotted_parts
 
 #: longest piece of source quoted inside a message
 _MAX_QUOTE = 40
@@ -296,22 +297,9 @@ def _assignment_findings(statement: ast.Assign, names: _Names) -> Iterator[Findi
 # --- names ---------------------------------------------------------------------
 
 
-def _dotted(node: ast.expr) -> list[str] | None:
-    """`a.b.c` as ["a", "b", "c"], or None when the chain is not rooted at a name."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    parts.reverse()
-    return parts
-
-
 def _resolve(node: ast.expr, names: _Names) -> tuple[str, ...]:
     """The dotted names an expression may stand for, through the module's imports."""
-    parts = _dotted(node)
+    parts = dotted_parts(node)
     if parts is None:
         return ()
     root = parts[0]
@@ -326,7 +314,7 @@ def _resolve(node: ast.expr, names: _Names) -> tuple[str, ...]:
 
 def _written(node: ast.expr) -> str:
     """A callee as written: `self.session.get`, or `.get` on an expression."""
-    parts = _dotted(node)
+    parts = dotted_parts(node)
     if parts is not None:
         return ".".join(parts)
     return "." + node.attr if isinstance(node, ast.Attribute) else "(expression)"
@@ -384,7 +372,7 @@ def _getattr_yaml(call: ast.Call, names: _Names) -> str | None:
 
 def _quote(node: ast.expr) -> str:
     """Short source text of an expression, safe inside Markdown inline code."""
-    parts = _dotted(node)
+    parts = dotted_parts(node)
     if parts is not None:
         text = ".".join(parts)
     elif isinstance(node, ast.Constant):
