@@ -389,6 +389,23 @@ def test_branches_that_each_open_a_head_are_read_first_branch_only() -> None:
     }
 
 
+def test_only_an_error_at_a_branch_reads_the_first_branches_again() -> None:
+    """A second reading costs a parse and a walk: it is made only where an error lies inside
+    a conditional or holds one of its lines, never for an error elsewhere in the file."""
+    import tree_sitter
+
+    from docgen.scan.cfamily import error_at_branch, language
+
+    parser = tree_sitter.Parser(language("cpp"))
+    heads = b"#ifdef _WIN32\nstruct Node : Base {\n#else\nstruct Node : Other {\n#endif\n};\n"
+    elsewhere = (
+        b"#ifdef _WIN32\nint a;\n#else\nint b;\n#endif\nint broken( {;\nstruct After { int x; };\n"
+    )
+    assert error_at_branch(parser.parse(heads).root_node)
+    broken = parser.parse(elsewhere).root_node
+    assert broken.has_error and not error_at_branch(broken)
+
+
 def test_a_continued_define_is_never_blanked() -> None:
     c = facts(
         "#define ACQUIRE(...) \\\n  __attribute__((acquire(__VA_ARGS__)))\n"

@@ -48,7 +48,8 @@ class Linker:
         self.source_root = source_root
         self._paths: dict[str, str] = {}
         self._sources: dict[str, str] = {}
-        self._line_anchors: dict[str, bool] = {}  # path -> whether its lines have anchors
+        # path -> the href of its lines up to the number, and whether the number follows
+        self._line_hrefs: dict[str, tuple[str, bool]] = {}
 
     def _path(self, target: str) -> str:
         encoded = self._paths.get(target)
@@ -80,10 +81,13 @@ class Linker:
         links to the file itself.
         """
         if 1 <= line <= line_count:
-            anchored = self._line_anchors.get(path)
-            if anchored is None:
-                anchored = self._line_anchors[path] = not is_markdown(path)
-            return LineRef(line, self.to_source(path, f"L{line}" if anchored else ""))
+            known = self._line_hrefs.get(path)
+            if known is None:
+                numbered = not is_markdown(path)
+                known = (self.to_source(path) + ("#L" if numbered else ""), numbered)
+                self._line_hrefs[path] = known
+            prefix, numbered = known
+            return LineRef(line, prefix + str(line) if numbered else prefix)
         return LineRef(line, "")
 
     def heading(self, path: str, line: int, anchor: str) -> LineRef:

@@ -37,6 +37,24 @@ CPP_WORDS = re.compile(
 )
 #: CUDA words that make a C++ header worth reading with the CUDA grammar
 CUDA_WORDS = (b"__global__", b"__device__", b"<<<")
+#: the nodes of a conditional's branches
+CONDITIONALS = frozenset(
+    {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
+)
+#: what a preprocessor line reads as inside an ERROR node
+PREPROCESSOR_LINES = CONDITIONALS | {
+    "#if",
+    "#ifdef",
+    "#ifndef",
+    "#else",
+    "#elif",
+    "#elifdef",
+    "#endif",
+    "preproc_def",
+    "preproc_function_def",
+    "preproc_include",
+    "preproc_call",
+}
 #: error lines listed per file at most (the rest are counted)
 ERROR_LINES_KEPT = 50
 
@@ -68,6 +86,22 @@ def dialect_for(path: str, data: bytes, settings: ScanSettings) -> str:
     return dialect
 
 
+def error_at_branch(root: tree_sitter.Node) -> bool:
+    """Whether a syntax error lies inside a conditional or holds a preprocessor line:
+    the mark of branches that each open a head (an error elsewhere is not theirs, and
+    reading the first branches again finds nothing more there)."""
+    stack = [(root, False)]
+    while stack:
+        node, in_branch = stack.pop()
+        if node.is_error and (
+            in_branch or any(child.type in PREPROCESSOR_LINES for child in node.children)
+        ):
+            return True
+        in_branch = in_branch or node.type in CONDITIONALS
+        stack.extend((child, in_branch) for child in node.children if child.has_error)
+    return False
+
+
 def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
     """Lines of ERROR and MISSING nodes (the first few) and how many there are."""
     lines: set[int] = set()
@@ -96,7 +130,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     tree = parser.parse(parsed)
     root = tree.root_node
     walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
-    if root.has_error and (b"#else" in parsed or b"#elif" in parsed):
+    if root.has_error and (b"#else" in parsed or b"#elif" in parsed) and error_at_branch(root):
         # branches that each open a class or function head: read the first ones only,
         # and keep that reading when it finds more (the parser reads again only the
         # lines blanked, which keep their length)

@@ -151,36 +151,29 @@ class Source:
         return self.data[lo:hi].decode("utf-8", "replace")
 
     def attributes(self, node: Node, header_end: int) -> tuple[list[str], int]:
-        """Blanked macros on the declaration and where its written text begins."""
+        """Blanked macros on the declaration and where its written text begins: those
+        inside its head, and those before it with nothing but spaces between."""
         start = node.start_byte
-        lo = start
-        while (lo > 0 and self.data[lo - 1 : lo].isspace()) or self.blanked(lo - 1):
-            lo -= 1
-        first = bisect.bisect_left(self.starts, lo)
-        found = []
-        begin = start
-        for s_start, s_end, text in self.spans[first:]:
-            if s_start >= header_end:
+        first = last = bisect.bisect_left(self.starts, start)
+        reach = start
+        while first > 0:  # back over the macros that lead up to it
+            s_start, s_end, _ = self.spans[first - 1]
+            if s_end < reach and not self.data[s_end:reach].isspace():
                 break
-            if s_end <= start and any(
-                not self.data[i : i + 1].isspace() and not self.blanked(i)
-                for i in range(s_end, start)
-            ):
-                continue
-            found.append(text)
-            begin = min(begin, s_start)
-        for child in node.children:
-            if child.type in CUDA_QUALIFIERS:
-                found.append(child.type)
+            first -= 1
+            reach = s_start
+        while last < len(self.spans) and self.spans[last][0] < header_end:
+            last += 1
+        found = [text for _, _, text in self.spans[first:last]]
+        begin = min(start, self.spans[first][0]) if first < last else start
+        found.extend(c.type for c in node.children if c.type in CUDA_QUALIFIERS)
         return found, begin
 
-    def blanked(self, pos: int) -> bool:
-        if pos < 0:
-            return False
-        i = bisect.bisect_right(self.starts, pos) - 1
-        return i >= 0 and self.spans[i][0] <= pos < self.spans[i][1]
-
     def doc(self, node: Node) -> str | None:
+        start = node.start_byte
+        line_above = self.data.rfind(b"\n", 0, max(self.data.rfind(b"\n", 0, start), 0)) + 1
+        if b"/" not in self.data[line_above:start]:
+            return None  # no comment ends on the line above or before it on its own line
         comments: list[str] = []
         row = node.start_point[0]
         sibling = node.prev_sibling
