@@ -116,19 +116,24 @@ def build_pages(
     clock.lap("scan")
     from docgen.index import build_index
     from docgen.keywords import definition_sites
-    from docgen.produce import render_pages
-    from docgen.write import write_pages
+    from docgen.produce import make_pages, plan_pages
+    from docgen.write import PageWriter, prune_pages, record_outcomes
 
     index = build_index(project, scan.files, options.source_roots, options.include_roots)
     sites = definition_sites(index, scan.sites)
     clock.lap("index")
-    pages, inputs_of_pages, conflicts = render_pages(
+    plan = plan_pages(
         index, options, discovery, sites, scan.facts_digests, scan.previous_pages, scan.environment
     )
+    with open_state(options.out) as state:
+        written = prune_pages(options.out, plan.inputs, state)
+        writer = PageWriter(options.out, state.manifest(), plan.inputs)
+    outcomes = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
+    written.unchanged += len(plan.inputs) - len(outcomes)
     clock.lap("render")
     with open_state(options.out) as state:
-        written = write_pages(options.out, pages, inputs_of_pages, state)
-        report = make_report(discovery, index, written, conflicts, 0.0)
+        record_outcomes(outcomes, state, written)
+        report = make_report(discovery, index, written, plan.conflicts, 0.0)
         report.scanned, report.reused = scan.scanned, scan.reused
         store_index(state, options, sites, scan.sites_made_from, report, inputs)
     return clock.finish(report, "write")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docgen.build import discover_sources, project_for, up_to_date
@@ -93,7 +95,7 @@ def compare_pages(
         previous = state.page_inputs(options.out)
         stored = state.stored_sites(sites_made_from(cache.digests))
     # The parser and the renderer load only when something may have changed.
-    from docgen.produce import render_pages
+    from docgen.produce import make_pages, plan_pages
     from docgen.workers import scan_files
 
     tick = progress(len(fresh)) if progress and fresh else None
@@ -103,22 +105,23 @@ def compare_pages(
         made = texts.get(item.facts.path) or dumps(item)
         cache.digests[item.facts.path] = facts_digest(made)
     index = build_index(project, reused + scanned_now, options.source_roots, options.include_roots)
-    pages, _, _ = render_pages(
+    plan = plan_pages(
         index, options, discovery, definition_sites(index, stored), cache.digests, previous
     )
-    differences = []
-    for page, text in sorted(pages.items()):
-        if text is None:
-            continue  # its inputs and bytes are those of the last build
-        target = options.out / page
-        try:
-            current = target.read_bytes()
-        except OSError:
-            differences.append(Difference(page, "missing", source_of(page)))
-            continue
-        if current != text.encode("utf-8"):
-            differences.append(Difference(page, "stale", source_of(page)))
-    for page in sorted(set(known) - set(pages)):
+    found = make_pages(plan, partial(compare_page, options.out), options.jobs)
+    differences = [
+        Difference(page, kind, source_of(page)) for page, kind in sorted(found.items()) if kind
+    ]
+    for page in sorted(set(known) - set(plan.inputs)):
         if (options.out / page).exists():
             differences.append(Difference(page, "extra", source_of(page)))
-    return CheckReport(sorted(differences), len(pages), time.perf_counter() - started)
+    return CheckReport(sorted(differences), len(plan.inputs), time.perf_counter() - started)
+
+
+def compare_page(out: Path, page: str, text: str) -> str:
+    """How the page on disk differs from its text: "missing", "stale" or "" (the same)."""
+    try:
+        current = (out / page).read_bytes()
+    except OSError:
+        return "missing"
+    return "" if current == text.encode("utf-8") else "stale"

@@ -1,7 +1,8 @@
 """Rendering many pages on every core.
 
 Pages are pure functions of the index, which the workers inherit by forking:
-nothing but page texts crosses a process boundary.  Where fork is not
+nothing but each job's result (what was done with its page) crosses a process
+boundary.  Where fork is not
 available, or there is little to render, pages are rendered in this process.
 """
 
@@ -11,19 +12,20 @@ import gc
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
+from typing import TypeVar, cast
 
 from docgen.interrupts import interrupts_blocked, unblock_interrupts
 
-RenderJob = Callable[[], str]
+T = TypeVar("T")
 
 #: Below this many pages a pool costs more than it saves.
 MIN_PAGES_FOR_POOL = 200
 
 #: Set in each forked worker by `_start`: the jobs it inherited from its parent.
-_worker_jobs: Sequence[RenderJob] = ()
+_worker_jobs: Sequence[Callable[[], object]] = ()
 
 
-def _start(jobs: Sequence[RenderJob]) -> None:
+def _start(jobs: Sequence[Callable[[], object]]) -> None:
     global _worker_jobs
     _worker_jobs = jobs
     gc.disable()  # a short-lived worker: its pages are freed by reference counting
@@ -33,12 +35,12 @@ def _start(jobs: Sequence[RenderJob]) -> None:
     unblock_interrupts()  # blocked by the parent while it forked this worker
 
 
-def _render(indices: Sequence[int]) -> list[str]:
+def _render(indices: Sequence[int]) -> list[object]:
     return [_worker_jobs[i]() for i in indices]
 
 
-def render_all(jobs: Sequence[RenderJob], workers: int) -> list[str]:
-    """Each job's page text, in order; on `workers` processes when that pays."""
+def render_all(jobs: Sequence[Callable[[], T]], workers: int) -> list[T]:
+    """Each job's result, in order; on `workers` processes when that pays."""
     if workers < 2 or len(jobs) < MIN_PAGES_FOR_POOL:
         return [job() for job in jobs]
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -46,7 +48,7 @@ def render_all(jobs: Sequence[RenderJob], workers: int) -> list[str]:
     chunks = max(workers * 8, 1)
     slices = [list(range(start, len(jobs), chunks)) for start in range(chunks)]
     slices = [s for s in slices if s]
-    texts: list[str] = [""] * len(jobs)
+    placed: dict[int, T] = {}
     context = multiprocessing.get_context("fork")
     with interrupts_blocked():  # no Ctrl-C inside a half-made worker (see workers._start)
         pool = context.Pool(workers, initializer=_start, initargs=(jobs,))
@@ -54,7 +56,7 @@ def render_all(jobs: Sequence[RenderJob], workers: int) -> list[str]:
         pending = pool.map_async(_render, slices)
         while not pending.ready():
             pending.wait(0.2)  # a timed wait lets Ctrl-C through to this process at once
-        for indices, rendered in zip(slices, pending.get(), strict=True):
-            for i, text in zip(indices, rendered, strict=True):
-                texts[i] = text
-    return texts
+        for indices, done in zip(slices, pending.get(), strict=True):
+            for i, result in zip(indices, done, strict=True):
+                placed[i] = cast(T, result)
+    return [placed[i] for i in range(len(jobs))]

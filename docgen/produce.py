@@ -7,9 +7,11 @@ the parser or the templates.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TypeVar
 
 import jinja2
 
@@ -29,15 +31,39 @@ from docgen.render import RenderContext, Renderer, make_environment
 from docgen.render.pages import TEMPLATES
 from docgen.scan.decode import decode_python, decode_text
 
+T = TypeVar("T")
 
-def render_pages(
-    *args: Any, **kwargs: Any
-) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
-    """`produce_pages`, with a template's mistake turned into one clear DocgenError."""
+
+@contextmanager
+def template_errors() -> Iterator[None]:
+    """A template's mistake, wherever it shows, as one clear DocgenError."""
     try:
-        return produce_pages(*args, **kwargs)
+        yield
     except jinja2.TemplateError as exc:
         raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """Every page of a build with the digest of its inputs, and how to render those whose
+    inputs differ from the page already written."""
+
+    inputs: dict[str, str]  # page -> inputs digest (pages that cannot be written left out)
+    to_render: list[tuple[str, Callable[[], str]]]
+    conflicts: list[str]  # pages whose path is a folder of other pages: never written
+
+
+def make_pages(plan: PagePlan, finish: Callable[[str, str], T], jobs: int) -> dict[str, T]:
+    """Each page to render, rendered and handed to `finish(page, text)` in the same worker
+    process: page texts never travel between processes, only what `finish` returns."""
+    work = [partial(_finish, finish, name, render) for name, render in plan.to_render]
+    with template_errors():
+        results = render_all(work, jobs)
+    return {name: result for (name, _), result in zip(plan.to_render, results, strict=True)}
+
+
+def _finish(finish: Callable[[str, str], T], name: str, render: Callable[[], str]) -> T:
+    return finish(name, render())
 
 
 def prepared_environment(options: BuildOptions) -> jinja2.Environment | None:
@@ -52,7 +78,7 @@ def prepared_environment(options: BuildOptions) -> jinja2.Environment | None:
     return environment
 
 
-def produce_pages(
+def plan_pages(
     index: RepoIndex,
     options: BuildOptions,
     discovery: Discovery,
@@ -60,10 +86,10 @@ def produce_pages(
     facts_digests: Mapping[str, str],
     previous: Mapping[str, str],
     environment: jinja2.Environment | None = None,
-) -> tuple[dict[str, str | None], dict[str, str], list[str]]:
-    """Every page of the build by output-relative path: its text, or None when its inputs
-    are those of the page already written (`previous`); the pages' input digests; and
-    paths that could not be used.  `environment`: one `prepared_environment` made earlier."""
+) -> PagePlan:
+    """Every page of the build and how to render those whose inputs are not those of the
+    page already written (`previous`).  `environment`: one `prepared_environment` made
+    earlier."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
@@ -80,15 +106,13 @@ def produce_pages(
     digests = PageInputs(
         common_inputs(options, index.project), index, renderer.lookup, facts_digests
     )
-    pages: dict[str, str | None] = {}
     inputs: dict[str, str] = {}
-    to_render: list[tuple[str, Callable[[], str]]] = []
+    renderers: dict[str, Callable[[], str]] = {}
 
     def page(name: str, digest: str, render: Callable[[], str]) -> None:
         inputs[name] = digest
-        pages[name] = None
         if previous.get(name) != digest:
-            to_render.append((name, render))
+            renderers[name] = render
 
     for scanned in index.documented():
         path = scanned.facts.path
@@ -98,14 +122,14 @@ def produce_pages(
         index_digest = digests.folder_index(folder)
         page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
         page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
-    for name, shown, render in renderer.keyword_page_jobs(sites):
-        page(name, digests.keyword_page(name, shown), render)
-    texts = render_all([render for _, render in to_render], options.jobs)
-    pages.update((name, text) for (name, _), text in zip(to_render, texts, strict=True))
-    conflicts = page_conflicts(pages)
+    with template_errors():
+        for name, shown, render in renderer.keyword_page_jobs(sites):
+            page(name, digests.keyword_page(name, shown), render)
+    conflicts = page_conflicts(inputs)
     for name in conflicts:
-        del pages[name]
-    return pages, inputs, conflicts
+        del inputs[name]
+        renderers.pop(name, None)
+    return PagePlan(inputs, list(renderers.items()), conflicts)
 
 
 def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:

@@ -14,7 +14,7 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +50,15 @@ def _safe_target(out: Path, rel: str) -> Path:
     return target
 
 
+@dataclass(frozen=True)
+class PageOutcome:
+    """What became of one page: small, so that a worker process returns it, not the page."""
+
+    status: str  # "written", "unchanged", "refused" (a file docgen did not write), "failed"
+    record: PageRecord | None = None  # what the state database keeps of it
+    why: str = ""  # for "failed"
+
+
 def write_pages(
     out: Path,
     pages: Mapping[str, str | None],
@@ -63,10 +72,21 @@ def write_pages(
         with open_state(out) as own:
             return write_pages(out, pages, inputs, own)
     inputs = inputs or {}
+    result = prune_pages(out, pages, state)
+    writer = PageWriter(out, state.manifest(), inputs)
+    outcomes = {
+        rel: writer.write(rel, text) for rel, text in sorted(pages.items()) if text is not None
+    }
+    result.unchanged += sum(1 for text in pages.values() if text is None)
+    record_outcomes(outcomes, state, result)
+    return result
+
+
+def prune_pages(out: Path, pages: Collection[str], state: State) -> WriteResult:
+    """Remove the pages docgen wrote before and this build no longer makes.  First of all:
+    a stale page may stand where a new folder is needed, or the reverse."""
     result = WriteResult()
-    known = state.manifest()
-    # Prune first: a stale page may stand where a new folder is needed, or the reverse.
-    for rel in sorted(set(known) - set(pages)):
+    for rel in sorted(set(state.manifest()) - set(pages)):
         target = _safe_target(out, rel)
         with contextlib.suppress(FileNotFoundError):
             if target.is_file() and not target.is_symlink():
@@ -74,31 +94,37 @@ def write_pages(
                 result.pruned.append(rel)
         state.forget_page(rel)
         remove_empty_parents(out, target.parent)
-    writer = PageWriter(out, known)
-    records = []
-    for rel in sorted(pages):
-        text = pages[rel]
-        if text is None:
-            result.unchanged += 1
-            continue
-        try:
-            record = writer.write(rel, text.encode("utf-8"), result)
-        except OSError as exc:  # e.g. a name longer than the file system allows
-            result.failed.append((rel, exc.strerror or str(exc)))
-            continue
-        if record is not None:
-            records.append(PageRecord(*record, inputs.get(rel, "")))
-    state.record_pages(records)
     return result
 
 
-class PageWriter:
-    """Writes the pages of one build: each folder made once, each page with one status
-    call before and one after, through a temporary file named by process and count."""
+def record_outcomes(outcomes: Mapping[str, PageOutcome], state: State, result: WriteResult) -> None:
+    """Count what became of each page (in page order) and keep the records of those written
+    or found unchanged."""
+    records = []
+    for rel in sorted(outcomes):
+        outcome = outcomes[rel]
+        if outcome.status == "written":
+            result.written.append(rel)
+        elif outcome.status == "unchanged":
+            result.unchanged += 1
+        elif outcome.status == "refused":
+            result.refused.append(rel)
+        else:
+            result.failed.append((rel, outcome.why))
+        if outcome.record is not None:
+            records.append(outcome.record)
+    state.record_pages(records)
 
-    def __init__(self, out: Path, known: Mapping[str, str]) -> None:
+
+class PageWriter:
+    """Writes the pages of one build, from any process: each folder made once per process,
+    each page with one status call before and one after, through a temporary file named
+    by process and count."""
+
+    def __init__(self, out: Path, known: Mapping[str, str], inputs: Mapping[str, str]) -> None:
         self._out = out
         self._known = known
+        self._inputs = inputs
         self._mode = page_mode()
         self._temp = out / STATE_DIR / TEMP_DIR
         self._folders: set[Path] = set()
@@ -109,21 +135,26 @@ class PageWriter:
             folder.mkdir(parents=True, exist_ok=True)
             self._folders.add(folder)
 
-    def write(self, rel: str, data: bytes, result: WriteResult) -> tuple[str, str, str] | None:
-        """Write one page unless it is unchanged or not ours; (path, digest, stamp) to record."""
+    def write(self, rel: str, text: str) -> PageOutcome:
+        """Write one page unless it is unchanged or not ours."""
+        try:
+            return self._write(rel, text.encode("utf-8"))
+        except OSError as exc:  # e.g. a name longer than the file system allows
+            return PageOutcome("failed", why=exc.strerror or str(exc))
+
+    def _write(self, rel: str, data: bytes) -> PageOutcome:
         target = _safe_target(self._out, rel)
         digest = hashlib.sha256(data).hexdigest()
+        inputs = self._inputs.get(rel, "")
         try:
             st = os.lstat(target)
         except FileNotFoundError:
             st = None
         if st is not None:
             if not stat.S_ISREG(st.st_mode) or not _ours(target, self._known, rel):
-                result.refused.append(rel)
-                return None
+                return PageOutcome("refused")
             if st.st_size == len(data) and target.read_bytes() == data:
-                result.unchanged += 1
-                return rel, digest, stamp_of(st)
+                return PageOutcome("unchanged", PageRecord(rel, digest, stamp_of(st), inputs))
         self._folder(target.parent)
         self._folder(self._temp)
         self._count += 1
@@ -136,8 +167,7 @@ class PageWriter:
                 raise
             atomic_write(target, data, self._mode)  # across file systems: beside the target
             written = os.stat(target)
-        result.written.append(rel)
-        return rel, digest, stamp_of(written)
+        return PageOutcome("written", PageRecord(rel, digest, stamp_of(written), inputs))
 
 
 def remove_empty_parents(out: Path, folder: Path) -> None:

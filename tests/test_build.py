@@ -88,6 +88,40 @@ def test_clean_builds_are_byte_identical_whatever_the_job_count(
     assert outs["one_worker"] == outs["first"]
 
 
+def test_pages_written_by_the_render_workers_equal_a_one_process_build(
+    tmp_path: Path, docgen_build: BuildFn
+) -> None:
+    """Enough pages for the render pool, which writes each page where it renders it: the
+    same bytes and the same counts as one process, and a user's file is still refused."""
+    from docgen.parallel_render import MIN_PAGES_FOR_POOL
+
+    repo = tmp_path / "many"
+    for i in range(MIN_PAGES_FOR_POOL // 2 + 10):
+        module = repo / f"pkg{i % 7}" / f"mod{i}.py"
+        module.parent.mkdir(parents=True, exist_ok=True)
+        module.write_text(f'"""Module {i}."""\n\n\ndef f{i}(x: int) -> int:\n    return x + {i}\n')
+    reports, trees = {}, {}
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}"
+        mine = out / docs_page("pkg0/mod0.py")
+        mine.parent.mkdir(parents=True)
+        mine.write_text("a user's own notes\n")
+        reports[jobs] = docgen_build(repo, out, jobs)
+        trees[jobs] = tree(out)
+        assert mine.read_text() == "a user's own notes\n"
+    assert trees[2] == trees[1]
+    one, pool = reports[1], reports[2]
+    assert len(pool.written) > MIN_PAGES_FOR_POOL
+    assert (pool.written, pool.unchanged) == (one.written, one.unchanged)
+    assert [str(w) for w in pool.warnings] == [str(w) for w in one.warnings]
+    assert any("not overwritten" in str(w) for w in pool.warnings)
+    (repo / "pkg3" / "mod3.py").write_text('"""Module 3, edited."""\n')
+    again = docgen_build(repo, tmp_path / "out2", 2)
+    assert docs_page("pkg3/mod3.py") in again.written
+    assert not [page for page in again.written if "/mod" in page and "/mod3." not in page]
+    assert again.unchanged == len(pool.written) - len(again.written)
+
+
 def test_sample_builds_report_what_fixtures_readme_and_expected_md_say(
     torchlike_built: Built, badinputs_built: Built
 ) -> None:
