@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from urllib.parse import unquote
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -200,6 +201,45 @@ def test_shell_quote() -> None:
 
 
 # -------------------------------------------------------------------- tidy
+
+
+def reference_tidy(page: str) -> str:
+    """tidy's rules applied one line at a time: slow and plain."""
+    out: list[str] = []
+    blank_pending = False
+    lines = page.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        i += 1
+        if not line:
+            blank_pending = bool(out)
+            continue
+        if blank_pending:
+            out.append("")
+            blank_pending = False
+        out.append(line)
+        opened = re.match(r" {0,3}(`{3,}|~{3,})(.*)$", line)
+        if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
+            marker = opened.group(1)
+            closer = re.compile(rf" {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*")
+            while i < len(lines):
+                out.append(lines[i])
+                i += 1
+                if closer.fullmatch(out[-1]):
+                    break
+    return "\n".join(out).rstrip("\n") + "\n" if out else ""
+
+
+_PAGE_PIECES = st.sampled_from(
+    ["\n", " ", "\t", "`", "```", "~~~", "````", "a", "x`", "\r", "\u00a0", "    ```", "``` `"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PAGE_PIECES, max_size=40).map("".join))
+def test_tidy_follows_its_rules_line_by_line(page: str) -> None:
+    assert tidy(page) == reference_tidy(page)
 
 
 def test_tidy_normalises_whitespace_outside_fences() -> None:

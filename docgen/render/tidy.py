@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 
 
 @cache
@@ -22,32 +22,67 @@ def _closer(marker: str) -> re.Pattern[str]:
     return re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
 
 
+def _next_fence(page: str, pos: int) -> re.Match[str] | None:
+    """The next line at or after `pos` (a line's start) that opens a fence; a backtick
+    fence's info string may not hold a backtick.  Only lines with a run of three
+    backticks or tildes are looked at."""
+    end = len(page)
+    while pos < end:
+        ticks, tildes = page.find("```", pos), page.find("~~~", pos)
+        found = min(ticks, tildes) if ticks >= 0 and tildes >= 0 else max(ticks, tildes)
+        if found < 0:
+            return None
+        start = page.rfind("\n", pos, found) + 1 or pos
+        stop = page.find("\n", found)
+        stop = end if stop < 0 else stop
+        opened = _FENCE_OPEN.fullmatch(page, start, stop)
+        if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
+            return opened
+        pos = stop + 1
+    return None
+
+
+def _lines(text: str, out: list[str], pending: bool) -> bool:
+    """Add the whole lines of `text` (outside fences) to `out`, tidied; whether a blank
+    line is owed before whatever comes next."""
+    if not text:
+        return pending
+    lines = "\n".join([line.rstrip() for line in text.split("\n")])
+    if text.endswith("\n"):
+        lines = lines[:-1]
+    core = lines.strip("\n")
+    if not core:
+        return bool(out)  # blank lines only
+    if (pending or lines.startswith("\n")) and out:
+        out.append("")
+    while "\n\n\n" in core:  # two or more blank lines in a row become one
+        core = core.replace("\n\n\n", "\n\n")
+    out.append(core)
+    return lines.endswith("\n")
+
+
 def tidy(page: str) -> str:
     """Normalise whitespace outside fenced code blocks (see the module docstring).
 
-    A fence's body is found by one search for its closing line and copied whole:
+    The text between fences is tidied a whole stretch at a time with string methods,
+    and a fence's body is found by one search for its closing line and copied whole:
     embedded source is most of a docs page.
     """
     out: list[str] = []
-    blank_pending = False
+    pending = False
     pos, end = 0, len(page)
     while pos <= end:
-        newline = page.find("\n", pos)
-        if newline < 0:
-            newline = end
-        line = page[pos:newline].rstrip()
-        pos = newline + 1
-        if not line:
-            blank_pending = bool(out)
-            continue
-        if blank_pending:
+        opened = _next_fence(page, pos)
+        pending = _lines(page[pos : opened.start() if opened else end], out, pending)
+        if opened is None:
+            break
+        if pending:
             out.append("")
-            blank_pending = False
-        out.append(line)
-        opened = _FENCE_OPEN.match(line)
-        if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
-            closing = _closer(opened.group(1)).search(page, pos) if pos <= end else None
-            body_end = closing.end() if closing is not None else end
-            out.extend(page[pos:body_end].split("\n"))
-            pos = body_end + 1
+            pending = False
+        out.append(opened.group(0).rstrip())
+        body = opened.end() + 1
+        closing = _closer(opened.group(1)).search(page, body) if body <= end else None
+        body_end = closing.end() if closing is not None else end
+        out.append(page[body:body_end])
+        pos = body_end + 1
     return "\n".join(out).rstrip("\n") + "\n" if out else ""
