@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
 from docgen.inputs import inputs_digest, source_root
 from docgen.lock import output_lock
-from docgen.options import BuildOptions
+from docgen.options import BuildOptions, site_folder
 from docgen.project import project_name
 from docgen.state import (
     STATE_DIR,
@@ -135,7 +135,7 @@ def build_pages(
         record_outcomes(outcomes, state, written)
         report = make_report(discovery, index, written, plan.conflicts, 0.0)
         report.scanned, report.reused = scan.scanned, scan.reused
-        store_index(state, options, sites, scan.sites_made_from, report, inputs)
+        store_index(state, options, sites, scan.sites_made_from, report, inputs, project)
     return clock.finish(report, "write")
 
 
@@ -163,7 +163,10 @@ def discover_sources(options: BuildOptions) -> Discovery:
     """The files this build documents: the repository minus the output folder and
     whatever the configuration leaves out."""
     return discover(
-        options.repo, exclude_dirs=[options.out], include=options.include, exclude=options.exclude
+        options.repo,
+        exclude_dirs=[options.out, site_folder(options.out)],
+        include=options.include,
+        exclude=options.exclude,
     )
 
 
@@ -198,6 +201,7 @@ def store_index(
     made_from: Mapping[str, str],
     report: BuildReport,
     inputs: str,
+    project: str = "",
 ) -> None:
     """Keep the keyword index for `docgen find`, where the sources are for `check-links`,
     and what this build saw, so that an unchanged tree needs no work next time."""
@@ -208,6 +212,7 @@ def store_index(
     }
     state.store_sites(sites, made_from)
     state.set_meta("source_root", source_root(options))
+    state.set_meta("project", project)
     state.set_meta("report", json.dumps(summary, ensure_ascii=False))
     state.set_meta("inputs", inputs)
 

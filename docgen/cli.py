@@ -145,6 +145,59 @@ def build_command(
 cli.add_command(build_command, name="build")
 
 
+@cli.command(name="site")
+@click.argument("repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Output folder of the Markdown pages, built first (default: REPO/docs/generated).",
+)
+@click.option(
+    "--site",
+    "site_dir",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Folder of the HTML site (default: OUT-site, beside OUT).",
+)
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: CPUs).")
+@click.option("--templates", type=click.Path(path_type=str), multiple=True, help="As for build.")
+@CONFIG_OPTION
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
+def site_command(
+    repo: str,
+    out: str | None,
+    site_dir: str | None,
+    jobs: int | None,
+    templates: tuple[str, ...],
+    config_file: str | None,
+    quiet: bool,
+) -> None:
+    """Build the pages of REPO, then publish them as a static HTML site.
+
+    Every Markdown page becomes an HTML page at the same path (links and anchors
+    kept), and every documented file a highlighted source view under `_source/`.
+    Open SITE/index.html from disk or serve the folder; the site makes no request
+    outside itself.
+    """
+    from docgen.build import build
+    from docgen.options import resolve_options, site_folder
+    from docgen.site.publish import publish_site
+
+    options = resolve_options(repo, out, jobs, templates, config_file)
+    site = Path(site_dir).resolve() if site_dir else site_folder(options.out)
+    with progress_bar(quiet) as progress:
+        report = build(options, progress, on_wait=None if quiet else say)
+    print_report(report, options.out, quiet, False)
+    published = publish_site(options.out, site, options.templates, options.jobs)
+    if not quiet:
+        click.echo(
+            f"docgen: site {site}: {published.pages} pages, {len(published.written)} written, "
+            f"{published.unchanged} unchanged, {len(published.pruned)} removed"
+        )
+
+
 @cli.command(name="check")
 @click.argument("repo", type=click.Path(path_type=str))
 @click.option(

@@ -32,7 +32,7 @@ MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 #: folder under the output that holds docgen's own state, never pages
 STATE_FOLDER = ".docgen"
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _A_TAG = re.compile(r"<a(?=[\s/>])[^>]*>", re.IGNORECASE)
 _ANCHOR_ATTR = re.compile(
     r"""\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE
@@ -97,7 +97,7 @@ class _Parsed:
     anchors: frozenset[str]  # heading slugs and explicit HTML anchors
 
 
-def _heading_text(inline: Token) -> str:
+def heading_text(inline: Token) -> str:
     return "".join(
         child.content for child in inline.children or () if child.type in ("text", "code_inline")
     )
@@ -108,7 +108,7 @@ def _heading_slugs(tokens: Sequence[Token]) -> set[str]:
     slugs: set[str] = set()
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
-            slugs.add(slugger.claim(_heading_text(tokens[i + 1])))
+            slugs.add(slugger.claim(heading_text(tokens[i + 1])))
     return slugs
 
 
@@ -218,7 +218,7 @@ class _Checker:
 
     def why_broken(self, page: str, target: str) -> str | None:
         """The reason `target`, written on `page`, does not land; None when it does."""
-        if target.startswith("//") or _SCHEME.match(target):
+        if target.startswith("//") or SCHEME.match(target):
             return None
         written_path, _, written_fragment = target.partition("#")
         path = unquote(written_path.partition("?")[0])

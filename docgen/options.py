@@ -105,6 +105,12 @@ def resolve_out(repo: Path, out: str | os.PathLike[str] | None, config: Config) 
     return out_path
 
 
+def site_folder(out: Path) -> Path:
+    """Where `docgen site` publishes the pages of OUT unless told: `OUT-site`, beside OUT
+    (a build never documents it)."""
+    return out.with_name(out.name + "-site")
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))

@@ -33,6 +33,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
     " stamp TEXT NOT NULL DEFAULT '', inputs TEXT NOT NULL DEFAULT '')",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS site_pages (path TEXT PRIMARY KEY, made_from TEXT NOT NULL)",
 )
 
 #: A state file that cannot be read as docgen's (damage found after opening it).
@@ -121,6 +122,18 @@ class State:
 
     def forget_page(self, path: str) -> None:
         self._conn.execute("DELETE FROM pages WHERE path = ?", (path,))
+
+    # ------------------------------------------------------------ HTML site
+
+    def site_pages(self) -> dict[str, str]:
+        """Each HTML page of the site by path, with the digest of what it was made from."""
+        return dict(self._conn.execute("SELECT path, made_from FROM site_pages"))
+
+    def record_site_pages(self, made: Mapping[str, str], gone: Iterable[str]) -> None:
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO site_pages (path, made_from) VALUES (?, ?)", made.items()
+        )
+        self._conn.executemany("DELETE FROM site_pages WHERE path = ?", ((p,) for p in gone))
 
     # ------------------------------------------------------------ keyword index
 

@@ -1,0 +1,1 @@
+"""`docgen site`: the build's Markdown pages as a static HTML site (see `publish`)."""

@@ -1,0 +1,238 @@
+"""Publishing a build's pages as a static HTML site.
+
+Every Markdown page the build wrote becomes an HTML page at the same path, and
+every documented source file a highlighted source view under `_source/`.  A
+page is rendered again only when what it is made from changed (its Markdown
+page's digest or the source's bytes, and the layout), written only when its
+bytes change, and removed with its Markdown page.  Pages are rendered on every
+core, each written by the process that renders it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import posixpath
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from docgen import __version__
+from docgen.atomic import atomic_write, page_mode
+from docgen.errors import DocgenError
+from docgen.links import DOCS_SUFFIX
+from docgen.parallel_render import render_all
+from docgen.render import make_environment
+from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.site.html import Heading, SiteLinks, convert, html_page, make_parser, source_page
+from docgen.site.sources import highlight_css, numbered, source_lines
+from docgen.state import open_state
+
+#: The layout every site page is rendered with (overridable by name, like the pages).
+LAYOUT = "site/page.html.j2"
+#: The style sheet, a template too, so that a theme can replace it.
+STYLE = "site/docgen.css"
+#: Folder of the site's own files (style sheet).
+STATIC_FOLDER = "_static"
+_SITE_CODE = ("html.py", "sources.py", "publish.py")
+
+
+@dataclass(frozen=True)
+class Crumb:
+    label: str
+    href: str  # "" for the page itself
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """What the layout shows; `body` is HTML docgen made, the rest plain text."""
+
+    title: str
+    project: str
+    generator: str
+    body: Markup
+    outline: tuple[Heading, ...]
+    crumbs: tuple[Crumb, ...]
+    home: str
+    keywords: str
+    static: str
+
+
+@dataclass
+class SiteReport:
+    pages: int = 0
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    pruned: list[str] = field(default_factory=list)
+
+
+def publish_site(
+    out: Path, site: Path, templates: Sequence[Path] = (), jobs: int = 1
+) -> SiteReport:
+    """Bring `site` in line with the pages of the build in `out`."""
+    environment = make_environment(templates).overlay(autoescape=True)
+    try:
+        layout_key = _digest(_layout_key(environment), str(site.resolve()))
+    except jinja2.TemplateError as exc:
+        raise DocgenError(f"template error: {exc}") from exc
+    with open_state(out) as state:
+        manifest = state.manifest()
+        source_root = state.meta("source_root")
+        project = state.meta("project") or ""
+        previous = state.site_pages()
+    if source_root is None:
+        raise DocgenError(f"no docgen build in {out}: run `docgen build` first")
+    repo = Path(os.path.normpath(out / source_root))
+    sources = frozenset(
+        page.removesuffix(DOCS_SUFFIX) for page in manifest if page.endswith(DOCS_SUFFIX)
+    )
+    made_from: dict[str, str] = {}
+    work: dict[str, Callable[[], str]] = {}
+    context = _Context(environment, project, source_root, sources)
+    for page, digest in sorted(manifest.items()):
+        target = html_page(page)
+        made_from[target] = _digest(layout_key, "page", page, digest)
+        work[target] = partial(context.page, out, page)
+    for path in sorted(sources):
+        target = source_page(path)
+        made_from[target] = _digest(layout_key, "source", path, _file_digest(repo / path))
+        work[target] = partial(context.source, repo, path)
+    css = environment.get_template(STYLE).render() + "\n" + highlight_css() + "\n"
+    report = SiteReport(pages=len(made_from))
+    _write(site / STATIC_FOLDER / "docgen.css", css)
+    # A page is made again when its inputs changed, or when it is gone from the site
+    # (the records are those of the last site published from OUT, wherever it was).
+    todo = [
+        target
+        for target in sorted(work)
+        if previous.get(target) != made_from[target] or not (site / target).is_file()
+    ]
+    try:
+        results = render_all([partial(_render_and_write, site, t, work[t]) for t in todo], jobs)
+    except jinja2.TemplateError as exc:
+        raise DocgenError(f"template error: {exc}") from exc
+    for target, written in zip(todo, results, strict=True):
+        if written:
+            report.written.append(target)
+    report.unchanged = report.pages - len(report.written)
+    gone = sorted(set(previous) - set(made_from))
+    for target in gone:
+        with contextlib.suppress(FileNotFoundError):
+            (site / target).unlink()
+        report.pruned.append(target)
+    with open_state(out) as state:
+        state.record_site_pages({t: made_from[t] for t in todo}, gone)
+    return report
+
+
+class _Context:
+    """What every page of one site shares; inherited by the render workers."""
+
+    def __init__(
+        self,
+        environment: jinja2.Environment,
+        project: str,
+        source_root: str,
+        sources: frozenset[str],
+    ) -> None:
+        self.layout = environment.get_template(LAYOUT)
+        self.project = project
+        self.source_root = source_root
+        self.sources = sources
+        self.parser = make_parser()
+
+    def page(self, out: Path, page: str) -> str:
+        text = (out / page).read_text(encoding="utf-8", errors="replace")
+        converted = convert(text, SiteLinks(page, self.source_root, self.sources), self.parser)
+        title = converted.title or posixpath.basename(page)
+        return self._render(html_page(page), title, Markup(converted.body), converted.outline)
+
+    def source(self, repo: Path, path: str) -> str:
+        try:
+            text = (repo / path).read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            text = ""
+        text = text.replace("\r\n", "\n")
+        docs = _relative(source_page(path), html_page(path + DOCS_SUFFIX))
+        body = Markup(
+            f"<h1>Source: <code>{Markup.escape(path)}</code></h1>\n"
+            f'<p><a href="{Markup.escape(docs)}">Documentation page</a></p>\n'
+            + numbered(source_lines(path, text))
+        )
+        return self._render(source_page(path), path, body, ())
+
+    def _render(self, target: str, title: str, body: Markup, outline: tuple[Heading, ...]) -> str:
+        return self.layout.render(
+            page=SitePage(
+                title=title,
+                project=self.project,
+                generator=f"docgen {__version__}",
+                body=body,
+                outline=outline,
+                crumbs=_crumbs(target),
+                home=_relative(target, "index.html"),
+                keywords=_relative(target, html_page(KEYWORDS_PAGE)),
+                static=_relative(target, STATIC_FOLDER),
+            )
+        )
+
+
+def _crumbs(target: str) -> tuple[Crumb, ...]:
+    """The site's root, each folder above the page (by its index page), then the page."""
+    inside = target.removeprefix("_source/")
+    parts = inside.split("/")[:-1]
+    crumbs = [Crumb("(root)", _relative(target, "index.html"))]
+    for i in range(len(parts)):
+        folder = "/".join(parts[: i + 1])
+        crumbs.append(Crumb(parts[i], _relative(target, f"{folder}/index.html")))
+    crumbs.append(Crumb(posixpath.basename(target).removesuffix(".html"), ""))
+    return tuple(crumbs)
+
+
+def _relative(from_page: str, to_path: str) -> str:
+    return posixpath.relpath(to_path, posixpath.dirname(from_page) or ".")
+
+
+def _render_and_write(site: Path, target: str, render: Callable[[], str]) -> bool:
+    return _write(site / target, render())
+
+
+def _write(path: Path, text: str) -> bool:
+    """Write `text` unless the file already holds it; whether it was written."""
+    data = text.encode("utf-8")
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == data:
+            return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, data, page_mode())
+    return True
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+def _layout_key(environment: jinja2.Environment) -> str:
+    """What every site page depends on beyond its own page: the layout's and the
+    style's text, and the code that turns pages into HTML."""
+    loader = environment.loader
+    assert loader is not None
+    parts = [__version__]
+    for name in (LAYOUT, STYLE):
+        source, _, _ = loader.get_source(environment, name)
+        parts.append(source)
+    here = Path(__file__).parent
+    parts.extend((here / name).read_text(encoding="utf-8") for name in _SITE_CODE)
+    return _digest(*parts)
