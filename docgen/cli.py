@@ -191,6 +191,8 @@ def site_command(
         report = build(options, progress, on_wait=None if quiet else say)
     print_report(report, options.out, quiet, False)
     published = publish_site(options.out, site, options.templates, options.jobs)
+    for warning in published.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if not quiet:
         click.echo(
             f"docgen: site {site}: {published.pages} pages, {len(published.written)} written, "

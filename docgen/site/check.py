@@ -51,6 +51,8 @@ def check_site(site: Path) -> list[BrokenSiteLink]:
     broken = []
     for name, page in pages.items():
         for load in page.loads:
+            if load.startswith("data:"):
+                continue  # inline: nothing is requested
             if SCHEME.match(load) or load.startswith("//"):
                 broken.append(BrokenSiteLink(name, load, "loaded from outside the site"))
             elif not (site / posixpath.dirname(name) / unquote(load)).exists():

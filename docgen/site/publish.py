@@ -30,6 +30,7 @@ from docgen.parallel_render import render_all
 from docgen.render import make_environment
 from docgen.render.keyword_views import KEYWORDS_PAGE
 from docgen.site.html import Heading, SiteLinks, convert, html_page, make_parser, source_page
+from docgen.site.search import SEARCH_FOLDER, search_index
 from docgen.site.sources import highlight_css, numbered, source_lines
 from docgen.state import open_state
 
@@ -37,7 +38,9 @@ from docgen.state import open_state
 LAYOUT = "site/page.html.j2"
 #: The style sheet, a template too, so that a theme can replace it.
 STYLE = "site/docgen.css"
-#: Folder of the site's own files (style sheet).
+#: The search's script, also a template by name.
+SCRIPT = "site/search.js"
+#: Folder of the site's own files (style sheet, search script).
 STATIC_FOLDER = "_static"
 _SITE_CODE = ("html.py", "sources.py", "publish.py")
 
@@ -61,6 +64,7 @@ class SitePage:
     home: str
     keywords: str
     static: str
+    root: str  # the site's root, relative to this page
 
 
 @dataclass
@@ -69,6 +73,7 @@ class SiteReport:
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def publish_site(
@@ -85,6 +90,7 @@ def publish_site(
         source_root = state.meta("source_root")
         project = state.meta("project") or ""
         previous = state.site_pages()
+        sites = state.all_sites()
     if source_root is None:
         raise DocgenError(f"no docgen build in {out}: run `docgen build` first")
     repo = Path(os.path.normpath(out / source_root))
@@ -105,6 +111,17 @@ def publish_site(
     css = environment.get_template(STYLE).render() + "\n" + highlight_css() + "\n"
     report = SiteReport(pages=len(made_from))
     _write(site / STATIC_FOLDER / "docgen.css", css)
+    loader = environment.loader
+    assert loader is not None
+    _write(site / STATIC_FOLDER / "search.js", loader.get_source(environment, SCRIPT)[0])
+    index = search_index(sites)
+    report.warnings.extend(index.warnings)
+    for name, text in index.files.items():
+        _write(site / name, text)
+    with contextlib.suppress(FileNotFoundError):
+        for stale in sorted((site / SEARCH_FOLDER).iterdir()):
+            if f"{SEARCH_FOLDER}/{stale.name}" not in index.files:
+                stale.unlink()
     # A page is made again when its inputs changed, or when it is gone from the site
     # (the records are those of the last site published from OUT, wherever it was).
     todo = [
@@ -178,6 +195,7 @@ class _Context:
                 home=_relative(target, "index.html"),
                 keywords=_relative(target, html_page(KEYWORDS_PAGE)),
                 static=_relative(target, STATIC_FOLDER),
+                root=_relative(target, "."),
             )
         )
 

@@ -147,6 +147,10 @@ class State:
         the rows of files whose `made_from` changed)."""
         store_sites(self._conn, found, made_from)
 
+    def all_sites(self) -> list[DefinitionSite]:
+        """Every keyword site the last build stored, sorted."""
+        return find_sites(self._conn, "*", "glob")
+
     def find_sites(
         self, pattern: str, mode: MatchMode = "exact", kind: str | None = None
     ) -> list[DefinitionSite]:
