@@ -21,8 +21,10 @@ from docgen.site.publish import publish_site
 BuildFn = Callable[..., BuildReport]
 SampleFn = Callable[..., Path]
 _ID = re.compile(r'\sid="([^"]*)"')
-#: the one script a page loads: the site's own search
-_OWN_SCRIPT = re.compile(r'<script src="(?:\.\./)*_static/search\.js" defer></script>')
+#: the scripts a page may load: the site's own search and diagram renderer
+_OWN_SCRIPT = re.compile(
+    r'<script src="(?:\.\./)*_static/(?:search|mermaid\.min|diagrams)\.js" defer></script>'
+)
 
 
 def site_files(site: Path) -> dict[str, bytes]:
@@ -185,3 +187,42 @@ def test_words_split_names_as_a_reader_does() -> None:
         "out",
     ]
     assert words("HTTPServer") == ["httpserver", "server"]
+
+
+def test_a_folder_diagram_is_drawn_by_the_shipped_renderer_only_where_there_is_one(
+    sample: SampleFn, docgen_build: BuildFn
+) -> None:
+    out, site = built_site(sample("torchlike"), docgen_build)
+    markdown = (out / "minitorch" / "doc.md").read_text(encoding="utf-8")
+    assert "```mermaid\ngraph LR\n" in markdown
+    assert '  n0["__init__.py"]' in markdown and "n0 --> n2" in markdown  # nn/ is n2
+    page = (site / "minitorch" / "doc.html").read_text(encoding="utf-8")
+    assert '<pre class="mermaid">graph LR' in page
+    assert '_static/mermaid.min.js" defer></script>' in page
+    assert (site / "_static" / "mermaid.min.js").stat().st_size > 1_000_000
+    plain = (site / "minitorch" / "nn" / "functional.py_docs.html").read_text(encoding="utf-8")
+    assert "mermaid" not in plain
+
+
+def test_a_large_diagram_is_capped_and_says_what_it_left_out(
+    tmp_path: Path, docgen_build: BuildFn
+) -> None:
+    from docgen.render.diagram_views import DIAGRAM_NODES
+
+    repo = tmp_path / "chain"
+    package = repo / "pkg"
+    package.mkdir(parents=True)
+    count = DIAGRAM_NODES + 6
+    (package / "__init__.py").write_text("")
+    for i in range(count):
+        body = f"from pkg import m{i + 1}\n" if i + 1 < count else ""
+        (package / f"m{i}.py").write_text(body)
+    docgen_build(repo, repo / "docs" / "generated", 2)
+    doc = (repo / "docs" / "generated" / "pkg" / "doc.md").read_text(encoding="utf-8")
+    shown = f"the {DIAGRAM_NODES} most connected of {count}, 6 left out to keep it readable"
+    assert shown in doc
+    diagram = doc.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    drawn = set(re.findall(r'\["m([0-9]+)\.py"\]', diagram))
+    assert len(drawn) == DIAGRAM_NODES
+    pairs = sum(1 for i in range(count - 1) if {str(i), str(i + 1)} <= drawn)
+    assert diagram.count(" --> ") == pairs  # every import between drawn nodes, no other

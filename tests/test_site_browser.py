@@ -189,3 +189,14 @@ def test_breadcrumbs_and_folder_pages_lead_to_every_page(browser: Any, site: Pat
     expected = {p.relative_to(site).as_posix() for p in (site / "minitorch").glob("*_docs.html")}
     assert expected <= reached
     watched.close()
+
+
+def test_a_folder_diagram_is_drawn_offline(browser: Any, site: Path, tmp_path: Path) -> None:
+    base = site.resolve().as_uri()
+    watched = Watched(browser, base)
+    page = watched.page
+    page.goto(f"{base}/minitorch/doc.html")
+    page.locator("pre.mermaid svg").first.wait_for(timeout=10000)
+    assert page.locator("pre.mermaid svg .node").count() >= 3
+    page.screenshot(path=str(artifacts(tmp_path) / "diagram.png"), full_page=True)
+    watched.close()

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         LaunchView,
         RegistrationView,
     )
+    from .diagram_views import DiagramView
     from .docstring_views import DocstringView, ExampleView
     from .finding_views import FindingGroup, PerformanceView, SecurityView
 
@@ -595,6 +596,7 @@ class FolderDocView:
     folder_index: str
     keywords: LinkView  # the repository-wide keyword index
     more_classes: int = 0  # public classes left out of `classes`
+    diagram: DiagramView | None = None  # how its files and subfolders import each other
 
 
 # ------------------------------------------------------- repo-wide keyword index

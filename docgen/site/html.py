@@ -48,6 +48,7 @@ class HtmlPage:
     body: str  # HTML
     title: str  # the first heading's text, "" when there is none
     outline: tuple[Heading, ...]  # headings of levels 2 and 3, in page order
+    diagrams: bool = False  # whether it holds a Mermaid diagram to draw
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,13 @@ class _SiteRenderer(RendererHTML):
         token.attrSet("href", links.rewrite(str(token.attrGet("href") or "")))
         return self.renderToken(tokens, idx, options, env)
 
+    def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        token = tokens[idx]
+        if token.info.strip() == "mermaid":  # drawn in the browser by the shipped renderer
+            env["diagrams"] = True
+            return f'<pre class="mermaid">{html.escape(token.content)}</pre>\n'
+        return super().fence(tokens, idx, options, env)
+
     def html_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
@@ -162,7 +170,7 @@ def convert(markdown_text: str, links: SiteLinks, parser: MarkdownIt | None = No
             if level in (2, 3):
                 outline.append(Heading(level, text, anchor))
     body = md.renderer.render(tokens, md.options, env)
-    return HtmlPage(body, title, tuple(outline))
+    return HtmlPage(body, title, tuple(outline), bool(env.get("diagrams")))
 
 
 def without_front_matter(markdown_text: str) -> str:

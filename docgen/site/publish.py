@@ -38,8 +38,9 @@ from docgen.state import open_state
 LAYOUT = "site/page.html.j2"
 #: The style sheet, a template too, so that a theme can replace it.
 STYLE = "site/docgen.css"
-#: The search's script, also a template by name.
-SCRIPT = "site/search.js"
+#: Files copied into `_static/` as they are (looked up by name like the templates):
+#: the search, the diagram renderer (Mermaid, shipped: no network) and its start.
+ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js")
 #: Folder of the site's own files (style sheet, search script).
 STATIC_FOLDER = "_static"
 _SITE_CODE = ("html.py", "sources.py", "publish.py")
@@ -65,6 +66,7 @@ class SitePage:
     keywords: str
     static: str
     root: str  # the site's root, relative to this page
+    diagrams: bool = False  # whether the page loads the diagram renderer
 
 
 @dataclass
@@ -113,7 +115,9 @@ def publish_site(
     _write(site / STATIC_FOLDER / "docgen.css", css)
     loader = environment.loader
     assert loader is not None
-    _write(site / STATIC_FOLDER / "search.js", loader.get_source(environment, SCRIPT)[0])
+    for name in ASSETS:
+        asset = loader.get_source(environment, f"site/{name}")[0]
+        _write(site / STATIC_FOLDER / posixpath.basename(name), asset)
     index = search_index(sites)
     report.warnings.extend(index.warnings)
     for name, text in index.files.items():
@@ -167,7 +171,9 @@ class _Context:
         text = (out / page).read_text(encoding="utf-8", errors="replace")
         converted = convert(text, SiteLinks(page, self.source_root, self.sources), self.parser)
         title = converted.title or posixpath.basename(page)
-        return self._render(html_page(page), title, Markup(converted.body), converted.outline)
+        return self._render(
+            html_page(page), title, Markup(converted.body), converted.outline, converted.diagrams
+        )
 
     def source(self, repo: Path, path: str) -> str:
         try:
@@ -183,7 +189,14 @@ class _Context:
         )
         return self._render(source_page(path), path, body, ())
 
-    def _render(self, target: str, title: str, body: Markup, outline: tuple[Heading, ...]) -> str:
+    def _render(
+        self,
+        target: str,
+        title: str,
+        body: Markup,
+        outline: tuple[Heading, ...],
+        diagrams: bool = False,
+    ) -> str:
         return self.layout.render(
             page=SitePage(
                 title=title,
@@ -196,6 +209,7 @@ class _Context:
                 keywords=_relative(target, html_page(KEYWORDS_PAGE)),
                 static=_relative(target, STATIC_FOLDER),
                 root=_relative(target, "."),
+                diagrams=diagrams,
             )
         )
 

@@ -1,0 +1,67 @@
+"""A folder's import diagram: how its files and subfolders import (or include) each other.
+
+Drawn as Mermaid in the folder's `doc.md` (GitHub renders it; the HTML site ships
+the renderer).  A subfolder is one node for everything below it; only nodes with
+an edge are drawn, the most connected first, at most `DIAGRAM_NODES` of them, and
+the page says what was left out.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from dataclasses import dataclass
+
+from .lookup import RepoLookup
+
+#: Nodes drawn at most: beyond this a diagram stops being readable.
+DIAGRAM_NODES = 24
+
+
+@dataclass(frozen=True)
+class DiagramView:
+    mermaid: str  # the diagram's text, without the fence
+    nodes: int  # nodes drawn
+    edges: int  # edges drawn
+    left_out: int  # connected nodes not drawn (over the cap)
+
+
+def import_diagram(lookup: RepoLookup, folder: str) -> DiagramView | None:
+    """The folder's diagram, or None when none of its parts imports another."""
+    index = lookup.index
+    prefix = folder + "/" if folder else ""
+    node_of: dict[str, str] = {}
+    pending = [folder]
+    while pending:
+        current = lookup.folder(pending.pop())
+        for path in current.files:
+            rest = path[len(prefix) :]
+            node_of[path] = rest if "/" not in rest else rest.split("/", 1)[0] + "/"
+        pending.extend(current.subfolders)
+    weights: Counter[tuple[str, str]] = Counter()
+    for path in sorted(node_of):
+        targets = (*index.graph.imports_of(path), *index.includes.includes_of(path))
+        for target in targets:
+            a, b = node_of[path], node_of.get(target)
+            if b is not None and a != b:
+                weights[(a, b)] += 1
+    if not weights:
+        return None
+    degree: Counter[str] = Counter()
+    for a, b in weights:
+        degree[a] += 1
+        degree[b] += 1
+    ranked = sorted(degree, key=lambda n: (-degree[n], n))
+    kept = sorted(ranked[:DIAGRAM_NODES])
+    ids = {name: f"n{i}" for i, name in enumerate(kept)}
+    lines = ["graph LR"]
+    lines.extend(f'  {ids[name]}["{_label(name)}"]' for name in kept)
+    drawn = [(a, b) for a, b in sorted(weights) if a in ids and b in ids]
+    lines.extend(f"  {ids[a]} --> {ids[b]}" for a, b in drawn)
+    return DiagramView("\n".join(lines), len(kept), len(drawn), len(ranked) - len(kept))
+
+
+def _label(name: str) -> str:
+    """A node's text as Mermaid shows it literally (its entity codes for the rest)."""
+    safe = "".join(ch if ch.isalnum() or ch in "._-/+ " else f"#{ord(ch)};" for ch in name)
+    return posixpath.normpath(safe) + ("/" if name.endswith("/") else "")
