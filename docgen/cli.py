@@ -14,6 +14,7 @@ from click._termui_impl import ProgressBar
 
 if TYPE_CHECKING:
     from docgen.build import BuildReport
+    from docgen.options import BuildOptions
     from docgen.workers import Progress
 
 from docgen import __version__
@@ -104,6 +105,16 @@ CONFIG_OPTION = click.option(
 @click.option("--strict", is_flag=True, help="Exit 1 when the build has any warning.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
 @click.option("-v", "--verbose", is_flag=True, help="Also list every page written.")
+@click.option(
+    "--html", is_flag=True, help="Also publish the pages as an HTML site (as `docgen site`)."
+)
+@click.option(
+    "--site",
+    "site_dir",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Folder of the HTML site with --html (default: OUT-site, beside OUT).",
+)
 def build_command(
     repo: str,
     out: str | None,
@@ -114,6 +125,8 @@ def build_command(
     strict: bool,
     quiet: bool,
     verbose: bool,
+    html: bool = False,
+    site_dir: str | None = None,
 ) -> None:
     """Write _docs.md and _kw.md pages for every file of REPO, plus folder pages.
 
@@ -136,6 +149,8 @@ def build_command(
 
         write_report(report_file, report, options)
     print_report(report, options.out, quiet, verbose)
+    if html:
+        publish(options, site_dir, quiet)
     if strict and report.warnings:
         if not quiet:
             click.echo(f"docgen: --strict: {len(report.warnings)} warnings", err=True)
@@ -182,14 +197,21 @@ def site_command(
     outside itself.
     """
     from docgen.build import build
-    from docgen.options import resolve_options, site_folder
-    from docgen.site.publish import publish_site
+    from docgen.options import resolve_options
 
     options = resolve_options(repo, out, jobs, templates, config_file)
-    site = Path(site_dir).resolve() if site_dir else site_folder(options.out)
     with progress_bar(quiet) as progress:
         report = build(options, progress, on_wait=None if quiet else say)
     print_report(report, options.out, quiet, False)
+    publish(options, site_dir, quiet)
+
+
+def publish(options: BuildOptions, site_dir: str | None, quiet: bool) -> None:
+    """Publish the pages of the build just made as the HTML site."""
+    from docgen.options import site_folder
+    from docgen.site.publish import publish_site
+
+    site = Path(site_dir).resolve() if site_dir else site_folder(options.out)
     published = publish_site(options.out, site, options.templates, options.jobs)
     for warning in published.warnings:
         click.echo(f"warning: {warning}", err=True)

@@ -23,7 +23,7 @@ SampleFn = Callable[..., Path]
 _ID = re.compile(r'\sid="([^"]*)"')
 #: the scripts a page may load: the site's own search and diagram renderer
 _OWN_SCRIPT = re.compile(
-    r'<script src="(?:\.\./)*_static/(?:search|mermaid\.min|diagrams)\.js" defer></script>'
+    r'<script src="(?:\.\./)*_static/(?:search|mermaid\.min|diagrams|fulltext)\.js" defer></script>'
 )
 
 
@@ -226,3 +226,42 @@ def test_a_large_diagram_is_capped_and_says_what_it_left_out(
     assert len(drawn) == DIAGRAM_NODES
     pairs = sum(1 for i in range(count - 1) if {str(i), str(i + 1)} <= drawn)
     assert diagram.count(" --> ") == pairs  # every import between drawn nodes, no other
+
+
+def test_the_site_command_and_build_html_publish_the_same_site(sample: SampleFn) -> None:
+    from click.testing import CliRunner
+
+    from docgen.cli import cli
+
+    first, second = sample("torchlike", "a"), sample("torchlike", "b")
+    result = CliRunner().invoke(cli, ["site", str(first), "-q", "-j", "2"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(cli, ["build", str(second), "-q", "-j", "2", "--html"])
+    assert result.exit_code == 0, result.output
+    made = first / "docs" / "generated-site"
+    assert site_files(made) == site_files(second / "docs" / "generated-site")
+    assert (made / "index.html").is_file() and check_site(made) == []
+    rebuilt = CliRunner().invoke(cli, ["site", str(first), "-j", "2"])
+    assert "0 written" in rebuilt.output  # nothing changed: nothing rendered again
+
+
+def test_every_page_can_be_reached_from_the_root_by_its_links(
+    sample: SampleFn, docgen_build: BuildFn
+) -> None:
+    import posixpath
+    from urllib.parse import unquote
+
+    _, site = built_site(sample("torchlike"), docgen_build)
+    pages = set(site_files(site))
+    seen, pending = {"index.html"}, ["index.html"]
+    while pending:
+        page = pending.pop()
+        text = (site / page).read_text(encoding="utf-8")
+        for href in re.findall(r'<a href="([^"#]+)[^"]*"', text):
+            if "://" in href:
+                continue
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(href)))
+            if target in pages and target not in seen:
+                seen.add(target)
+                pending.append(target)
+    assert seen == pages

@@ -200,3 +200,24 @@ def test_a_folder_diagram_is_drawn_offline(browser: Any, site: Path, tmp_path: P
     assert page.locator("pre.mermaid svg .node").count() >= 3
     page.screenshot(path=str(artifacts(tmp_path) / "diagram.png"), full_page=True)
     watched.close()
+
+
+def test_full_text_search_works_over_http_and_says_why_not_from_disk(
+    browser: Any, site: Path, served: str, tmp_path: Path
+) -> None:
+    if not (site / "_pagefind" / "pagefind.js").is_file():
+        pytest.skip("Pagefind is not installed (pip install 'pagefind[bin]')")
+    watched = Watched(browser, served)
+    page = watched.page
+    page.goto(f"{served}/_fulltext.html")
+    page.locator(".pagefind-ui__search-input").fill("softmax")
+    result = page.locator(".pagefind-ui__result-link").first
+    result.wait_for(timeout=10000)
+    assert result.get_attribute("href")
+    page.screenshot(path=str(artifacts(tmp_path) / "fulltext.png"))
+    watched.close()
+    base = site.resolve().as_uri()
+    offline = Watched(browser, base)
+    offline.page.goto(f"{base}/_fulltext.html")
+    assert offline.page.locator("#docgen-fulltext-offline").is_visible()
+    offline.close()

@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import os
 import posixpath
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -29,6 +30,7 @@ from docgen.links import DOCS_SUFFIX
 from docgen.parallel_render import render_all
 from docgen.render import make_environment
 from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.site import fulltext
 from docgen.site.html import Heading, SiteLinks, convert, html_page, make_parser, source_page
 from docgen.site.search import SEARCH_FOLDER, search_index
 from docgen.site.sources import highlight_css, numbered, source_lines
@@ -39,8 +41,9 @@ LAYOUT = "site/page.html.j2"
 #: The style sheet, a template too, so that a theme can replace it.
 STYLE = "site/docgen.css"
 #: Files copied into `_static/` as they are (looked up by name like the templates):
-#: the search, the diagram renderer (Mermaid, shipped: no network) and its start.
-ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js")
+#: the search, the diagram renderer (Mermaid, shipped: no network) and its start, the
+#: full-text search page's script.
+ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js", "fulltext.js")
 #: Folder of the site's own files (style sheet, search script).
 STATIC_FOLDER = "_static"
 _SITE_CODE = ("html.py", "sources.py", "publish.py")
@@ -67,6 +70,8 @@ class SitePage:
     static: str
     root: str  # the site's root, relative to this page
     diagrams: bool = False  # whether the page loads the diagram renderer
+    fulltext: str = ""  # the full-text search page, "" when Pagefind is not installed
+    indexed: bool = False  # whether full-text search indexes this page's text
 
 
 @dataclass
@@ -84,7 +89,8 @@ def publish_site(
     """Bring `site` in line with the pages of the build in `out`."""
     environment = make_environment(templates).overlay(autoescape=True)
     try:
-        layout_key = _digest(_layout_key(environment), str(site.resolve()))
+        with_fulltext = fulltext.available()
+        layout_key = _digest(_layout_key(environment), str(site.resolve()), str(with_fulltext))
     except jinja2.TemplateError as exc:
         raise DocgenError(f"template error: {exc}") from exc
     with open_state(out) as state:
@@ -101,11 +107,14 @@ def publish_site(
     )
     made_from: dict[str, str] = {}
     work: dict[str, Callable[[], str]] = {}
-    context = _Context(environment, project, source_root, sources)
+    context = _Context(environment, project, source_root, sources, with_fulltext)
     for page, digest in sorted(manifest.items()):
         target = html_page(page)
         made_from[target] = _digest(layout_key, "page", page, digest)
         work[target] = partial(context.page, out, page)
+    if with_fulltext:
+        made_from[fulltext.FULLTEXT_PAGE] = _digest(layout_key, "fulltext")
+        work[fulltext.FULLTEXT_PAGE] = context.fulltext
     for path in sorted(sources):
         target = source_page(path)
         made_from[target] = _digest(layout_key, "source", path, _file_digest(repo / path))
@@ -146,6 +155,12 @@ def publish_site(
         with contextlib.suppress(FileNotFoundError):
             (site / target).unlink()
         report.pruned.append(target)
+    if not with_fulltext:
+        shutil.rmtree(site / fulltext.FULLTEXT_FOLDER, ignore_errors=True)
+    elif todo or gone or not (site / fulltext.FULLTEXT_FOLDER / "pagefind.js").is_file():
+        failed = fulltext.index_site(site)
+        if failed:
+            report.warnings.append(failed)
     with open_state(out) as state:
         state.record_site_pages({t: made_from[t] for t in todo}, gone)
     return report
@@ -160,8 +175,10 @@ class _Context:
         project: str,
         source_root: str,
         sources: frozenset[str],
+        with_fulltext: bool = False,
     ) -> None:
         self.layout = environment.get_template(LAYOUT)
+        self.with_fulltext = with_fulltext
         self.project = project
         self.source_root = source_root
         self.sources = sources
@@ -172,8 +189,17 @@ class _Context:
         converted = convert(text, SiteLinks(page, self.source_root, self.sources), self.parser)
         title = converted.title or posixpath.basename(page)
         return self._render(
-            html_page(page), title, Markup(converted.body), converted.outline, converted.diagrams
+            html_page(page),
+            title,
+            Markup(converted.body),
+            converted.outline,
+            converted.diagrams,
+            indexed=True,
         )
+
+    def fulltext(self) -> str:
+        body = Markup(fulltext.search_body(_relative(fulltext.FULLTEXT_PAGE, STATIC_FOLDER)))
+        return self._render(fulltext.FULLTEXT_PAGE, "Full-text search", body, ())
 
     def source(self, repo: Path, path: str) -> str:
         try:
@@ -196,6 +222,7 @@ class _Context:
         body: Markup,
         outline: tuple[Heading, ...],
         diagrams: bool = False,
+        indexed: bool = False,
     ) -> str:
         return self.layout.render(
             page=SitePage(
@@ -210,6 +237,8 @@ class _Context:
                 static=_relative(target, STATIC_FOLDER),
                 root=_relative(target, "."),
                 diagrams=diagrams,
+                fulltext=_relative(target, fulltext.FULLTEXT_PAGE) if self.with_fulltext else "",
+                indexed=indexed and self.with_fulltext,
             )
         )
 
