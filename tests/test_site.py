@@ -90,8 +90,10 @@ def test_publishing_is_incremental_and_deterministic(
     one_process = repo.parent / "one-process-site"
     publish_site(out, one_process, jobs=1)
     assert site_files(one_process) == site_files(site)
+    search_made = (site / "_search" / "manifest.js").stat().st_mtime_ns
     again = publish_site(out, site, jobs=2)
     assert again.written == [] and again.unchanged == again.pages
+    assert (site / "_search" / "manifest.js").stat().st_mtime_ns == search_made
     module = repo / "minitorch" / "nn" / "modules.py"
     module.write_text(module.read_text() + "\n\ndef added_here() -> int:\n    return 1\n")
     (repo / "minitorch" / "utils" / "notes.py").unlink()
@@ -103,6 +105,7 @@ def test_publishing_is_incremental_and_deterministic(
     assert not (site / html_page("minitorch/utils/notes.py_docs.md")).exists()
     assert not [p for p in changed.written if p.startswith("minitorch/compile/")]
     assert check_site(site) == []
+    assert "added_here" in (site / "_search" / "ad.js").read_text(encoding="utf-8")
 
 
 def test_links_are_rewritten_into_the_site() -> None:
@@ -163,7 +166,7 @@ def test_every_word_of_every_name_finds_it_in_one_shard(names: list[str], budget
     manifest = loaded(index.files, "_search/manifest.js")
     assert isinstance(manifest, dict)
     for site in sites:
-        for word in search.tokens(site):
+        for word in search.tokens(site.name, site.qualname):
             for end in range(2, len(word) + 1):
                 key = shard_for(word[:end], manifest)
                 assert key is not None, (site.name, word[:end])

@@ -127,14 +127,20 @@ def publish_site(
     for name in ASSETS:
         asset = loader.get_source(environment, f"site/{name}")[0]
         _write(site / STATIC_FOLDER / posixpath.basename(name), asset)
-    index = search_index(sites)
-    report.warnings.extend(index.warnings)
-    for name, text in index.files.items():
-        _write(site / name, text)
-    with contextlib.suppress(FileNotFoundError):
-        for stale in sorted((site / SEARCH_FOLDER).iterdir()):
-            if f"{SEARCH_FOLDER}/{stale.name}" not in index.files:
-                stale.unlink()
+    # The search is made again only when the keyword index changed (or is gone).
+    searched = _digest(__version__, *(repr(s) for s in sites), _code_digest("search.py"))
+    manifest_path = f"{SEARCH_FOLDER}/manifest.js"
+    search_records: dict[str, str] = {}
+    if previous.get(manifest_path) != searched or not (site / manifest_path).is_file():
+        index = search_index(sites)
+        report.warnings.extend(index.warnings)
+        for name, text in index.files.items():
+            _write(site / name, text)
+        with contextlib.suppress(FileNotFoundError):
+            for stale in sorted((site / SEARCH_FOLDER).iterdir()):
+                if f"{SEARCH_FOLDER}/{stale.name}" not in index.files:
+                    stale.unlink()
+        search_records[manifest_path] = searched
     # A page is made again when its inputs changed, or when it is gone from the site
     # (the records are those of the last site published from OUT, wherever it was).
     todo = [
@@ -150,7 +156,7 @@ def publish_site(
         if written:
             report.written.append(target)
     report.unchanged = report.pages - len(report.written)
-    gone = sorted(set(previous) - set(made_from))
+    gone = sorted(set(previous) - set(made_from) - {manifest_path})
     for target in gone:
         with contextlib.suppress(FileNotFoundError):
             (site / target).unlink()
@@ -162,7 +168,7 @@ def publish_site(
         if failed:
             report.warnings.append(failed)
     with open_state(out) as state:
-        state.record_site_pages({t: made_from[t] for t in todo}, gone)
+        state.record_site_pages({**{t: made_from[t] for t in todo}, **search_records}, gone)
     return report
 
 
@@ -283,6 +289,10 @@ def _file_digest(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return "unreadable"
+
+
+def _code_digest(name: str) -> str:
+    return _digest((Path(__file__).parent / name).read_text(encoding="utf-8"))
 
 
 def _layout_key(environment: jinja2.Environment) -> str:

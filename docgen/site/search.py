@@ -13,6 +13,7 @@ when someone searches.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -25,7 +26,10 @@ SEARCH_FOLDER = "_search"
 #: A shard may not be larger than this; the build warns about one it cannot cut.
 SHARD_BUDGET = 256 * 1024
 #: Characters of a key at first, and at most.
-FIRST_KEY, LAST_KEY = 2, 24
+FIRST_KEY, LAST_KEY = 2, 96
+
+#: Room kept in a shard for the script around its entries (and escaped `</`).
+_WRAPPER = 1024
 
 _WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|[_.:~]+")
 _KEY_CHAR = re.compile(r"[^a-z0-9]")
@@ -41,10 +45,10 @@ def words(name: str) -> list[str]:
     return found
 
 
-def tokens(site: DefinitionSite) -> list[str]:
-    """What a query may begin with to find this site."""
-    found = words(site.name)
-    qualified = site.qualname.lower()
+def tokens(name: str, qualname: str) -> list[str]:
+    """What a query may begin with to find a site of this name."""
+    found = words(name)
+    qualified = qualname.lower()
     if qualified not in found:
         found.append(qualified)
     return found
@@ -56,7 +60,14 @@ def key_of(text: str, length: int) -> str:
     return _KEY_CHAR.sub("_", text[:length].lower())
 
 
-Row = tuple[list[str], list[object]]  # a site's tokens, and its entry in a shard
+@dataclass(frozen=True)
+class _Row:
+    """One site: the tokens that find it (as keys), its entry in a shard, its size there."""
+
+    tokens: tuple[str, ...]
+    entry: tuple[str, str, str, str, str]
+    size: int
+    order: int  # its place among all entries, which are sorted
 
 
 @dataclass(frozen=True)
@@ -67,21 +78,23 @@ class SearchIndex:
 
 def search_index(sites: Iterable[DefinitionSite]) -> SearchIndex:
     """The manifest and every shard, deterministic for the same sites."""
-    entries = sorted(
-        {(s.name, s.kind, s.qualname, s.path, s.anchor) for s in sites if s.anchor or s.path}
-    )
-    rows: list[Row] = [
-        (tokens(DefinitionSite(name, path, 0, kind, qualname, anchor)), list(entry))
-        for entry in entries
-        for name, kind, qualname, path, anchor in (entry,)
+    entries = sorted({(s.name, s.kind, s.qualname, s.path, s.anchor) for s in sites})
+    rows = [
+        _Row(
+            tuple(sorted({key_of(t, len(t)) for t in tokens(e[0], e[2])})),
+            e,
+            len(json.dumps(e, ensure_ascii=True, separators=(",", ":"))) + 1,
+            order,
+        )
+        for order, e in enumerate(entries)
     ]
-    shards: dict[str, list[list[object]]] = {}
+    shards: dict[str, list[_Row]] = {}
     split: list[str] = []
     warnings: list[str] = []
-    _fill(rows, FIRST_KEY, shards, split, warnings)
+    _fill([(t, row) for row in rows for t in row.tokens], FIRST_KEY, shards, split, warnings)
     files = {
-        f"{SEARCH_FOLDER}/{key}.js": _script("shard", key, rows_)
-        for key, rows_ in sorted(shards.items())
+        f"{SEARCH_FOLDER}/{key}.js": _script("shard", key, [list(r.entry) for r in members])
+        for key, members in sorted(shards.items())
     }
     manifest = {"split": sorted(split), "keys": sorted(shards), "first": FIRST_KEY}
     files[f"{SEARCH_FOLDER}/manifest.js"] = _script("manifest", "", manifest)
@@ -89,38 +102,65 @@ def search_index(sites: Iterable[DefinitionSite]) -> SearchIndex:
 
 
 def _fill(
-    rows: Sequence[Row],
+    pairs: Sequence[tuple[str, _Row]],
     length: int,
-    shards: dict[str, list[list[object]]],
+    shards: dict[str, list[_Row]],
     split: list[str],
     warnings: list[str],
-    prefix: str = "",
 ) -> None:
-    """Put each row in the shard of each of its tokens' first `length` characters, for
-    the tokens longer than `prefix` that begin with it; a shard over the budget is cut
-    by one more character, keeping only the rows with a token that ends there."""
-    grouped: dict[str, list[Row]] = defaultdict(list)
-    for row in rows:
-        under = [t for t in row[0] if key_of(t, len(prefix)) == prefix and len(t) > len(prefix)]
-        for key in sorted({key_of(t, length) for t in under}):
-            grouped[key].append(row)
-    for key, members in sorted(grouped.items()):
-        size = len(_script("shard", key, [entry for _, entry in members]).encode("utf-8"))
-        if size <= SHARD_BUDGET or length >= LAST_KEY:
-            shards[key] = [entry for _, entry in members]
-            if size > SHARD_BUDGET:
-                warnings.append(
-                    f"search shard {key!r} is {size // 1024} kB, over the "
-                    f"{SHARD_BUDGET // 1024} kB budget, and cannot be cut further"
-                )
+    """Put each row in the shard of its tokens' first `length` characters (`pairs`: each
+    token with its row); a shard over the budget is cut by one more character, keeping
+    only the rows with a token that ends there."""
+    by_token: dict[str, list[tuple[str, _Row]]] = defaultdict(list)
+    for token, row in pairs:
+        by_token[token[:length]].append((token, row))
+    for key in sorted(by_token):
+        members = _ordered(row for _, row in by_token[key])
+        if sum(r.size for r in members) <= _room() or length >= LAST_KEY:
+            shards[key] = _within_budget(key, members, warnings)
             continue
         split.append(key)
-        ending = [
-            r for r in members if any(key_of(t, length) == key and len(t) <= length for t in r[0])
-        ]
+        ending = _ordered(row for token, row in by_token[key] if token == key)
         if ending:
-            shards[key] = [entry for _, entry in ending]
-        _fill(members, length + 1, shards, split, warnings, key)
+            shards[key] = _within_budget(key, ending, warnings)
+        deeper = [(token, row) for token, row in by_token[key] if len(token) > length]
+        # Where every longer token goes on with the same characters, the keys in
+        # between would each hold all of them: they are only marked as cut.
+        common = os.path.commonprefix([token for token, _ in deeper])  # noqa: RUF071
+        skip_to = max(length + 1, min(len(common), LAST_KEY))
+        split.extend(common[:n] for n in range(length + 1, skip_to))
+        _fill(deeper, skip_to, shards, split, warnings)
+
+
+def _ordered(rows: Iterable[_Row]) -> list[_Row]:
+    """Rows once each, in entry order (a row may come through several tokens)."""
+    once = {row.order: row for row in rows}
+    return [once[order] for order in sorted(once)]
+
+
+def _room() -> int:
+    """What a shard's entries may take: the budget less the script around them."""
+    return SHARD_BUDGET - min(_WRAPPER, SHARD_BUDGET // 4)
+
+
+def _within_budget(key: str, members: list[_Row], warnings: list[str]) -> list[_Row]:
+    """The shard's rows, cut to the budget when they cannot be split (one name with more
+    sites than fit: definitions before imports, in qualified-name order, are kept)."""
+    if sum(r.size for r in members) <= _room():
+        return members
+    ordered = sorted(members, key=lambda r: (r.entry[1] == "import", r.entry[2], r.entry))
+    kept: list[_Row] = []
+    total = 0
+    for row in ordered:
+        if kept and total + row.size > _room():
+            break
+        kept.append(row)
+        total += row.size
+    warnings.append(
+        f"search shard {key!r} would be over the {SHARD_BUDGET // 1024} kB budget: it lists "
+        f"{len(kept)} of its {len(members)} sites (a query shows the first few dozen)"
+    )
+    return _ordered(kept)
 
 
 def _script(kind: str, key: str, data: object) -> str:
