@@ -92,7 +92,9 @@
       if (r >= 0) { found.push([r, entry]); }
     });
     found.sort(function (a, b) {
+      /* then the shorter name, the less nested definition (shorter qualified name) */
       return a[0] - b[0] || a[1][0].length - b[1][0].length ||
+        a[1][2].length - b[1][2].length ||
         (a[1][2] < b[1][2] ? -1 : a[1][2] > b[1][2] ? 1 : 0) ||
         (a[1][3] < b[1][3] ? -1 : a[1][3] > b[1][3] ? 1 : 0);
     });
