@@ -90,6 +90,15 @@ def test_publishing_is_incremental_and_deterministic(
     one_process = repo.parent / "one-process-site"
     publish_site(out, one_process, jobs=1)
     assert site_files(one_process) == site_files(site)
+    everything = {
+        p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()
+    }
+    alone = {
+        p.relative_to(one_process).as_posix(): p.read_bytes()
+        for p in one_process.rglob("*")
+        if p.is_file()
+    }
+    assert alone == everything  # search shards, assets and the full-text index too
     search_made = (site / "_search" / "manifest.js").stat().st_mtime_ns
     again = publish_site(out, site, jobs=2)
     assert again.written == [] and again.unchanged == again.pages
