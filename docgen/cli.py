@@ -63,6 +63,38 @@ def cli() -> None:
     """docgen: keyword index and documentation pages for every file of a repository."""
 
 
+#: The options `build` and `site` share (the site is built from the same pages).
+REPO_ARGUMENT = click.argument(
+    "repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str)
+)
+OUT_OPTION = click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Output folder (default: REPO/docs/generated). May be inside or outside REPO.",
+)
+JOBS_OPTION = click.option(
+    "-j",
+    "--jobs",
+    type=int,
+    default=None,
+    help="Worker processes for scanning and rendering (default: the number of CPUs).",
+)
+TEMPLATES_OPTION = click.option(
+    "--templates",
+    type=click.Path(path_type=str),
+    multiple=True,
+    help="A folder of templates that override the built-in ones by name (repeatable).",
+)
+SITE_OPTION = click.option(
+    "--site",
+    "site_dir",
+    type=click.Path(path_type=str),
+    default=None,
+    help="Folder of the HTML site (default: OUT-site, beside OUT).",
+)
+
 CONFIG_OPTION = click.option(
     "--config",
     "config_file",
@@ -73,27 +105,10 @@ CONFIG_OPTION = click.option(
 
 
 @cli.command(epilog=BUILD_EXAMPLES)
-@click.argument("repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str))
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Output folder (default: REPO/docs/generated). May be inside or outside REPO.",
-)
-@click.option(
-    "-j",
-    "--jobs",
-    type=int,
-    default=None,
-    help="Worker processes for scanning (default: the number of CPUs).",
-)
-@click.option(
-    "--templates",
-    type=click.Path(path_type=str),
-    multiple=True,
-    help="A folder of templates that override the built-in ones by name (repeatable).",
-)
+@REPO_ARGUMENT
+@OUT_OPTION
+@JOBS_OPTION
+@TEMPLATES_OPTION
 @CONFIG_OPTION
 @click.option(
     "--report",
@@ -108,13 +123,7 @@ CONFIG_OPTION = click.option(
 @click.option(
     "--html", is_flag=True, help="Also publish the pages as an HTML site (as `docgen site`)."
 )
-@click.option(
-    "--site",
-    "site_dir",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Folder of the HTML site with --html (default: OUT-site, beside OUT).",
-)
+@SITE_OPTION
 def build_command(
     repo: str,
     out: str | None,
@@ -161,23 +170,11 @@ cli.add_command(build_command, name="build")
 
 
 @cli.command(name="site")
-@click.argument("repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str))
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Output folder of the Markdown pages, built first (default: REPO/docs/generated).",
-)
-@click.option(
-    "--site",
-    "site_dir",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Folder of the HTML site (default: OUT-site, beside OUT).",
-)
-@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: CPUs).")
-@click.option("--templates", type=click.Path(path_type=str), multiple=True, help="As for build.")
+@REPO_ARGUMENT
+@OUT_OPTION
+@SITE_OPTION
+@JOBS_OPTION
+@TEMPLATES_OPTION
 @CONFIG_OPTION
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
 def site_command(
