@@ -20,6 +20,7 @@ from docgen.state.sites import find_sites, store_sites, stored_sites
 if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has none
     from docgen.discover import SourceFile
     from docgen.scan.cpp_macros import MacroDef
+    from docgen.state.archive import FactsRow
     from docgen.state.facts import FactsCache
 
 STATE_DIR = ".docgen"
@@ -122,6 +123,20 @@ class State:
 
     def forget_page(self, path: str) -> None:
         self._conn.execute("DELETE FROM pages WHERE path = ?", (path,))
+
+    # ------------------------------------------------------------ facts archives
+
+    def export_facts(self, target: Path) -> int:
+        """Write this state's facts to an archive (see `docgen.state.archive`); how many."""
+        from docgen.state.archive import export_rows
+
+        return export_rows(self._conn, target)
+
+    def import_facts(self, rows: Iterable[FactsRow]) -> int:
+        """Merge checked archive rows into the facts cache; how many rows changed."""
+        from docgen.state.archive import merge_rows
+
+        return merge_rows(self._conn, rows)
 
     # ------------------------------------------------------------ HTML site
 

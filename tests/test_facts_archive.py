@@ -1,0 +1,113 @@
+"""`docgen facts export/import`: facts travel between output folders as checked JSON
+archives, a build that finds them parses nothing, and a bad archive is refused in
+one line while the good ones are imported."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from docgen.build import BuildReport
+from docgen.cli import cli
+
+BuildFn = Callable[..., BuildReport]
+SampleFn = Callable[..., Path]
+
+
+def pages(out: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and ".docgen" not in p.relative_to(out).parts
+    }
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_a_build_from_imported_facts_parses_nothing_and_equals_the_first(
+    sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
+) -> None:
+    repo = sample("torchlike")
+    first = tmp_path / "first"
+    made = docgen_build(repo, first, 2)
+    assert made.scanned > 30
+    archive = tmp_path / "facts.json.gz"
+    code, _ = run("facts", "export", str(archive), "--out", str(first))
+    assert code == 0
+    again = tmp_path / "again"
+    code, said = run("facts", "import", str(archive), "--out", str(again))
+    assert code == 0, said
+    rebuilt = docgen_build(repo, again, 2)
+    assert (rebuilt.scanned, rebuilt.reused) == (0, made.scanned)
+    assert pages(again) == pages(first)
+    second = tmp_path / "facts-again.json.gz"
+    run("facts", "export", str(second), "--out", str(again))
+    assert second.read_bytes() == archive.read_bytes()  # the same rows, the same bytes
+
+
+def test_imports_merge_the_same_whatever_their_order(
+    sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
+) -> None:
+    repo = sample("torchlike")
+    archives = []
+    for version in ("one", "two"):
+        if version == "two":
+            module = repo / "minitorch" / "nn" / "modules.py"
+            module.write_text(module.read_text() + "\n\ndef later() -> None:\n    pass\n")
+        out = tmp_path / f"out-{version}"
+        docgen_build(repo, out, 2)
+        archives.append(tmp_path / f"{version}.json.gz")
+        run("facts", "export", str(archives[-1]), "--out", str(out))
+    merged = []
+    for order in (archives, archives[::-1]):
+        target = tmp_path / f"merged-{len(merged)}"
+        code, said = run("facts", "import", *map(str, order), "--out", str(target))
+        assert code == 0, said
+        exported = tmp_path / f"merged-{len(merged)}.json.gz"
+        run("facts", "export", str(exported), "--out", str(target))
+        merged.append(exported.read_bytes())
+    assert merged[0] == merged[1]
+
+
+def test_a_foreign_damaged_or_other_version_archive_is_refused_in_one_line(
+    sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
+) -> None:
+    repo = sample("torchlike")
+    first = tmp_path / "first"
+    docgen_build(repo, first, 2)
+    good = tmp_path / "good.json.gz"
+    run("facts", "export", str(good), "--out", str(first))
+    lines = gzip.decompress(good.read_bytes()).decode().splitlines()
+    foreign = tmp_path / "foreign.json.gz"
+    foreign.write_text("not an archive\n")
+    truncated = tmp_path / "truncated.json.gz"
+    truncated.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])
+    cut = tmp_path / "cut.json.gz"
+    cut.write_bytes(gzip.compress(("\n".join(lines[:-2]) + "\n").encode()))
+    older = tmp_path / "older.json.gz"
+    header = json.loads(lines[0]) | {"docgen": "0.0.1"}
+    older.write_bytes(gzip.compress(("\n".join([json.dumps(header), *lines[1:]]) + "\n").encode()))
+    tampered = tmp_path / "tampered.json.gz"
+    row = json.loads(lines[1])
+    row[1] = "0" * 64  # another content hash: its facts no longer match
+    tampered.write_bytes(
+        gzip.compress(("\n".join([lines[0], json.dumps(row), *lines[2:]]) + "\n").encode())
+    )
+    bad = [foreign, truncated, cut, older, tampered]
+    target = tmp_path / "target"
+    code, said = run("facts", "import", str(good), *map(str, bad), "--out", str(target))
+    assert code == 1
+    refusals = [line for line in said.splitlines() if line.startswith("docgen: refused")]
+    assert len(refusals) == len(bad)
+    assert all(str(path) in refusal for path, refusal in zip(bad, refusals, strict=True))
+    assert "0.0.1" in refusals[3]
+    assert "Traceback" not in said
+    rebuilt = docgen_build(repo, target, 2)  # the good archive was imported
+    assert rebuilt.scanned == 0
