@@ -85,7 +85,7 @@ def build(
             discard_state(options.out)
             notices.append(discarded(options.out, f"it is damaged: {exc}"))
             report = build_pages(options, progress)
-    report.notices = notices
+    report.notices = notices + report.notices
     return report
 
 
@@ -114,6 +114,8 @@ def build_pages(
 
         scan = scan_sources(state, options, discovery, progress)
     clock.lap("scan")
+    if options.shard is not None:  # a share of the facts, for a later build to import
+        return clock.finish(shard_report(discovery, scan.scanned, scan.reused, options), "write")
     from docgen.index import build_index
     from docgen.keywords import definition_sites
     from docgen.produce import make_pages, plan_pages
@@ -157,6 +159,19 @@ class PhaseClock:
         report.seconds = time.perf_counter() - self._started
         report.timings = self.laps
         return report
+
+
+def shard_report(
+    discovery: Discovery, scanned: int, reused: int, options: BuildOptions
+) -> BuildReport:
+    assert options.shard is not None
+    index, count = options.shard
+    report = BuildReport(files=len(discovery.files), scanned=scanned, reused=reused)
+    report.notices.append(
+        f"shard {index}/{count}: facts of {scanned + reused} files kept in {options.out} "
+        "(`docgen facts export` carries them); no pages written"
+    )
+    return report
 
 
 def discover_sources(options: BuildOptions) -> Discovery:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -124,6 +125,12 @@ CONFIG_OPTION = click.option(
     "--html", is_flag=True, help="Also publish the pages as an HTML site (as `docgen site`)."
 )
 @SITE_OPTION
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Scan only share I of N of the files (by size) and keep their facts; no pages.",
+)
 def build_command(
     repo: str,
     out: str | None,
@@ -136,6 +143,7 @@ def build_command(
     verbose: bool,
     html: bool = False,
     site_dir: str | None = None,
+    shard: str | None = None,
 ) -> None:
     """Write _docs.md and _kw.md pages for every file of REPO, plus folder pages.
 
@@ -151,6 +159,10 @@ def build_command(
     if report_file is not None and report_file.is_dir():
         raise UsageError(f"--report must name a file, not a folder: {report_file}")
     options = resolve_options(repo, out, jobs, templates, config_file)
+    if shard is not None:
+        if html:
+            raise UsageError("--shard writes facts only: it cannot be used with --html")
+        options = dataclasses.replace(options, shard=parse_shard(shard))
     with progress_bar(quiet) as progress:
         report = build(options, progress, on_wait=None if quiet else say)
     if report_file is not None:
@@ -201,6 +213,14 @@ def site_command(
         report = build(options, progress, on_wait=None if quiet else say)
     print_report(report, options.out, quiet, False)
     publish(options, site_dir, quiet)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`I/N` with 1 <= I <= N, or one clear UsageError."""
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise UsageError(f"--shard must be I/N with 1 <= I <= N, got {text!r}")
+    return int(index), int(count)
 
 
 def publish(options: BuildOptions, site_dir: str | None, quiet: bool) -> None:

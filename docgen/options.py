@@ -31,6 +31,7 @@ class BuildOptions:
     source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
     include_roots: tuple[str, ...] = ()  # C-family include roots; () means the root and guessing
     cpp_macros: tuple[str, ...] = ()  # more attribute macros to blank, `NAME` or `NAME()`
+    shard: tuple[int, int] | None = None  # (I, N): scan only share I of N, render nothing
 
 
 def resolve_options(

@@ -4,7 +4,7 @@ build (page inputs, keyword sites) is read while the state is open."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -48,10 +48,14 @@ def scan_sources(
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import scan_files
 
-    settings = scan_settings(state, options, discovery)
+    settings = scan_settings(state, options, discovery)  # of the whole tree, shard or not
     key = facts_key()
     cache = state.facts(key, keys_for(key, settings))
-    unchanged, fresh = cache.partition(discovery.files)
+    files = discovery.files
+    if options.shard is not None:
+        chosen = shard_share(files, *options.shard)
+        files = tuple(s for s in files if s.path in chosen)
+    unchanged, fresh = cache.partition(files)
     loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
     environments: list[jinja2.Environment | None] = []
 
@@ -78,7 +82,7 @@ def scan_sources(
         fresh = fresh + damaged
         scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
     cache.store(fresh, scanned_now, texts)
-    cache.forget_all_but(s.path for s in discovery.files)
+    cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
     return ScanResult(
         files=reused + scanned_now,
@@ -90,6 +94,20 @@ def scan_sources(
         sites_made_from=made_from,
         environment=environments[0],
     )
+
+
+def shard_share(files: Sequence[SourceFile], index: int, count: int) -> frozenset[str]:
+    """The paths shard `index` of `count` scans: the largest files first, each to the
+    shard with the fewest bytes so far (the lowest number on a tie), so that every
+    machine computes the same shares and they weigh about the same."""
+    loads = [0] * count
+    mine: set[str] = set()
+    for source in sorted(files, key=lambda s: (-s.size, s.path)):
+        lightest = min(range(count), key=lambda n: (loads[n], n))
+        loads[lightest] += source.size
+        if lightest == index - 1:
+            mine.add(source.path)
+    return frozenset(mine)
 
 
 def sites_made_from(facts_digests: Mapping[str, str]) -> dict[str, str]:

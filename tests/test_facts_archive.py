@@ -111,3 +111,34 @@ def test_a_foreign_damaged_or_other_version_archive_is_refused_in_one_line(
     assert "Traceback" not in said
     rebuilt = docgen_build(repo, target, 2)  # the good archive was imported
     assert rebuilt.scanned == 0
+
+
+def test_three_shards_and_a_merge_build_equal_one_machine(
+    sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
+) -> None:
+    from docgen.discover import discover
+    from docgen.scanning import shard_share
+
+    repo = sample("torchlike")
+    whole = tmp_path / "whole"
+    one = docgen_build(repo, whole, 2)
+    files = discover(repo, exclude_dirs=[repo / "docs"]).files
+    shares = [shard_share(files, i, 3) for i in (1, 2, 3)]
+    assert set().union(*shares) == {f.path for f in files}
+    assert sum(len(s) for s in shares) == len(files)  # each file in one share
+    archives = []
+    for i in (1, 2, 3):
+        out = tmp_path / f"shard-{i}"
+        code, said = run("build", str(repo), "--out", str(out), "--shard", f"{i}/3", "-q")
+        assert code == 0, said
+        assert not [p for p in pages(out) if p.endswith(".md")]  # facts only, no pages
+        archives.append(str(tmp_path / f"shard-{i}.json.gz"))
+        run("facts", "export", archives[-1], "--out", str(out))
+    merged = tmp_path / "merged"
+    code, said = run("facts", "import", *archives, "--out", str(merged))
+    assert code == 0, said
+    final = docgen_build(repo, merged, 2)
+    assert (final.scanned, final.reused) == (0, one.scanned)
+    assert pages(merged) == pages(whole)
+    code, said = run("build", str(repo), "--shard", "4/3")
+    assert code == 2 and "--shard must be I/N" in said
