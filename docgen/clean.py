@@ -39,7 +39,11 @@ def _clean(out: Path, state: Path) -> CleanReport:
                 f"the docgen state in {state} cannot be read; remove the folder by hand"
             )
         pages = recorded.manifest()
+        site_root = recorded.meta("site")
+        site_pages = recorded.site_pages()
     report = CleanReport()
+    if site_root:
+        _clean_site(Path(site_root), site_pages, report)
     for rel, sha256 in sorted(pages.items()):
         target = out / rel
         if ".." in Path(rel).parts or Path(rel).is_absolute():
@@ -57,6 +61,33 @@ def _clean(out: Path, state: Path) -> CleanReport:
     with contextlib.suppress(OSError):
         out.rmdir()  # only when nothing else is left in it
     return report
+
+
+#: What every page of docgen's site carries in its head.
+SITE_GENERATOR = b'<meta name="generator" content="docgen '
+#: Folders of a site that only docgen writes.
+SITE_FOLDERS = ("_static", "_search", "_pagefind")
+
+
+def _clean_site(site: Path, pages: dict[str, str], report: CleanReport) -> None:
+    """The HTML site published from this output folder: its recorded pages that still
+    carry docgen's mark, and the folders only docgen writes there."""
+    for rel in sorted(pages):
+        target = site / rel
+        if ".." in Path(rel).parts or target.is_symlink() or not target.is_file():
+            continue
+        if target.suffix == ".html" and SITE_GENERATOR not in target.read_bytes()[:2048]:
+            report.kept.append(f"{site.name}/{rel}")
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()
+            report.removed.append(f"{site.name}/{rel}")
+        remove_empty_parents(site, target.parent)
+    for folder in SITE_FOLDERS:
+        if (site / folder).is_dir() and not (site / folder).is_symlink():
+            shutil.rmtree(site / folder, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        site.rmdir()  # only when nothing else is left in it
 
 
 def _still_ours(target: Path, sha256: str) -> bool:

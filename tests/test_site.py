@@ -277,3 +277,21 @@ def test_every_page_can_be_reached_from_the_root_by_its_links(
                 seen.add(target)
                 pending.append(target)
     assert seen == pages
+
+
+def test_clean_removes_the_site_it_published_and_keeps_a_users_file(sample: SampleFn) -> None:
+    from click.testing import CliRunner
+
+    from docgen.cli import cli
+
+    repo = sample("torchlike")
+    assert CliRunner().invoke(cli, ["site", str(repo), "-q", "-j", "2"]).exit_code == 0
+    site = repo / "docs" / "generated-site"
+    mine = site / "minitorch" / "notes.txt"
+    mine.write_text("my own notes\n")
+    result = CliRunner().invoke(cli, ["clean", str(repo)])
+    assert result.exit_code == 0, result.output
+    assert [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()] == [
+        "minitorch/notes.txt"
+    ]
+    assert not (repo / "docs" / "generated").exists()

@@ -169,6 +169,7 @@ def publish_site(
             report.warnings.append(failed)
     with open_state(out) as state:
         state.record_site_pages({**{t: made_from[t] for t in todo}, **search_records}, gone)
+        state.set_meta("site", str(site.resolve()))  # for `docgen clean`
     return report
 
 
