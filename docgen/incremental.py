@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from docgen.index import RepoIndex
 from docgen.links import folder_of
-from docgen.render.diagram_views import import_diagram
 from docgen.render.folder_views import api_inputs
 from docgen.render.markdown_links import link_state_key
 
@@ -167,7 +166,7 @@ class PageInputs:
                 *(self._fact(p) for p in files),
                 *(f"{name}:{path}" for name, path in modules),
                 "diagram",
-                diagram.mermaid if (diagram := import_diagram(self._lookup, folder)) else "",
+                diagram.mermaid if (diagram := self._lookup.diagram(folder)) else "",
             ]
         )
 

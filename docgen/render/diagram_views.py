@@ -11,8 +11,10 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .lookup import RepoLookup
+if TYPE_CHECKING:  # the lookup keeps each folder's diagram: no import cycle at run time
+    from .lookup import RepoLookup
 
 #: Nodes drawn at most: beyond this a diagram stops being readable.
 DIAGRAM_NODES = 24

@@ -17,7 +17,6 @@ from docgen.render.counts import definition_counts
 
 from .anchors import anchored_definitions
 from .context import Linker, ReadSource, RenderContext
-from .diagram_views import import_diagram
 from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
 from .python_views import first_paragraph, first_sentence, run_commands
@@ -623,5 +622,5 @@ def folder_doc_view(
         ),
         folder_index=linker.to_page(folder_index(folder)),
         keywords=linker.page_link(KEYWORDS_PAGE, KEYWORDS_PAGE),
-        diagram=import_diagram(lookup, folder),
+        diagram=lookup.diagram(folder),
     )

@@ -17,6 +17,7 @@ from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
 
 from .anchors import AnchoredCDefinition, anchored_c_definitions
+from .diagram_views import DiagramView, import_diagram
 
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"
@@ -80,6 +81,8 @@ class RepoLookup:
                 if stem:
                     named.setdefault(stem, []).append(path)
         self._documented = {folder: tuple(sorted(paths)) for folder, paths in documented.items()}
+        #: folder -> its import diagram, made once per build for its page and its digest
+        self._diagrams: dict[str, DiagramView | None] = {}
         self._tests = frozenset(tests)
         self._tests_named = {stem: tuple(sorted(paths)) for stem, paths in named.items()}
         imported: dict[str, list[tuple[int, str]]] = {}
@@ -120,6 +123,12 @@ class RepoLookup:
             anchors = {(i.definition.line, i.definition.qualname): i.anchor for i in items}
             self._c_anchors[path] = anchors
         return anchors.get((line, qualname), "")
+
+    def diagram(self, folder: str) -> DiagramView | None:
+        """The folder's import diagram (see `diagram_views`), made once."""
+        if folder not in self._diagrams:
+            self._diagrams[folder] = import_diagram(self, folder)
+        return self._diagrams[folder]
 
     def folder(self, folder: str) -> FolderEntry:
         return self.index.folders.get(folder) or FolderEntry(folder, (), ())
