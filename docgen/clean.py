@@ -11,6 +11,7 @@ from pathlib import Path
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.errors import UsageError
 from docgen.lock import output_lock
+from docgen.site import OWN_FOLDERS
 from docgen.state import STATE_DIR, STATE_FILE, read_state
 from docgen.write import remove_empty_parents
 
@@ -65,8 +66,6 @@ def _clean(out: Path, state: Path) -> CleanReport:
 
 #: What every page of docgen's site carries in its head.
 SITE_GENERATOR = b'<meta name="generator" content="docgen '
-#: Folders of a site that only docgen writes.
-SITE_FOLDERS = ("_static", "_search", "_pagefind")
 
 
 def _clean_site(site: Path, pages: dict[str, str], report: CleanReport) -> None:
@@ -83,7 +82,7 @@ def _clean_site(site: Path, pages: dict[str, str], report: CleanReport) -> None:
             target.unlink()
             report.removed.append(f"{site.name}/{rel}")
         remove_empty_parents(site, target.parent)
-    for folder in SITE_FOLDERS:
+    for folder in OWN_FOLDERS:
         if (site / folder).is_dir() and not (site / folder).is_symlink():
             shutil.rmtree(site / folder, ignore_errors=True)
     with contextlib.suppress(OSError):

@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: Folder of the site that holds Pagefind's index and its search interface.
-FULLTEXT_FOLDER = "_pagefind"
+from docgen.site import FULLTEXT_FOLDER
+
 #: The site's full-text search page.
 FULLTEXT_PAGE = "_fulltext.html"
 

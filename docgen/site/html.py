@@ -24,9 +24,7 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from docgen.linkcheck import heading_text
 from docgen.links import Slugger
-
-#: Folder of the site that holds the source views, one HTML page per source file.
-SOURCE_FOLDER = "_source"
+from docgen.site import SOURCE_FOLDER
 
 #: The only raw HTML a page may carry: what docgen's own templates write.
 _ALLOWED_HTML = re.compile(r"\s*</?(?:details|summary)>\s*", re.IGNORECASE)

@@ -30,9 +30,9 @@ from docgen.links import DOCS_SUFFIX
 from docgen.parallel_render import render_all
 from docgen.render import make_environment
 from docgen.render.keyword_views import KEYWORDS_PAGE
-from docgen.site import fulltext
+from docgen.site import FULLTEXT_FOLDER, SEARCH_FOLDER, SOURCE_FOLDER, STATIC_FOLDER, fulltext
 from docgen.site.html import Heading, SiteLinks, convert, html_page, make_parser, source_page
-from docgen.site.search import SEARCH_FOLDER, search_index
+from docgen.site.search import search_index
 from docgen.site.sources import highlight_css, numbered, source_lines
 from docgen.state import open_state
 
@@ -44,8 +44,6 @@ STYLE = "site/docgen.css"
 #: the search, the diagram renderer (Mermaid, shipped: no network) and its start, the
 #: full-text search page's script.
 ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js", "fulltext.js")
-#: Folder of the site's own files (style sheet, search script).
-STATIC_FOLDER = "_static"
 _SITE_CODE = ("html.py", "sources.py", "publish.py")
 
 
@@ -162,8 +160,8 @@ def publish_site(
             (site / target).unlink()
         report.pruned.append(target)
     if not with_fulltext:
-        shutil.rmtree(site / fulltext.FULLTEXT_FOLDER, ignore_errors=True)
-    elif todo or gone or not (site / fulltext.FULLTEXT_FOLDER / "pagefind.js").is_file():
+        shutil.rmtree(site / FULLTEXT_FOLDER, ignore_errors=True)
+    elif todo or gone or not (site / FULLTEXT_FOLDER / "pagefind.js").is_file():
         failed = fulltext.index_site(site)
         if failed:
             report.warnings.append(failed)
@@ -252,7 +250,7 @@ class _Context:
 
 def _crumbs(target: str) -> tuple[Crumb, ...]:
     """The site's root, each folder above the page (by its index page), then the page."""
-    inside = target.removeprefix("_source/")
+    inside = target.removeprefix(SOURCE_FOLDER + "/")
     parts = inside.split("/")[:-1]
     crumbs = [Crumb("(root)", _relative(target, "index.html"))]
     for i in range(len(parts)):

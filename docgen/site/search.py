@@ -20,9 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from docgen.keywords import DefinitionSite
+from docgen.site import SEARCH_FOLDER
 
-#: Folder of the site that holds the search's shards and their manifest.
-SEARCH_FOLDER = "_search"
 #: A shard may not be larger than this; the build warns about one it cannot cut.
 SHARD_BUDGET = 256 * 1024
 #: Characters of a key at first, and at most.
