@@ -295,3 +295,12 @@ def test_clean_removes_the_site_it_published_and_keeps_a_users_file(sample: Samp
         "minitorch/notes.txt"
     ]
     assert not (repo / "docs" / "generated").exists()
+
+
+def test_links_to_names_that_need_encoding_land(tmp_path: Path, docgen_build: BuildFn) -> None:
+    repo = tmp_path / "odd"
+    (repo / "odd dir#x").mkdir(parents=True)
+    (repo / "odd dir#x" / "m.py").write_text("def f() -> None:\n    pass\n")
+    _, site = built_site(repo, docgen_build)
+    assert (site / "_source" / "odd dir#x" / "m.py.html").is_file()
+    assert check_site(site) == []

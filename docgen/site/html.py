@@ -15,20 +15,19 @@ import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from docgen.linkcheck import heading_text
-from docgen.links import Slugger
+from docgen.linkcheck import SCHEME, heading_text
+from docgen.links import Slugger, href
 from docgen.site import SOURCE_FOLDER
 
 #: The only raw HTML a page may carry: what docgen's own templates write.
 _ALLOWED_HTML = re.compile(r"\s*</?(?:details|summary)>\s*", re.IGNORECASE)
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _LINE_ANCHOR = re.compile(r"L[0-9]+")
 
 
@@ -61,11 +60,11 @@ class SiteLinks:
     source_root: str
     sources: frozenset[str]
 
-    def rewrite(self, href: str) -> str:
+    def rewrite(self, link: str) -> str:
         """The site's destination for a link written on the Markdown page."""
-        if not href or href.startswith("#") or _SCHEME.match(href) or href.startswith("//"):
-            return href
-        path, _, anchor = href.partition("#")
+        if not link or link.startswith("#") or SCHEME.match(link) or link.startswith("//"):
+            return link
+        path, _, anchor = link.partition("#")
         target = posixpath.normpath(posixpath.join(posixpath.dirname(self.page), unquote(path)))
         root = posixpath.normpath(self.source_root)
         if root == "." or target == root or target.startswith(root + "/"):
@@ -80,12 +79,10 @@ class SiteLinks:
             return self._to(html_page(target), "#" + anchor if anchor else "")
         if path.endswith("/") or target == ".":
             return self._to(_folder_index(target), "")
-        return href
+        return link
 
     def _to(self, site_path: str, fragment: str) -> str:
-        start = posixpath.dirname(html_page(self.page)) or "."
-        rel = posixpath.relpath(site_path, start)
-        return quote(rel, safe="/-_.~") + fragment
+        return href(html_page(self.page), site_path) + fragment
 
 
 def _folder_index(folder: str) -> str:

@@ -26,7 +26,7 @@ from markupsafe import Markup
 from docgen import __version__
 from docgen.atomic import atomic_write, page_mode
 from docgen.errors import DocgenError
-from docgen.links import DOCS_SUFFIX
+from docgen.links import DOCS_SUFFIX, href
 from docgen.parallel_render import render_all
 from docgen.render import make_environment
 from docgen.render.keyword_views import KEYWORDS_PAGE
@@ -261,7 +261,8 @@ def _crumbs(target: str) -> tuple[Crumb, ...]:
 
 
 def _relative(from_page: str, to_path: str) -> str:
-    return posixpath.relpath(to_path, posixpath.dirname(from_page) or ".")
+    """A link destination in the site, from one of its pages (encoded)."""
+    return href(from_page, to_path)
 
 
 def _render_and_write(site: Path, target: str, render: Callable[[], str]) -> bool:
