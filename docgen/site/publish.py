@@ -44,7 +44,7 @@ STYLE = "site/docgen.css"
 #: the search, the diagram renderer (Mermaid, shipped: no network) and its start, the
 #: full-text search page's script.
 ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js", "fulltext.js")
-_SITE_CODE = ("html.py", "sources.py", "publish.py")
+_SITE_CODE = ("html.py", "sources.py", "fulltext.py", "publish.py")
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,7 @@ def publish_site(
         project = state.meta("project") or ""
         previous = state.site_pages()
         sites = state.all_sites()
+        hashed = state.content_digests()  # the build hashed every source already
     if source_root is None:
         raise DocgenError(f"no docgen build in {out}: run `docgen build` first")
     repo = Path(os.path.normpath(out / source_root))
@@ -115,15 +116,14 @@ def publish_site(
         work[fulltext.FULLTEXT_PAGE] = context.fulltext
     for path in sorted(sources):
         target = source_page(path)
-        made_from[target] = _digest(layout_key, "source", path, _file_digest(repo / path))
+        content = hashed.get(path) or _file_digest(repo / path)
+        made_from[target] = _digest(layout_key, "source", path, content)
         work[target] = partial(context.source, repo, path)
     css = environment.get_template(STYLE).render() + "\n" + highlight_css() + "\n"
     report = SiteReport(pages=len(made_from))
     _write(site / STATIC_FOLDER / "docgen.css", css)
-    loader = environment.loader
-    assert loader is not None
     for name in ASSETS:
-        asset = loader.get_source(environment, f"site/{name}")[0]
+        asset = _template_text(environment, f"site/{name}")
         _write(site / STATIC_FOLDER / posixpath.basename(name), asset)
     # The search is made again only when the keyword index changed (or is gone).
     searched = _digest(__version__, *(repr(s) for s in sites), _code_digest("search.py"))
@@ -291,6 +291,13 @@ def _file_digest(path: Path) -> str:
         return "unreadable"
 
 
+def _template_text(environment: jinja2.Environment, name: str) -> str:
+    """A template's (or asset's) text as the search path finds it, user folders first."""
+    loader = environment.loader
+    assert loader is not None
+    return loader.get_source(environment, name)[0]
+
+
 def _code_digest(name: str) -> str:
     return _digest((Path(__file__).parent / name).read_text(encoding="utf-8"))
 
@@ -298,12 +305,7 @@ def _code_digest(name: str) -> str:
 def _layout_key(environment: jinja2.Environment) -> str:
     """What every site page depends on beyond its own page: the layout's and the
     style's text, and the code that turns pages into HTML."""
-    loader = environment.loader
-    assert loader is not None
-    parts = [__version__]
-    for name in (LAYOUT, STYLE):
-        source, _, _ = loader.get_source(environment, name)
-        parts.append(source)
+    parts = [__version__, *(_template_text(environment, name) for name in (LAYOUT, STYLE))]
     here = Path(__file__).parent
     parts.extend((here / name).read_text(encoding="utf-8") for name in _SITE_CODE)
     return _digest(*parts)

@@ -126,6 +126,12 @@ class State:
 
     # ------------------------------------------------------------ facts archives
 
+    def content_digests(self) -> dict[str, str]:
+        """Each file's content hash as the last build found it (files whose facts it kept)."""
+        from docgen.state.facts import content_digests
+
+        return content_digests(self._conn)
+
     def export_facts(self, target: Path) -> int:
         """Write this state's facts to an archive (see `docgen.state.archive`); how many."""
         from docgen.state.archive import export_rows

@@ -168,6 +168,14 @@ class FactsCache:
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
 
 
+def content_digests(conn: sqlite3.Connection) -> dict[str, str]:
+    """Path -> sha256 of the file's bytes, for every file with cached facts."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'files'"
+    ).fetchone()
+    return dict(conn.execute("SELECT path, sha256 FROM files")) if exists else {}
+
+
 MACRO_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS macro_defs ("
     " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, defs TEXT NOT NULL)",
