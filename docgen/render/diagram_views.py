@@ -8,7 +8,6 @@ the page says what was left out.
 
 from __future__ import annotations
 
-import posixpath
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -65,5 +64,4 @@ def import_diagram(lookup: RepoLookup, folder: str) -> DiagramView | None:
 
 def _label(name: str) -> str:
     """A node's text as Mermaid shows it literally (its entity codes for the rest)."""
-    safe = "".join(ch if ch.isalnum() or ch in "._-/+ " else f"#{ord(ch)};" for ch in name)
-    return posixpath.normpath(safe) + ("/" if name.endswith("/") else "")
+    return "".join(ch if ch.isalnum() or ch in "._-/+ " else f"#{ord(ch)};" for ch in name)
