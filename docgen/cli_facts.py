@@ -1,0 +1,69 @@
+"""`docgen facts export|import`: the facts of a build carried between output folders."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from docgen.errors import UsageError
+from docgen.options import DEFAULT_OUT
+from docgen.state import read_state
+
+
+@click.group(name="facts")
+def facts_group() -> None:
+    """Move the facts of a build between output folders (CI caches, sharded builds)."""
+
+
+FACTS_OUT_OPTION = click.option(
+    "--out",
+    "-o",
+    type=click.Path(path_type=str),
+    default=str(DEFAULT_OUT),
+    show_default=True,
+    help="The output folder whose facts are exported or imported.",
+)
+
+
+@facts_group.command(name="export")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@FACTS_OUT_OPTION
+def facts_export(file: Path, out: str) -> None:
+    """Write the facts cached in OUT to FILE: a versioned JSON archive (gzip)."""
+    with read_state(Path(out)) as state:
+        if state is None:
+            raise UsageError(f"no docgen build in {out}: nothing to export")
+        count = state.export_facts(file)
+    click.echo(f"docgen: {count} files' facts -> {file}", err=True)
+
+
+@facts_group.command(name="import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@FACTS_OUT_OPTION
+def facts_import(files: tuple[Path, ...], out: str) -> None:
+    """Merge the facts of archives into OUT, so that a build there parses none of those
+    files again.  An archive that is not docgen's, is damaged or comes from another
+    version is refused in one line (exit status 1); the others are imported."""
+    from docgen.state import open_state
+    from docgen.state.archive import ArchiveRefused, FactsRow, read_archive
+
+    rows: list[FactsRow] = []
+    refused = 0
+    for file in files:
+        try:
+            rows.extend(read_archive(file))
+        except (ArchiveRefused, OSError) as exc:
+            click.echo(f"docgen: refused {exc}", err=True)
+            refused += 1
+    out_path = Path(out)
+    out_path.mkdir(parents=True, exist_ok=True)
+    with open_state(out_path) as state:
+        changed = state.import_facts(rows)
+    click.echo(
+        f"docgen: {len(files) - refused} archives, {len(rows)} rows, {changed} new to {out}",
+        err=True,
+    )
+    if refused:
+        sys.exit(1)
