@@ -115,7 +115,9 @@ def build_pages(
         scan = scan_sources(state, options, discovery, progress)
     clock.lap("scan")
     if options.shard is not None:  # a share of the facts, for a later build to import
-        return clock.finish(shard_report(discovery, scan.scanned, scan.reused, options), "write")
+        report = shard_report(discovery, scan.scanned, scan.reused, options)
+        report.notices[:0] = scan.notices
+        return clock.finish(report, "write")
     from docgen.index import build_index
     from docgen.keywords import definition_sites
     from docgen.produce import make_pages, plan_pages
@@ -137,6 +139,7 @@ def build_pages(
         record_outcomes(outcomes, state, written)
         report = make_report(discovery, index, written, plan.conflicts, 0.0)
         report.scanned, report.reused = scan.scanned, scan.reused
+        report.notices.extend(scan.notices)
         store_index(state, options, sites, scan.sites_made_from, report, inputs, project)
     return clock.finish(report, "write")
 

@@ -132,6 +132,13 @@ CONFIG_OPTION = click.option(
     metavar="I/N",
     help="Scan only share I of N of the files (by size) and keep their facts; no pages.",
 )
+@click.option(
+    "--executor",
+    default=None,
+    metavar="EXECUTOR",
+    help="Where files are scanned: 'local' (the default) or dask://HOST:PORT, a Dask "
+    "scheduler (also DOCGEN_EXECUTOR or the 'executor' key).",
+)
 def build_command(
     repo: str,
     out: str | None,
@@ -145,6 +152,7 @@ def build_command(
     html: bool = False,
     site_dir: str | None = None,
     shard: str | None = None,
+    executor: str | None = None,
 ) -> None:
     """Write _docs.md and _kw.md pages for every file of REPO, plus folder pages.
 
@@ -159,7 +167,7 @@ def build_command(
 
     if report_file is not None and report_file.is_dir():
         raise UsageError(f"--report must name a file, not a folder: {report_file}")
-    options = resolve_options(repo, out, jobs, templates, config_file)
+    options = resolve_options(repo, out, jobs, templates, config_file, executor)
     if shard is not None:
         if html:
             raise UsageError("--shard writes facts only: it cannot be used with --html")

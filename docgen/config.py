@@ -44,6 +44,7 @@ class Config:
     jobs: int | None = None
     include_roots: tuple[str, ...] | None = None
     cpp_macros: tuple[str, ...] = ()
+    executor: str | None = None  # checked where the build's options are resolved
 
 
 def load_config(repo: Path, config_file: Path | None = None) -> Config:
@@ -180,6 +181,10 @@ def _read_jobs(value: object, base: Path, what: str) -> int:
     return _positive(value, what)
 
 
+def _read_executor(value: object, base: Path, what: str) -> str:
+    return _string(value, what)
+
+
 def _type_name(value: object) -> str:
     names = {str: "a string", bool: "a boolean", int: "a number", float: "a number"}
     return names.get(type(value), "a table" if isinstance(value, dict) else "a list")
@@ -197,5 +202,6 @@ _READERS: Mapping[str, Callable[[object, Path, str], Any]] = MappingProxyType(
         "templates": _read_templates,
         "max_file_size": _read_max_file_size,
         "jobs": _read_jobs,
+        "executor": _read_executor,
     }
 )

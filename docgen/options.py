@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from docgen.cluster import EXECUTOR_VARIABLE
+from docgen.cluster.address import scheduler_address
 from docgen.config import Config, load_config
 from docgen.errors import UsageError
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
@@ -32,6 +34,7 @@ class BuildOptions:
     include_roots: tuple[str, ...] = ()  # C-family include roots; () means the root and guessing
     cpp_macros: tuple[str, ...] = ()  # more attribute macros to blank, `NAME` or `NAME()`
     shard: tuple[int, int] | None = None  # (I, N): scan only share I of N, render nothing
+    cluster: str | None = None  # the Dask scheduler that scans (tcp:// or tls://); None: here
 
 
 def resolve_options(
@@ -40,9 +43,11 @@ def resolve_options(
     jobs: int | None,
     templates: tuple[str | os.PathLike[str], ...] = (),
     config_file: str | os.PathLike[str] | None = None,
+    executor: str | None = None,
 ) -> BuildOptions:
     """Check the paths a user gave and merge in the configuration; a mistake is one
-    clear UsageError."""
+    clear UsageError.  The executor is the flag's, else `DOCGEN_EXECUTOR`'s, else the
+    configuration's, else the local process pool."""
     repo_path = check_repo(repo)
     config = load_config(repo_path, None if config_file is None else Path(config_file))
     out_path = resolve_out(repo_path, out, config)
@@ -69,7 +74,20 @@ def resolve_options(
         source_roots=config.source_roots if config.source_roots else DEFAULT_SOURCE_ROOTS,
         include_roots=config.include_roots or (),
         cpp_macros=config.cpp_macros,
+        cluster=resolve_cluster(executor, config),
     )
+
+
+def resolve_cluster(executor: str | None, config: Config) -> str | None:
+    """The Dask scheduler to scan on, or None for the local process pool."""
+    if executor is not None:
+        return scheduler_address(executor, "--executor")
+    from_environment = os.environ.get(EXECUTOR_VARIABLE, "").strip()
+    if from_environment:
+        return scheduler_address(from_environment, EXECUTOR_VARIABLE)
+    if config.executor is not None:
+        return scheduler_address(config.executor, f"{config.source}: 'executor'")
+    return None
 
 
 def check_repo(repo: str | os.PathLike[str]) -> Path:

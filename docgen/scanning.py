@@ -36,6 +36,7 @@ class ScanResult:
     sites: Mapping[str, list[DefinitionSite]]  # keyword sites known without facts
     sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
+    notices: tuple[str, ...] = ()  # about how the files were scanned
 
 
 def scan_sources(
@@ -46,7 +47,7 @@ def scan_sources(
 ) -> ScanResult:
     """Parse what changed; decode the cached facts and compile the templates meanwhile."""
     # The parser, the renderer and the templates load only when there is work to do.
-    from docgen.workers import scan_files
+    from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
 
     settings = scan_settings(state, options, discovery)  # of the whole tree, shard or not
     key = facts_key()
@@ -68,15 +69,31 @@ def scan_sources(
     tick = progress(len(fresh)) if progress and fresh else None
     texts: dict[str, str] = {}
     made_sites: dict[str, list[DefinitionSite]] = {}
-    scanned_now = scan_files(
-        fresh,
-        options.jobs,
-        tick,
-        meanwhile=meanwhile,
-        settings=settings,
-        texts=texts,
-        sites=made_sites,
-    )
+    notices: list[str] = []
+    if options.cluster is not None and fresh:
+        from docgen.cluster.client import scan_on_cluster
+
+        scanned_now, notices = scan_on_cluster(
+            options.cluster,
+            fresh,
+            options.jobs,
+            tick,
+            DEFAULT_FILE_TIMEOUT,
+            meanwhile,
+            settings,
+            texts,
+            made_sites,
+        )
+    else:
+        scanned_now = scan_files(
+            fresh,
+            options.jobs,
+            tick,
+            meanwhile=meanwhile,
+            settings=settings,
+            texts=texts,
+            sites=made_sites,
+        )
     reused, damaged = loaded[0]
     if damaged:
         fresh = fresh + damaged
@@ -93,6 +110,7 @@ def scan_sources(
         sites=state.stored_sites(made_from) | made_sites,
         sites_made_from=made_from,
         environment=environments[0],
+        notices=tuple(notices),
     )
 
 

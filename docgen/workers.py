@@ -54,7 +54,12 @@ def scan_one(source: SourceFile, settings: ScanSettings = DEFAULT_SETTINGS) -> S
         data = read_source(source)
     except OSError as exc:
         return ScannedFile(unreadable_facts(source, exc))
-    facts = scan_file(source.path, data, settings)
+    return scan_data(source.path, data, settings)
+
+
+def scan_data(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> ScannedFile:
+    """Scan and analyze one file's bytes, wherever they were read."""
+    facts = scan_file(path, data, settings)
     text: str | None = None
     if facts.kind == "python":
         text = decode_python(data).text
@@ -132,8 +137,13 @@ def crashed_facts(source: SourceFile, how: str) -> ScannedFile:
         data = read_source(source)
     except OSError as exc:
         return ScannedFile(unreadable_facts(source, exc))
-    facts = scan_text(source.path, data)
-    language = language_for(source.path)
+    return crashed_data(source.path, data, how)
+
+
+def crashed_data(path: str, data: bytes, how: str) -> ScannedFile:
+    """`crashed_facts` of bytes already read."""
+    facts = scan_text(path, data)
+    language = language_for(path)
     problem = Problem(0, f"the scanner {how} on this file; it is shown unparsed", "error")
     kind = "python" if language == "python" else facts.kind
     encoding = decode_python(data).encoding if kind == "python" else decode_text(data).encoding

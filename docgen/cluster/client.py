@@ -1,0 +1,302 @@
+"""The build's side of scanning on a Dask cluster: batches out, JSON facts back.
+
+Files are read here (workers need not see the repository) and sent in batches
+big enough that Dask's few milliseconds per task stay a small share of the scan,
+and small enough that each task thread gets several, so the slowest batch does
+not hold the build up.  A few batches are in flight at a time: the client never
+holds the whole repository in memory.  Results are applied as they finish, by
+each file's position, so the facts are the same in any order of completion.
+
+What comes back is JSON, decoded against the facts' own types and checked to be
+the files that were sent.  A batch whose task failed, after Dask's retries and
+reschedules, is scanned by the local process pool, as is everything still to do
+when the scheduler goes away.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from docgen.cluster.task import Batch, VersionMismatch, batch_lines, scan_batch
+from docgen.errors import DocgenError, UsageError
+from docgen.facts import ScannedFile
+from docgen.keywords import DefinitionSite
+from docgen.readfile import read_source
+from docgen.scan.settings import ScanSettings
+from docgen.serialize import dumps, from_data, loads
+from docgen.state.keys import facts_key
+from docgen.workers import MAX_PARSE_BYTES, Progress, scan_files, scan_one, unreadable_facts
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from docgen.discover import SourceFile
+
+#: Seconds to reach the scheduler and to wait for its first worker.
+CONNECT_SECONDS = 10.0
+
+#: Times Dask runs a batch again after its task raised (a lost worker is rescheduled
+#: by the scheduler itself, up to its `allowed-failures`).
+RETRIES = 2
+
+#: Batches each task thread gets, about: more balance the load, fewer cost less.
+BATCHES_PER_THREAD = 4
+
+#: Bounds of a batch's size: about 0.5 s to 8 s of parsing at libcst's speed.  A
+#: batch stays under twice the upper bound (a file as large is a batch of its own),
+#: below the size at which Dask warns about a large task.
+MIN_BATCH_BYTES = 256 * 1024
+MAX_BATCH_BYTES = 4 * 1024 * 1024
+
+#: Batches in flight per task thread: one running, one waiting on the worker.
+IN_FLIGHT_PER_THREAD = 2
+
+
+@dataclass
+class ClusterScan:
+    """Where a cluster scan puts its results, and what it tells the user."""
+
+    results: list[ScannedFile | None]
+    texts: dict[str, str] | None
+    sites: dict[str, list[DefinitionSite]] | None
+    notices: list[str] = field(default_factory=list)
+
+
+def plan_batches(sources: Sequence[SourceFile], threads: int) -> list[list[int]]:
+    """Positions of `sources` in batches: the largest files first, each batch filled up to
+    the target size (a file larger than it is a batch of its own)."""
+    total = sum(s.size for s in sources)
+    target = total // max(1, threads * BATCHES_PER_THREAD)
+    target = min(MAX_BATCH_BYTES, max(MIN_BATCH_BYTES, target))
+    order = sorted(range(len(sources)), key=lambda i: (-sources[i].size, sources[i].path))
+    batches: list[list[int]] = []
+    size = target
+    for i in order:
+        if size >= target:
+            batches.append([])
+            size = 0
+        batches[-1].append(i)
+        size += sources[i].size
+    return batches
+
+
+def scan_on_cluster(
+    address: str,
+    sources: Sequence[SourceFile],
+    jobs: int,
+    progress: Progress | None,
+    file_timeout: float,
+    meanwhile: Callable[[], None] | None,
+    settings: ScanSettings,
+    texts: dict[str, str] | None,
+    sites: dict[str, list[DefinitionSite]] | None,
+) -> tuple[list[ScannedFile], list[str]]:
+    """Scan `sources` on the cluster at `address`; results in their order, and notices."""
+    scan = ClusterScan([None] * len(sources), texts, sites)
+    client = _connect(address)
+    try:
+        key = facts_key()
+        _check_versions(client, key)
+        _run_batches(client, scan, sources, jobs, progress, file_timeout, settings, key, meanwhile)
+    finally:
+        client.close()
+    return [r for r in scan.results if r is not None], scan.notices
+
+
+def _connect(address: str) -> Client:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError(
+            "the dask executor needs Dask's distributed package: pip install 'docgen[dask]'"
+        ) from None
+    try:
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise DocgenError(f"could not reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError):
+        client.close()
+        raise DocgenError(
+            f"the Dask scheduler at {address} has no workers after {CONNECT_SECONDS:g} s"
+        ) from None
+    return client
+
+
+def _worker_key() -> str:
+    return facts_key()
+
+
+def _has_plugin(dask_worker: Any) -> bool:
+    from docgen.cluster.task import PLUGIN_NAME
+
+    return PLUGIN_NAME in dask_worker.plugins
+
+
+def _check_versions(client: Client, key: str) -> None:
+    """Stop before sending anything when a worker's docgen makes other facts."""
+    try:
+        keys: dict[str, Any] = client.run(_worker_key)
+    except Exception as exc:
+        raise DocgenError(f"the Dask workers could not run docgen: {exc}") from None
+    if any(worker_key != key for worker_key in keys.values()):
+        raise VersionMismatch(
+            "a Dask worker runs another docgen (or another libcst) than this build; "
+            "install the same version on the workers"
+        )
+
+
+def _run_batches(
+    client: Client,
+    scan: ClusterScan,
+    sources: Sequence[SourceFile],
+    jobs: int,
+    progress: Progress | None,
+    file_timeout: float,
+    settings: ScanSettings,
+    key: str,
+    meanwhile: Callable[[], None] | None,
+) -> None:
+    from distributed import as_completed
+
+    from docgen.cluster.task import ScanProcesses
+
+    threads = max(1, sum(client.nthreads().values()))
+    # Workers keep their scan processes from one build to the next (the scheduler gives
+    # the plugin to workers that join later); the check above is also theirs.
+    if not all(client.run(_has_plugin).values()):
+        client.register_plugin(ScanProcesses())
+    remote = [i for i, s in enumerate(sources) if s.size <= MAX_PARSE_BYTES]
+    local = [i for i, s in enumerate(sources) if s.size > MAX_PARSE_BYTES]
+    batches = [[remote[i] for i in b] for b in plan_batches([sources[i] for i in remote], threads)]
+    batches.reverse()  # popped from the end: the largest first
+    running = as_completed(loop=client.loop)
+    failed: list[tuple[list[int], str]] = []
+    positions: dict[Any, list[int]] = {}
+
+    def submit() -> None:
+        while batches and running.count() < threads * IN_FLIGHT_PER_THREAD:
+            batch = batches.pop()
+            files = _read(batch, sources, scan, progress)
+            if not files:
+                continue
+            task = Batch(key, settings, file_timeout, tuple(files))
+            try:
+                with warnings.catch_warnings():  # the files' bytes are the task, on purpose
+                    warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+                    future = client.submit(scan_batch, task, retries=RETRIES, pure=False)
+            except Exception as exc:  # the scheduler is gone: what is left is done here
+                failed.append(([*batch, *(i for b in batches for i in b)], _why(exc)))
+                batches.clear()
+                return
+            positions[future.key] = [i for i in batch if scan.results[i] is None]
+            running.add(future)
+
+    submit()
+    if meanwhile is not None:
+        meanwhile()
+    for i in local:  # too large to send: streamed and hashed here, as a local build does
+        scan.results[i] = scan_one(sources[i])
+        _tick(progress)
+    for future in running:
+        batch = positions.pop(future.key)
+        try:
+            _apply(future.result(), batch, sources, scan, progress)
+        except VersionMismatch:
+            raise
+        except Exception as exc:  # a lost worker after the retries, a bad answer, ...
+            failed.append((batch, _why(exc)))
+        submit()
+    _scan_locally(failed, sources, scan, jobs, progress, settings, file_timeout)
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0]
+
+
+def _read(
+    batch: list[int], sources: Sequence[SourceFile], scan: ClusterScan, progress: Progress | None
+) -> list[tuple[str, bytes]]:
+    files: list[tuple[str, bytes]] = []
+    for i in batch:
+        try:
+            files.append((sources[i].path, read_source(sources[i])))
+        except OSError as exc:
+            scan.results[i] = ScannedFile(unreadable_facts(sources[i], exc))
+            _tick(progress)
+    return files
+
+
+def _apply(
+    answer: object,
+    batch: list[int],
+    sources: Sequence[SourceFile],
+    scan: ClusterScan,
+    progress: Progress | None,
+) -> None:
+    """Check and keep one batch's answer: the files sent, in order, as valid facts."""
+    if not isinstance(answer, str):
+        raise ValueError(f"a batch answered {type(answer).__name__}, not JSON text")
+    pairs = list(batch_lines(answer))
+    if len(pairs) != len(batch):
+        raise ValueError(f"{len(pairs)} answers for {len(batch)} files")
+    decoded: list[tuple[ScannedFile, list[DefinitionSite] | None]] = []
+    for i, (facts_json, sites_json) in zip(batch, pairs, strict=True):
+        scanned = loads(ScannedFile, facts_json)
+        if scanned.facts.path != sources[i].path:
+            raise ValueError(
+                f"an answer for {scanned.facts.path!r} where {sources[i].path!r} was sent"
+            )
+        found = (
+            None
+            if sites_json == "null"
+            else list(from_data(tuple[DefinitionSite, ...], json.loads(sites_json)))
+        )
+        decoded.append((scanned, found))
+    for i, (scanned, found) in zip(batch, decoded, strict=True):
+        scan.results[i] = scanned
+        if scan.texts is not None:
+            scan.texts[scanned.facts.path] = dumps(scanned)  # docgen's own form, as cached
+        if scan.sites is not None and found is not None:
+            scan.sites[scanned.facts.path] = found
+        _tick(progress)
+
+
+def _scan_locally(
+    failed: list[tuple[list[int], str]],
+    sources: Sequence[SourceFile],
+    scan: ClusterScan,
+    jobs: int,
+    progress: Progress | None,
+    settings: ScanSettings,
+    file_timeout: float,
+) -> None:
+    """Scan the files of the batches the cluster failed with the local process pool."""
+    todo = sorted({i for batch, _ in failed for i in batch if scan.results[i] is None})
+    if not todo:
+        return
+    scan.notices.append(
+        f"{len(todo)} files of {len(failed)} batches were scanned here after the "
+        f"cluster failed them ({failed[0][1]})"
+    )
+    done = scan_files(
+        [sources[i] for i in todo],
+        jobs,
+        progress,
+        file_timeout,
+        settings=settings,
+        texts=scan.texts,
+        sites=scan.sites,
+    )
+    for i, scanned in zip(todo, done, strict=True):
+        scan.results[i] = scanned
+
+
+def _tick(progress: Progress | None) -> None:
+    if progress is not None:
+        progress(1)

@@ -1,0 +1,144 @@
+"""What runs on a Dask worker: one task scans one batch of files and answers in JSON.
+
+The worker keeps its scan processes between tasks in a worker plugin (one per
+task thread at a time), so the parsers load once per worker and build, not once
+per batch.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from distributed import WorkerPlugin, get_worker
+
+from docgen.cluster.scan_process import ProcessLost, ScanProcess
+from docgen.errors import DocgenError
+from docgen.scan.settings import ScanSettings
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+#: The name the build registers its plugin under on every worker.
+PLUGIN_NAME = "docgen-scan-processes"
+
+
+class VersionMismatch(DocgenError):
+    """A worker's docgen makes other facts than the build's: the build stops."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Files to scan, with what the scan must agree on with the build."""
+
+    facts_key: str  # the build's docgen code and parser versions
+    settings: ScanSettings
+    file_timeout: float
+    files: tuple[tuple[str, bytes], ...]  # (path, content)
+
+
+class ScanProcesses(WorkerPlugin):
+    """A Dask worker plugin holding idle scan processes for the worker's task threads."""
+
+    name = PLUGIN_NAME
+
+    def __init__(self) -> None:
+        self._idle: list[ScanProcess] = []
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}  # sent to each worker empty; its processes start there
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def setup(self, worker: Any) -> None:
+        """Start one scan process per task thread now, so parsers load while files arrive."""
+        with self._lock:
+            self._idle.extend(ScanProcess() for _ in range(max(1, int(worker.state.nthreads))))
+
+    def teardown(self, worker: Any) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for process in idle:
+            process.close()
+
+    def take(self) -> ScanProcess:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        return ScanProcess()
+
+    def give(self, process: ScanProcess) -> None:
+        with self._lock:
+            self._idle.append(process)
+
+
+def _plugin() -> ScanProcesses | None:
+    try:
+        plugin = get_worker().plugins.get(PLUGIN_NAME)
+    except ValueError:  # not inside a worker
+        return None
+    return plugin if isinstance(plugin, ScanProcesses) else None
+
+
+def scan_batch(batch: Batch) -> str:
+    """Each file's facts and keyword sites as two lines of JSON ("null": no sites), in the
+    batch's order; a file that killed or hung its scan process gets the facts a local
+    build gives it."""
+    plugin = _plugin()
+    process = plugin.take() if plugin is not None else ScanProcess()
+    lines: list[str] = []
+    try:
+        for path, data in batch.files:
+            process = _checked(process, batch.facts_key)
+            try:
+                facts, sites = process.scan(path, data, batch.settings, batch.file_timeout)
+            except ProcessLost as lost:
+                process.close()
+                process = ScanProcess()
+                facts, sites = _crashed(path, data, lost.how), None
+            lines += (facts, sites or "null")
+    except BaseException:
+        process.close()
+        raise
+    if plugin is not None:
+        plugin.give(process)
+    else:
+        process.close()
+    return "\n".join(lines)
+
+
+def _checked(process: ScanProcess, expected: str) -> ScanProcess:
+    """The process, once it has said it makes the facts the build expects."""
+    try:
+        key = process.ready()
+    except ProcessLost as lost:
+        process.close()
+        raise DocgenError(
+            f"docgen's scan process could not start on a worker: {lost.how}"
+        ) from None
+    if key != expected:
+        process.close()
+        raise VersionMismatch(
+            "a Dask worker runs another docgen (or another libcst) than this build; "
+            "install the same version on the workers"
+        )
+    return process
+
+
+def _crashed(path: str, data: bytes, how: str) -> str:
+    from docgen.serialize import dumps
+    from docgen.workers import crashed_data
+
+    return dumps(crashed_data(path, data, how))
+
+
+def batch_lines(text: str) -> Iterator[tuple[str, str]]:
+    """(facts JSON, sites JSON) pairs of a task's answer."""
+    lines = text.split("\n") if text else []
+    if len(lines) % 2:
+        raise ValueError("an odd number of lines")
+    for i in range(0, len(lines), 2):
+        yield lines[i], lines[i + 1]
