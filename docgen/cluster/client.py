@@ -16,12 +16,15 @@ when the scheduler goes away.
 from __future__ import annotations
 
 import json
+import queue
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
-from docgen.cluster.task import Batch, VersionMismatch, batch_lines, scan_batch
+from docgen.cluster.task import MISMATCH, Batch, VersionMismatch, batch_lines, scan_batch
 from docgen.errors import DocgenError, UsageError
 from docgen.facts import ScannedFile
 from docgen.keywords import DefinitionSite
@@ -51,6 +54,9 @@ BATCHES_PER_THREAD = 4
 #: below the size at which Dask warns about a large task.
 MIN_BATCH_BYTES = 256 * 1024
 MAX_BATCH_BYTES = 4 * 1024 * 1024
+
+#: Seconds between checks, while no batch finishes, that the cluster still has workers.
+WAIT_SECONDS = 2.0
 
 #: Batches in flight per task thread: one running, one waiting on the worker.
 IN_FLIGHT_PER_THREAD = 2
@@ -116,11 +122,11 @@ def _connect(address: str) -> Client:
         ) from None
     try:
         client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise DocgenError(f"could not reach the Dask scheduler at {address}: {exc}") from None
+    except Exception as exc:  # refused, timed out, TLS not configured, ...
+        raise DocgenError(f"could not reach the Dask scheduler at {address}: {_why(exc)}") from None
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-    except (OSError, TimeoutError):
+    except Exception:
         client.close()
         raise DocgenError(
             f"the Dask scheduler at {address} has no workers after {CONNECT_SECONDS:g} s"
@@ -138,17 +144,47 @@ def _has_plugin(dask_worker: Any) -> bool:
     return PLUGIN_NAME in dask_worker.plugins
 
 
+def _mismatch() -> VersionMismatch:
+    return VersionMismatch(
+        "a Dask worker runs another docgen (or another libcst) than this build; "
+        "install the same version on the workers"
+    )
+
+
 def _check_versions(client: Client, key: str) -> None:
     """Stop before sending anything when a worker's docgen makes other facts."""
     try:
         keys: dict[str, Any] = client.run(_worker_key)
     except Exception as exc:
-        raise DocgenError(f"the Dask workers could not run docgen: {exc}") from None
+        raise DocgenError(
+            f"the Dask workers could not run this docgen (is docgen[dask] installed there?): "
+            f"{_why(exc)}"
+        ) from None
     if any(worker_key != key for worker_key in keys.values()):
-        raise VersionMismatch(
-            "a Dask worker runs another docgen (or another libcst) than this build; "
-            "install the same version on the workers"
-        )
+        raise _mismatch()
+
+
+def _prepare(client: Client) -> int:
+    """The cluster's task threads, once every worker has the scan processes' plugin."""
+    from docgen.cluster.task import ScanProcesses
+
+    try:
+        threads: int = max(1, sum(client.nthreads().values()))
+        # Workers keep their scan processes from one build to the next (the scheduler
+        # gives the plugin to workers that join later).
+        if not all(client.run(_has_plugin).values()):
+            client.register_plugin(ScanProcesses())
+    except Exception as exc:
+        raise DocgenError(f"the Dask cluster could not be prepared: {_why(exc)}") from None
+    return threads
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """What one task was given: positions of its files and the hash of each."""
+
+    positions: list[int]
+    hashes: list[str]
 
 
 def _run_batches(
@@ -162,25 +198,24 @@ def _run_batches(
     key: str,
     meanwhile: Callable[[], None] | None,
 ) -> None:
-    from distributed import as_completed
-
-    from docgen.cluster.task import ScanProcesses
-
-    threads = max(1, sum(client.nthreads().values()))
-    # Workers keep their scan processes from one build to the next (the scheduler gives
-    # the plugin to workers that join later); the check above is also theirs.
-    if not all(client.run(_has_plugin).values()):
-        client.register_plugin(ScanProcesses())
+    threads = _prepare(client)
     remote = [i for i, s in enumerate(sources) if s.size <= MAX_PARSE_BYTES]
     local = [i for i, s in enumerate(sources) if s.size > MAX_PARSE_BYTES]
     batches = [[remote[i] for i in b] for b in plan_batches([sources[i] for i in remote], threads)]
     batches.reverse()  # popped from the end: the largest first
-    running = as_completed(loop=client.loop)
+    running: dict[Any, _Sent] = {}
+    finished: queue.Queue[Any] = queue.Queue()
     failed: list[tuple[list[int], str]] = []
-    positions: dict[Any, list[int]] = {}
+
+    def give_up(why: str) -> None:
+        """Everything not answered yet is scanned here."""
+        failed.append(([i for sent in running.values() for i in sent.positions], why))
+        failed.append(([i for b in batches for i in b], why))
+        running.clear()
+        batches.clear()
 
     def submit() -> None:
-        while batches and running.count() < threads * IN_FLIGHT_PER_THREAD:
+        while batches and len(running) < threads * IN_FLIGHT_PER_THREAD:
             batch = batches.pop()
             files = _read(batch, sources, scan, progress)
             if not files:
@@ -190,12 +225,13 @@ def _run_batches(
                 with warnings.catch_warnings():  # the files' bytes are the task, on purpose
                     warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
                     future = client.submit(scan_batch, task, retries=RETRIES, pure=False)
-            except Exception as exc:  # the scheduler is gone: what is left is done here
-                failed.append(([*batch, *(i for b in batches for i in b)], _why(exc)))
-                batches.clear()
+            except Exception as exc:
+                batches.append(batch)
+                give_up(f"the scheduler went away ({_why(exc)})")
                 return
-            positions[future.key] = [i for i in batch if scan.results[i] is None]
-            running.add(future)
+            positions = [i for i in batch if scan.results[i] is None]
+            running[future] = _Sent(positions, [sha256(data).hexdigest() for _, data in files])
+            future.add_done_callback(finished.put)  # called on Dask's own thread
 
     submit()
     if meanwhile is not None:
@@ -203,20 +239,42 @@ def _run_batches(
     for i in local:  # too large to send: streamed and hashed here, as a local build does
         scan.results[i] = scan_one(sources[i])
         _tick(progress)
-    for future in running:
-        batch = positions.pop(future.key)
+    idle_since = time.monotonic()
+    while running:
         try:
-            _apply(future.result(), batch, sources, scan, progress)
+            future = finished.get(timeout=WAIT_SECONDS)
+        except queue.Empty:
+            if _workers(client):
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since > CONNECT_SECONDS:
+                give_up(f"no Dask worker for {CONNECT_SECONDS:g} s")
+            continue
+        sent = running.pop(future, None)
+        if sent is None:  # given up on already
+            continue
+        try:
+            answer = future.result()
+            if answer == MISMATCH:
+                raise _mismatch()
+            _apply(answer, sent, sources, scan, progress)
         except VersionMismatch:
             raise
         except Exception as exc:  # a lost worker after the retries, a bad answer, ...
-            failed.append((batch, _why(exc)))
+            failed.append((sent.positions, _why(exc)))
         submit()
     _scan_locally(failed, sources, scan, jobs, progress, settings, file_timeout)
 
 
+def _workers(client: Client) -> int:
+    try:
+        return len(client.nthreads())
+    except Exception:
+        return 0
+
+
 def _why(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}".splitlines()[0]
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _read(
@@ -234,31 +292,31 @@ def _read(
 
 def _apply(
     answer: object,
-    batch: list[int],
+    sent: _Sent,
     sources: Sequence[SourceFile],
     scan: ClusterScan,
     progress: Progress | None,
 ) -> None:
-    """Check and keep one batch's answer: the files sent, in order, as valid facts."""
+    """Check and keep one batch's answer: facts of the files sent, in order, made from
+    their bytes, with keyword sites in those files only."""
     if not isinstance(answer, str):
         raise ValueError(f"a batch answered {type(answer).__name__}, not JSON text")
     pairs = list(batch_lines(answer))
-    if len(pairs) != len(batch):
-        raise ValueError(f"{len(pairs)} answers for {len(batch)} files")
+    if len(pairs) != len(sent.positions):
+        raise ValueError(f"{len(pairs)} answers for {len(sent.positions)} files")
     decoded: list[tuple[ScannedFile, list[DefinitionSite] | None]] = []
-    for i, (facts_json, sites_json) in zip(batch, pairs, strict=True):
+    for i, digest, (facts_json, sites_json) in zip(sent.positions, sent.hashes, pairs, strict=True):
         scanned = loads(ScannedFile, facts_json)
-        if scanned.facts.path != sources[i].path:
-            raise ValueError(
-                f"an answer for {scanned.facts.path!r} where {sources[i].path!r} was sent"
-            )
-        found = (
-            None
-            if sites_json == "null"
-            else list(from_data(tuple[DefinitionSite, ...], json.loads(sites_json)))
-        )
+        path = sources[i].path
+        if (scanned.facts.path, scanned.facts.sha256) != (path, digest):
+            raise ValueError(f"the answer for {path!r} is not of the file sent")
+        found = None
+        if sites_json != "null":
+            found = list(from_data(tuple[DefinitionSite, ...], json.loads(sites_json)))
+            if any(site.path != path for site in found):
+                raise ValueError(f"the answer for {path!r} has sites in other files")
         decoded.append((scanned, found))
-    for i, (scanned, found) in zip(batch, decoded, strict=True):
+    for i, (scanned, found) in zip(sent.positions, decoded, strict=True):
         scan.results[i] = scanned
         if scan.texts is not None:
             scan.texts[scanned.facts.path] = dumps(scanned)  # docgen's own form, as cached

@@ -23,6 +23,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 from typing import IO
 
@@ -41,6 +42,10 @@ class ProcessLost(Exception):
     def __init__(self, how: str) -> None:
         super().__init__(how)
         self.how = how
+
+
+class ProcessGone(Exception):
+    """The scan process had died before it was sent the file: the file is not to blame."""
 
 
 def write_frame(stream: IO[bytes], message: object) -> None:
@@ -63,8 +68,24 @@ def read_frame(stream: IO[bytes]) -> object | None:
     return None if body is None else pickle.loads(body)
 
 
+def _die_with(parent: int) -> None:
+    """End this process when the task's worker dies: a thread watches the parent's id.
+
+    (Not the kernel's parent-death signal: it follows the thread that started the
+    process, and the worker's threads come and go while its processes stay.)
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main() -> None:
     """The scan process: ready, then one answer per file, until its input closes."""
+    _die_with(int(sys.argv[1]))
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # whatever a library prints goes to stderr, never into a frame
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the task decides when to stop
@@ -101,7 +122,7 @@ class ScanProcess:
 
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "docgen.cluster.scan_process"],
+            [sys.executable, "-m", "docgen.cluster.scan_process", str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -109,6 +130,9 @@ class ScanProcess:
         self._pending = bytearray()
         self.settings: ScanSettings | None = None
         self.key = ""
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def ready(self) -> str:
         """docgen's facts key in the process (it must equal the build's)."""
@@ -123,7 +147,8 @@ class ScanProcess:
         self, path: str, data: bytes, settings: ScanSettings, timeout: float
     ) -> tuple[str, str | None]:
         """The file's facts and keyword sites, as JSON; ProcessLost when the process died
-        or took longer than `timeout` (it is then stopped)."""
+        on the file or took longer than `timeout` (it is then stopped), ProcessGone when
+        it was dead before the file was sent."""
         self.ready()
         assert self.process.stdin is not None
         try:
@@ -131,8 +156,9 @@ class ScanProcess:
                 write_frame(self.process.stdin, ("settings", settings))
                 self.settings = settings
             write_frame(self.process.stdin, ("file", path, data))
-        except (BrokenPipeError, OSError):
-            raise ProcessLost(self._death()) from None
+        except OSError:  # it died before this file reached it (while idle, say)
+            self.close()
+            raise ProcessGone from None
         message = self._receive(timeout)
         if not (isinstance(message, tuple) and message[0] == "done"):
             raise ProcessLost("answered out of turn")

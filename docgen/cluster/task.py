@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from distributed import WorkerPlugin, get_worker
 
-from docgen.cluster.scan_process import ProcessLost, ScanProcess
+from docgen.cluster.scan_process import ProcessGone, ProcessLost, ScanProcess
 from docgen.errors import DocgenError
 from docgen.scan.settings import ScanSettings
 
@@ -46,6 +46,7 @@ class ScanProcesses(WorkerPlugin):
     def __init__(self) -> None:
         self._idle: list[ScanProcess] = []
         self._lock = threading.Lock()
+        self._closed = False
 
     def __getstate__(self) -> dict[str, Any]:
         return {}  # sent to each worker empty; its processes start there
@@ -61,18 +62,25 @@ class ScanProcesses(WorkerPlugin):
     def teardown(self, worker: Any) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
+            self._closed = True  # processes still in tasks are closed when given back
         for process in idle:
             process.close()
 
     def take(self) -> ScanProcess:
         with self._lock:
-            if self._idle:
-                return self._idle.pop()
+            while self._idle:
+                process = self._idle.pop()
+                if process.alive():
+                    return process
+                process.close()
         return ScanProcess()
 
     def give(self, process: ScanProcess) -> None:
         with self._lock:
-            self._idle.append(process)
+            if not self._closed:
+                self._idle.append(process)
+                return
+        process.close()
 
 
 def _plugin() -> ScanProcesses | None:
@@ -83,22 +91,42 @@ def _plugin() -> ScanProcesses | None:
     return plugin if isinstance(plugin, ScanProcesses) else None
 
 
+#: A task's whole answer when the worker's docgen is not the build's: an answer and
+#: not an exception, so that Dask does not retry it elsewhere.
+MISMATCH = "docgen: another version"
+
+
 def scan_batch(batch: Batch) -> str:
     """Each file's facts and keyword sites as two lines of JSON ("null": no sites), in the
     batch's order; a file that killed or hung its scan process gets the facts a local
     build gives it."""
-    plugin = _plugin()
+    return run_batch(batch, _plugin())
+
+
+def run_batch(batch: Batch, plugin: ScanProcesses | None) -> str:
+    """`scan_batch` with the worker's plugin (None: a scan process for this batch alone)."""
     process = plugin.take() if plugin is not None else ScanProcess()
     lines: list[str] = []
     try:
         for path, data in batch.files:
-            process = _checked(process, batch.facts_key)
-            try:
-                facts, sites = process.scan(path, data, batch.settings, batch.file_timeout)
-            except ProcessLost as lost:
-                process.close()
-                process = ScanProcess()
-                facts, sites = _crashed(path, data, lost.how), None
+            for attempt in (1, 2):  # once more when the process had died while idle
+                if not process.alive():
+                    process.close()
+                    process = ScanProcess()
+                if _started(process) != batch.facts_key:
+                    process.close()
+                    return MISMATCH
+                try:
+                    facts, sites = process.scan(path, data, batch.settings, batch.file_timeout)
+                    break
+                except ProcessGone:
+                    if attempt == 2:
+                        facts, sites = _crashed(path, data, "could not be sent the file"), None
+                except ProcessLost as lost:
+                    process.close()
+                    process = ScanProcess()
+                    facts, sites = _crashed(path, data, lost.how), None
+                    break
             lines += (facts, sites or "null")
     except BaseException:
         process.close()
@@ -110,22 +138,13 @@ def scan_batch(batch: Batch) -> str:
     return "\n".join(lines)
 
 
-def _checked(process: ScanProcess, expected: str) -> ScanProcess:
-    """The process, once it has said it makes the facts the build expects."""
+def _started(process: ScanProcess) -> str:
+    """The facts key of a process that has said it is ready."""
     try:
-        key = process.ready()
+        return process.ready()
     except ProcessLost as lost:
         process.close()
-        raise DocgenError(
-            f"docgen's scan process could not start on a worker: {lost.how}"
-        ) from None
-    if key != expected:
-        process.close()
-        raise VersionMismatch(
-            "a Dask worker runs another docgen (or another libcst) than this build; "
-            "install the same version on the workers"
-        )
-    return process
+        raise DocgenError(f"docgen's scan process did not start on a worker: {lost.how}") from None
 
 
 def _crashed(path: str, data: bytes, how: str) -> str:
