@@ -18,23 +18,18 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from verify import output_files  # bench/verify.py, beside this script
+
 from docgen.build import build
 from docgen.options import resolve_options
 
 
 def same_pages(left: Path, right: Path) -> bool:
-    """Every file under both folders equal, docgen's state folder left out."""
-    compare = filecmp.dircmp(left, right, ignore=[".docgen"])
-    stack = [compare]
-    while stack:
-        node = stack.pop()
-        if node.left_only or node.right_only or node.funny_files:
-            return False
-        _, mismatch, errors = filecmp.cmpfiles(node.left, node.right, node.common_files, False)
-        if mismatch or errors:
-            return False
-        stack.extend(node.subdirs.values())
-    return True
+    """The same files under both folders, byte for byte (docgen's state left out)."""
+    files = output_files(left)
+    return files == output_files(right) and all(
+        filecmp.cmp(left / path, right / path, shallow=False) for path in files
+    )
 
 
 def main() -> None:

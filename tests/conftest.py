@@ -88,6 +88,25 @@ def page_files(out: Path) -> dict[str, bytes]:
     return pages
 
 
+def output_bytes(out: Path) -> dict[str, bytes]:
+    """Every file under `out` (pages, site, anything else; docgen's state left out), by path."""
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and STATE_FOLDER not in p.relative_to(out).parts
+    }
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    """`docgen ARGS...` in this process: its exit status and everything it printed."""
+    from click.testing import CliRunner
+
+    from docgen.cli import cli
+
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
 @pytest.fixture(scope="session")
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import distributed
 import pytest
-from click.testing import CliRunner
+from conftest import invoke, output_bytes
 from hypothesis import given
 from hypothesis import strategies as st
 
 from docgen import workers
 from docgen.build import BuildReport, build
-from docgen.cli import cli
 from docgen.cluster import address
 from docgen.cluster.client import MAX_BATCH_BYTES, MIN_BATCH_BYTES, plan_batches
 from docgen.cluster.scan_process import ScanProcess
@@ -38,14 +37,6 @@ SampleFn = Callable[..., Path]
 HOOKS = Path(__file__).parent / "cluster_hooks"
 #: The `dask` command of the interpreter's environment (the test extras install it).
 DASK = Path(sys.executable).parent / "dask"
-
-
-def pages(out: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and ".docgen" not in p.relative_to(out).parts
-    }
 
 
 def executor_of(scheduler: str) -> str:
@@ -81,17 +72,12 @@ def test_flag_beats_environment_beats_configuration(
     assert resolve_options(tmp_path, None, 1).cluster == "tcp://env:2"
     assert resolve_options(tmp_path, None, 1, executor="local").cluster is None
     monkeypatch.setenv("DOCGEN_EXECUTOR", "dask:/env")
-    code, output = run_cli("build", str(tmp_path))
+    code, output = invoke("build", str(tmp_path))
     assert (code, output) == (
         2,
         "docgen: error: DOCGEN_EXECUTOR must be 'local', dask://HOST:PORT, or "
         "dask+tls://HOST:PORT, got 'dask:/env'\n",
     )
-
-
-def run_cli(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
 
 
 def test_an_unreachable_scheduler_is_one_line(
@@ -101,13 +87,13 @@ def test_an_unreachable_scheduler_is_one_line(
 
     monkeypatch.setattr(client, "CONNECT_SECONDS", 1.0)
     (tmp_path / "a.py").write_text("x = 1\n")
-    code, output = run_cli("build", str(tmp_path), "--executor", "dask://127.0.0.1:9", "-q")
+    code, output = invoke("build", str(tmp_path), "--executor", "dask://127.0.0.1:9", "-q")
     assert code == 1
     assert output.startswith(
         "docgen: error: could not reach the Dask scheduler at tcp://127.0.0.1:9"
     )
     assert output.count("\n") == 1
-    code, output = run_cli("build", str(tmp_path), "--executor", "dask+tls://127.0.0.1:9", "-q")
+    code, output = invoke("build", str(tmp_path), "--executor", "dask+tls://127.0.0.1:9", "-q")
     assert code == 1  # TLS without certificates configured
     assert output.startswith(
         "docgen: error: could not reach the Dask scheduler at tls://127.0.0.1:9"
@@ -250,9 +236,11 @@ def test_a_cluster_build_equals_a_local_one(
     )
     assert remote.notices == [] and remote.scanned == local.scanned > 5
     assert sum(ticks) == remote.scanned
-    assert pages(tmp_path / "cluster") == pages(tmp_path / "local")
+    assert output_bytes(tmp_path / "cluster") == output_bytes(tmp_path / "local")
     again = cluster_build(repo, tmp_path / "cluster", local_cluster)  # nothing to scan
-    assert again.scanned == 0 and pages(tmp_path / "cluster") == pages(tmp_path / "local")
+    assert again.scanned == 0 and output_bytes(tmp_path / "cluster") == output_bytes(
+        tmp_path / "local"
+    )
 
 
 def test_a_batch_answered_wrongly_is_scanned_here(
@@ -267,7 +255,7 @@ def test_a_batch_answered_wrongly_is_scanned_here(
     assert remote.notices[0].startswith(f"{remote.scanned} files of ")
     assert "were scanned here after the cluster failed them (ValueError" in remote.notices[0]
     build(resolve_options(repo, tmp_path / "local", 2))
-    assert pages(tmp_path / "cluster") == pages(tmp_path / "local")
+    assert output_bytes(tmp_path / "cluster") == output_bytes(tmp_path / "local")
 
 
 def test_workers_with_another_docgen_stop_the_build_in_one_line(
@@ -277,7 +265,7 @@ def test_workers_with_another_docgen_stop_the_build_in_one_line(
 
     (tmp_path / "a.py").write_text("x = 1\n")
     monkeypatch.setattr(client, "facts_key", lambda: "not the workers' key")
-    code, output = run_cli("build", str(tmp_path), "--executor", executor_of(local_cluster))
+    code, output = invoke("build", str(tmp_path), "--executor", executor_of(local_cluster))
     assert (code, output) == (
         1,
         "docgen: error: a Dask worker runs another docgen (or another libcst) than this build; "
@@ -393,4 +381,4 @@ def test_dask_processes_a_crash_and_a_killed_worker(
     ]
     crash_locally(monkeypatch)
     build(resolve_options(repo, tmp_path / "local", 2))
-    assert pages(tmp_path / "cluster") == pages(tmp_path / "local")
+    assert output_bytes(tmp_path / "cluster") == output_bytes(tmp_path / "local")

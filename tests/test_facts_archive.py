@@ -9,26 +9,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from click.testing import CliRunner
+from conftest import invoke, output_bytes
 
 from docgen.build import BuildReport
-from docgen.cli import cli
 
 BuildFn = Callable[..., BuildReport]
 SampleFn = Callable[..., Path]
-
-
-def pages(out: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and ".docgen" not in p.relative_to(out).parts
-    }
-
-
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.output
 
 
 def test_a_build_from_imported_facts_parses_nothing_and_equals_the_first(
@@ -39,16 +25,16 @@ def test_a_build_from_imported_facts_parses_nothing_and_equals_the_first(
     made = docgen_build(repo, first, 2)
     assert made.scanned > 30
     archive = tmp_path / "facts.json.gz"
-    code, _ = run("facts", "export", str(archive), "--out", str(first))
+    code, _ = invoke("facts", "export", str(archive), "--out", str(first))
     assert code == 0
     again = tmp_path / "again"
-    code, said = run("facts", "import", str(archive), "--out", str(again))
+    code, said = invoke("facts", "import", str(archive), "--out", str(again))
     assert code == 0, said
     rebuilt = docgen_build(repo, again, 2)
     assert (rebuilt.scanned, rebuilt.reused) == (0, made.scanned)
-    assert pages(again) == pages(first)
+    assert output_bytes(again) == output_bytes(first)
     second = tmp_path / "facts-again.json.gz"
-    run("facts", "export", str(second), "--out", str(again))
+    invoke("facts", "export", str(second), "--out", str(again))
     assert second.read_bytes() == archive.read_bytes()  # the same rows, the same bytes
 
 
@@ -64,14 +50,14 @@ def test_imports_merge_the_same_whatever_their_order(
         out = tmp_path / f"out-{version}"
         docgen_build(repo, out, 2)
         archives.append(tmp_path / f"{version}.json.gz")
-        run("facts", "export", str(archives[-1]), "--out", str(out))
+        invoke("facts", "export", str(archives[-1]), "--out", str(out))
     merged = []
     for order in (archives, archives[::-1]):
         target = tmp_path / f"merged-{len(merged)}"
-        code, said = run("facts", "import", *map(str, order), "--out", str(target))
+        code, said = invoke("facts", "import", *map(str, order), "--out", str(target))
         assert code == 0, said
         exported = tmp_path / f"merged-{len(merged)}.json.gz"
-        run("facts", "export", str(exported), "--out", str(target))
+        invoke("facts", "export", str(exported), "--out", str(target))
         merged.append(exported.read_bytes())
     assert merged[0] == merged[1]
 
@@ -83,7 +69,7 @@ def test_a_foreign_damaged_or_other_version_archive_is_refused_in_one_line(
     first = tmp_path / "first"
     docgen_build(repo, first, 2)
     good = tmp_path / "good.json.gz"
-    run("facts", "export", str(good), "--out", str(first))
+    invoke("facts", "export", str(good), "--out", str(first))
     lines = gzip.decompress(good.read_bytes()).decode().splitlines()
     foreign = tmp_path / "foreign.json.gz"
     foreign.write_text("not an archive\n")
@@ -102,7 +88,7 @@ def test_a_foreign_damaged_or_other_version_archive_is_refused_in_one_line(
     )
     bad = [foreign, truncated, cut, older, tampered]
     target = tmp_path / "target"
-    code, said = run("facts", "import", str(good), *map(str, bad), "--out", str(target))
+    code, said = invoke("facts", "import", str(good), *map(str, bad), "--out", str(target))
     assert code == 1
     refusals = [line for line in said.splitlines() if line.startswith("docgen: refused")]
     assert len(refusals) == len(bad)
@@ -129,16 +115,16 @@ def test_three_shards_and_a_merge_build_equal_one_machine(
     archives = []
     for i in (1, 2, 3):
         out = tmp_path / f"shard-{i}"
-        code, said = run("build", str(repo), "--out", str(out), "--shard", f"{i}/3", "-q")
+        code, said = invoke("build", str(repo), "--out", str(out), "--shard", f"{i}/3", "-q")
         assert code == 0, said
-        assert not [p for p in pages(out) if p.endswith(".md")]  # facts only, no pages
+        assert not [p for p in output_bytes(out) if p.endswith(".md")]  # facts only, no pages
         archives.append(str(tmp_path / f"shard-{i}.json.gz"))
-        run("facts", "export", archives[-1], "--out", str(out))
+        invoke("facts", "export", archives[-1], "--out", str(out))
     merged = tmp_path / "merged"
-    code, said = run("facts", "import", *archives, "--out", str(merged))
+    code, said = invoke("facts", "import", *archives, "--out", str(merged))
     assert code == 0, said
     final = docgen_build(repo, merged, 2)
     assert (final.scanned, final.reused) == (0, one.scanned)
-    assert pages(merged) == pages(whole)
-    code, said = run("build", str(repo), "--shard", "4/3")
+    assert output_bytes(merged) == output_bytes(whole)
+    code, said = invoke("build", str(repo), "--shard", "4/3")
     assert code == 2 and "--shard must be I/N" in said

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
-from docgen.cluster.task import MISMATCH, Batch, VersionMismatch, batch_lines, scan_batch
+from docgen.cluster.task import MISMATCH, Batch, batch_lines, scan_batch
 from docgen.errors import DocgenError, UsageError
 from docgen.facts import ScannedFile
 from docgen.keywords import DefinitionSite
@@ -60,6 +60,10 @@ WAIT_SECONDS = 2.0
 
 #: Batches in flight per task thread: one running, one waiting on the worker.
 IN_FLIGHT_PER_THREAD = 2
+
+
+class VersionMismatch(DocgenError):
+    """A worker's docgen makes other facts than the build's: the build stops."""
 
 
 @dataclass

@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 PLUGIN_NAME = "docgen-scan-processes"
 
 
-class VersionMismatch(DocgenError):
-    """A worker's docgen makes other facts than the build's: the build stops."""
-
-
 @dataclass(frozen=True)
 class Batch:
     """Files to scan, with what the scan must agree on with the build."""
