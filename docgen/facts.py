@@ -7,8 +7,10 @@ raises: a failure is a `Problem` carried inside the facts and shown on the page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, Literal
 
 from docgen.kinds import CKind
 
@@ -330,3 +332,49 @@ class ScannedFile:
 
     facts: FileFacts
     analysis: Analysis = field(default_factory=Analysis)
+
+
+def _pickled_by_fields(cls: type) -> None:
+    """Pickle `cls` as its constructor and its fields' values in order: a slotted
+    dataclass's own state methods look its fields up anew for every object, and facts
+    cross from each worker to the build once per file."""
+    names = tuple(f.name for f in fields(cls))
+    values: Callable[[Any], Any] = attrgetter(*names)
+
+    def reduce(self: object) -> tuple[type, tuple[object, ...]]:
+        found = values(self)
+        return cls, (found,) if len(names) == 1 else found
+
+    cls.__reduce__ = reduce  # type: ignore[assignment,method-assign]
+
+
+for _fact in (
+    Problem,
+    Definition,
+    Import,
+    CodeRef,
+    StringArg,
+    Finding,
+    Heading,
+    Link,
+    CodeBlock,
+    PythonFacts,
+    MarkdownFacts,
+    CDefinition,
+    CInclude,
+    KernelLaunch,
+    RegisteredOp,
+    Registration,
+    CodeUse,
+    CFacts,
+    FileFacts,
+    Evidence,
+    Tag,
+    Requirement,
+    CollectedTest,
+    SuiteClass,
+    Suite,
+    Analysis,
+    ScannedFile,
+):
+    _pickled_by_fields(_fact)

@@ -34,13 +34,16 @@ class IncludeGraph:
     included_by: Mapping[str, tuple[str, ...]]  # file -> sorted including files
     roots: tuple[str, ...]
     guessed: bool  # suffix matching was used (no configured roots)
+    #: (file, includer) -> the includer's lines that include it: made once, because a
+    #: header included by thousands of files is asked about each of them
+    lines: Mapping[tuple[str, str], tuple[int, ...]]
 
     def includes_of(self, path: str) -> tuple[str, ...]:
         return tuple(sorted({r.path for r in self.includes.get(path, ()) if r.path}))
 
     def lines_including(self, includer: str, target: str) -> tuple[int, ...]:
         """The lines of `includer` whose includes resolve to `target`."""
-        return tuple(r.line for r in self.includes.get(includer, ()) if r.path == target)
+        return self.lines.get((target, includer), ())
 
 
 def _suffix_index(paths: Iterable[str]) -> dict[str, list[str]]:
@@ -90,6 +93,7 @@ def build_include_graph(
     suffixes = _suffix_index(sorted(paths)) if guessed else None
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
     reverse: dict[str, set[str]] = {}
+    lines: dict[tuple[str, str], list[int]] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
         c = scanned.facts.cfamily
         if c is None or not c.includes:
@@ -101,10 +105,12 @@ def build_include_graph(
             resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
             if target:
                 reverse.setdefault(target, set()).add(path)
+                lines.setdefault((target, path), []).append(inc.line)
         includes[path] = tuple(resolved)
     return IncludeGraph(
         includes=MappingProxyType(includes),
         included_by=MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(reverse.items())}),
         roots=search,
         guessed=guessed,
+        lines=MappingProxyType({key: tuple(found) for key, found in lines.items()}),
     )

@@ -50,9 +50,21 @@ def parent_folders(path: str) -> list[str]:
     return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
+#: Paths made only of characters that `encode_path` leaves as they are.
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9/_.~-]*")
+
+
 def encode_path(path: str) -> str:
     """Percent-encode a relative path for a Markdown link destination."""
+    if _PLAIN_PATH.fullmatch(path):  # most paths: nothing to encode
+        return path
     return quote(path, safe="/-_.~")
+
+
+def page_folder(from_page: str) -> tuple[str, ...]:
+    """The parts of the folder of an output page, as `relative_from` takes them."""
+    start = posixpath.normpath(posixpath.dirname(from_page) or ".")
+    return () if start == "." else tuple(start.split("/"))
 
 
 def relative(from_page: str, to_path: str) -> str:
@@ -62,13 +74,17 @@ def relative(from_page: str, to_path: str) -> str:
     to sources do).  `posixpath.relpath` would resolve such paths against the
     current directory, so both are rooted under a prefix deeper than any `..`.
     """
-    start = posixpath.normpath(posixpath.dirname(from_page) or ".")
+    return relative_from(page_folder(from_page), to_path)
+
+
+def relative_from(start_parts: tuple[str, ...], to_path: str) -> str:
+    """`relative` from a page folder already split (a page links to many places)."""
     target = posixpath.normpath(to_path or ".")
-    start_parts = [] if start == "." else start.split("/")
     target_parts = [] if target == "." else target.split("/")
     if ".." in start_parts:  # a page above the output root: let relpath sort it out
         depth = max(start_parts.count(".."), target_parts.count("..")) + 1
         root = "/" + "/".join(["r"] * depth)
+        start = "/".join(start_parts)
         return posixpath.relpath(posixpath.join(root, target), posixpath.join(root, start))
     common = 0
     for a, b in zip(start_parts, target_parts, strict=False):

@@ -40,6 +40,7 @@ def test_every_include_is_linked_and_included_by_is_its_reverse(cpplike_built: B
     edges = expected_edges(cpplike_built.repo, ("include", "."))
     assert len(edges) >= 10
     found = set()
+    checked = 0
     included_by: dict[str, set[str]] = {}
     for page in cpplike_built.out.rglob("*_docs.md"):
         source = page.relative_to(cpplike_built.out).as_posix().removesuffix("_docs.md")
@@ -52,7 +53,14 @@ def test_every_include_is_linked_and_included_by_is_its_reverse(cpplike_built: B
             else ""
         )
         included_by[source] = set(re.findall(r"^- \[`([^`]+)`\]", section, re.MULTILINE))
+        for includer, lines in re.findall(
+            r"^- \[`([^`]+)`\].*\(at (L[^)]*) there\)", section, re.MULTILINE
+        ):
+            shown = {int(n) for n in re.findall(r"L(\d+)", lines)}
+            assert shown == {n for s, n, t in edges if s == includer and t == source}
+            checked += 1
     assert found == edges
+    assert checked == len({(s, t) for s, _, t in edges})
     for target in {t for _, _, t in edges}:
         assert included_by[target] == {s for s, _, t in edges if t == target}
 

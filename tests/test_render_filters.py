@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from docgen.links import href
+from docgen.links import encode_path, href, page_folder, relative, relative_from
 from docgen.render.context import Linker, make_href, relative_path
 from docgen.render.filters import (
     blockquote,
@@ -252,6 +252,16 @@ def test_tidy_normalises_whitespace_outside_fences() -> None:
 page_paths = st.lists(
     st.sampled_from(["a", "b c", "ü", "#", "%", "(x)", "[y]", "`z`"]), min_size=1, max_size=4
 ).map("/".join)
+
+
+@given(st.text(max_size=20))
+def test_encode_path_leaves_plain_paths_alone_and_quotes_the_rest(path: str) -> None:
+    assert encode_path(path) == quote(path, safe="/-_.~")
+
+
+@given(page_paths, page_paths | st.just("../../y") | st.just(""))
+def test_relative_from_a_split_folder_is_relative(from_page: str, to_path: str) -> None:
+    assert relative_from(page_folder(from_page), to_path) == relative(from_page, to_path)
 
 
 @given(page_paths, page_paths)

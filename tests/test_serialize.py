@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docgen.discover import discover
-from docgen.facts import ScannedFile
+from docgen.facts import Problem, ScannedFile
 from docgen.serialize import dumps, loads
 from docgen.workers import scan_one
 
@@ -27,6 +28,17 @@ def test_every_fixture_file_round_trips() -> None:
         kinds.add(scanned.facts.kind)
         assert loads(ScannedFile, dumps(scanned)) == scanned, source.path
     assert {"python", "markdown", "cfamily"} <= kinds
+
+
+def test_facts_pickle_as_their_field_values() -> None:
+    """Facts cross from each worker to the build as pickles of their fields' values."""
+    for source in discover(FIXTURES).files:
+        scanned = scan_one(source)
+        constructor, values = scanned.__reduce__()
+        assert constructor is ScannedFile and values == (scanned.facts, scanned.analysis)
+        assert pickle.loads(pickle.dumps(scanned, pickle.HIGHEST_PROTOCOL)) == scanned
+    one_field = Problem(3, "m").__reduce__()
+    assert one_field == (Problem, (3, "m", "warning"))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from docgen.facts import Heading
-from docgen.links import Slugger, encode_path, href, relative
+from docgen.links import Slugger, encode_path, href, page_folder, relative, relative_from
 
 from .views import LineRef, LinkView
 
@@ -46,6 +46,7 @@ class Linker:
     def __init__(self, page: str, source_root: str) -> None:
         self.page = page
         self.source_root = source_root
+        self._folder = page_folder(page)
         self._paths: dict[str, str] = {}
         self._sources: dict[str, str] = {}
         # path -> the href of its lines up to the number, and whether the number follows
@@ -54,7 +55,7 @@ class Linker:
     def _path(self, target: str) -> str:
         encoded = self._paths.get(target)
         if encoded is None:
-            encoded = self._paths[target] = encode_path(relative_path(self.page, target))
+            encoded = self._paths[target] = encode_path(relative_from(self._folder, target))
         return encoded
 
     def to_page(self, target: str, anchor: str = "") -> str:

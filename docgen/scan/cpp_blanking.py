@@ -148,6 +148,10 @@ def _args_end(data: bytes, pos: int) -> int:
     return pos  # unbalanced: leave the rest alone
 
 
+#: every byte to a space but line ends, which keep the lines where they were
+_BLANKED = bytes(b if b in (10, 13) else 32 for b in range(256))
+
+
 def neutralise(
     data: bytes, macros: MacroTable | Iterable[str], extra: frozenset[str] = frozenset()
 ) -> Blanked:
@@ -180,9 +184,7 @@ def neutralise(
         name = match.group().decode("ascii")
         if table[name]:
             end = _args_end(data, end)
-        for i in range(start, end):
-            if out[i] not in (10, 13):
-                out[i] = 32
+        out[start:end] = data[start:end].translate(_BLANKED)
         text = " ".join(data[start:end].decode("utf-8", "replace").split())
         used.add(name)
         last_end = end
