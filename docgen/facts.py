@@ -8,7 +8,7 @@ raises: a failure is a `Problem` carried inside the facts and shown on the page.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -342,39 +342,15 @@ def _pickled_by_fields(cls: type) -> None:
     values: Callable[[Any], Any] = attrgetter(*names)
 
     def reduce(self: object) -> tuple[type, tuple[object, ...]]:
-        found = values(self)
-        return cls, (found,) if len(names) == 1 else found
+        return cls, values(self)
 
-    cls.__reduce__ = reduce  # type: ignore[assignment,method-assign]
+    def reduce_one(self: object) -> tuple[type, tuple[object, ...]]:
+        return cls, (values(self),)  # one name: `attrgetter` gives the value alone
+
+    cls.__reduce__ = reduce_one if len(names) == 1 else reduce  # type: ignore[assignment,method-assign]
 
 
-for _fact in (
-    Problem,
-    Definition,
-    Import,
-    CodeRef,
-    StringArg,
-    Finding,
-    Heading,
-    Link,
-    CodeBlock,
-    PythonFacts,
-    MarkdownFacts,
-    CDefinition,
-    CInclude,
-    KernelLaunch,
-    RegisteredOp,
-    Registration,
-    CodeUse,
-    CFacts,
-    FileFacts,
-    Evidence,
-    Tag,
-    Requirement,
-    CollectedTest,
-    SuiteClass,
-    Suite,
-    Analysis,
-    ScannedFile,
-):
-    _pickled_by_fields(_fact)
+#: every fact class of this module, so that a new one is never left to the slow way
+for _fact in [v for v in list(globals().values()) if is_dataclass(v) and isinstance(v, type)]:
+    if _fact.__module__ == __name__:
+        _pickled_by_fields(_fact)

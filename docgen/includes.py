@@ -92,7 +92,6 @@ def build_include_graph(
     search = tuple(roots) if roots else ("",)
     suffixes = _suffix_index(sorted(paths)) if guessed else None
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
-    reverse: dict[str, set[str]] = {}
     lines: dict[tuple[str, str], list[int]] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
         c = scanned.facts.cfamily
@@ -104,9 +103,11 @@ def build_include_graph(
             target, how = resolve(path, inc.target, inc.system, paths, search, suffixes)
             resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
             if target:
-                reverse.setdefault(target, set()).add(path)
                 lines.setdefault((target, path), []).append(inc.line)
         includes[path] = tuple(resolved)
+    reverse: dict[str, list[str]] = {}  # each includer once: `lines` has one key per pair
+    for target, path in lines:
+        reverse.setdefault(target, []).append(path)
     return IncludeGraph(
         includes=MappingProxyType(includes),
         included_by=MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(reverse.items())}),

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, is_dataclass
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docgen import facts
 from docgen.discover import discover
-from docgen.facts import Problem, ScannedFile
+from docgen.facts import Problem, ScannedFile, _pickled_by_fields
 from docgen.serialize import dumps, loads
 from docgen.workers import scan_one
 
@@ -37,8 +38,25 @@ def test_facts_pickle_as_their_field_values() -> None:
         constructor, values = scanned.__reduce__()
         assert constructor is ScannedFile and values == (scanned.facts, scanned.analysis)
         assert pickle.loads(pickle.dumps(scanned, pickle.HIGHEST_PROTOCOL)) == scanned
-    one_field = Problem(3, "m").__reduce__()
-    assert one_field == (Problem, (3, "m", "warning"))
+    assert Problem(3, "m").__reduce__() == (Problem, (3, "m", "warning"))
+
+
+@dataclass(frozen=True, slots=True)
+class OneField:
+    name: str
+
+
+def test_a_fact_of_one_field_pickles_as_a_tuple_of_one() -> None:
+    _pickled_by_fields(OneField)
+    assert OneField("a").__reduce__() == (OneField, ("a",))
+    assert pickle.loads(pickle.dumps(OneField("a"))) == OneField("a")
+
+
+def test_every_fact_class_pickles_by_its_fields() -> None:
+    classes = [v for v in vars(facts).values() if isinstance(v, type) and is_dataclass(v)]
+    assert len(classes) >= 27
+    for cls in classes:
+        assert "__reduce__" in vars(cls), cls.__name__
 
 
 @dataclass(frozen=True)
