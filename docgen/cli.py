@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 from docgen import __version__
 from docgen.cli_facts import facts_group
 from docgen.errors import DocgenError, UsageError
+from docgen.interrupts import caused_by_interrupt
 from docgen.keywords import MatchMode
 from docgen.kinds import CKind
 from docgen.options import DEFAULT_OUT
@@ -524,6 +525,10 @@ def main() -> None:
     except OSError as exc:
         click.echo(f"docgen: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(), err=True)
         sys.exit(1)
+    except Exception as exc:
+        if caused_by_interrupt(exc):
+            interrupted()
+        raise
 
 
 def interrupted() -> NoReturn:

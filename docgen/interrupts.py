@@ -1,4 +1,4 @@
-"""Ctrl-C and forked workers.
+"""Ctrl-C: forked workers, and interrupts Python hands on in disguise.
 
 A terminal's Ctrl-C reaches every process of the foreground group.  A worker
 ignores it (the parent decides when to stop), but a SIGINT that lands between
@@ -35,3 +35,17 @@ def unblock_interrupts() -> None:
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is not None:
         mask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether Ctrl-C is behind `exc`: Python wraps a KeyboardInterrupt that lands while
+    a class is being made (`__set_name__`, as when a library is imported) in a
+    RuntimeError."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False

@@ -234,3 +234,42 @@ def test_check_links_finds_the_repository_the_build_recorded(sample: SampleFn) -
     broken = CliRunner().invoke(cli, ["check-links", str(out)])
     assert broken.exit_code == 1
     assert "notes.md:3: nowhere.md (no such file)" in broken.output.splitlines()
+
+
+#: Ctrl-C landing inside a class body during an import: Python 3.11 raises it as a
+#: RuntimeError from `__set_name__`, with the KeyboardInterrupt as its cause.
+WRAPPED_INTERRUPT = """
+import docgen.cli
+
+def wrapped(**kwargs):
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as exc:
+        raise RuntimeError("Error calling __set_name__") from exc
+
+docgen.cli.cli.main = wrapped
+docgen.cli.main()
+"""
+
+
+def test_an_interrupt_wrapped_by_python_still_exits_130() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WRAPPED_INTERRUPT], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 130
+    assert result.stderr == "docgen: interrupted\n"
+
+
+def test_an_error_not_caused_by_an_interrupt_is_not_taken_for_one() -> None:
+    from docgen.interrupts import caused_by_interrupt
+
+    try:
+        try:
+            raise ValueError("inner")
+        except ValueError as inner:
+            raise RuntimeError("outer") from inner
+    except RuntimeError as exc:
+        assert not caused_by_interrupt(exc)
+        wrapped = RuntimeError("set_name")
+        wrapped.__cause__ = KeyboardInterrupt()
+        assert caused_by_interrupt(wrapped)
