@@ -130,10 +130,11 @@ def build_pages(
         index, options, discovery, sites, scan.facts_digests, scan.previous_pages, scan.environment
     )
     with open_state(options.out) as state:
-        written = prune_pages(options.out, plan.inputs, state)
-        writer = PageWriter(options.out, state.manifest(), plan.inputs)
-    outcomes = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
-    written.unchanged += len(plan.inputs) - len(outcomes)
+        written = prune_pages(options.out, plan.names, state)
+        writer = PageWriter(options.out, state.manifest())
+    made = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
+    outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}
+    written.unchanged += len(made) - len(outcomes)
     clock.lap("render")
     with open_state(options.out) as state:
         record_outcomes(outcomes, state, written)

@@ -108,14 +108,21 @@ def compare_pages(
     plan = plan_pages(
         index, options, discovery, definition_sites(index, stored), cache.digests, previous
     )
-    found = make_pages(plan, partial(compare_page, options.out), options.jobs)
+    found = make_pages(plan, partial(_compare, options.out), options.jobs)
     differences = [
-        Difference(page, kind, source_of(page)) for page, kind in sorted(found.items()) if kind
+        Difference(page, made.outcome, source_of(page))
+        for page, made in sorted(found.items())
+        if made.outcome
     ]
-    for page in sorted(set(known) - set(plan.inputs)):
+    for page in sorted(set(known) - set(plan.names)):
         if (options.out / page).exists():
             differences.append(Difference(page, "extra", source_of(page)))
-    return CheckReport(sorted(differences), len(plan.inputs), time.perf_counter() - started)
+    return CheckReport(sorted(differences), len(plan.pages), time.perf_counter() - started)
+
+
+def _compare(out: Path, page: str, text: str, inputs: str) -> str:
+    """`compare_page` for `make_pages`, which also hands over the inputs' digest."""
+    return compare_page(out, page, text)
 
 
 def compare_page(out: Path, page: str, text: str) -> str:

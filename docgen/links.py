@@ -119,7 +119,10 @@ class Slugger:
             self.claim(existing)
 
     def claim(self, text: str) -> str:
-        base = slug(text)
+        return self.claim_slug(slug(text))
+
+    def claim_slug(self, base: str) -> str:
+        """`claim` for a text whose slug is already made."""
         count = self._seen.get(base)
         if count is None:
             self._seen[base] = 0

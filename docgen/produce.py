@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import jinja2
 
@@ -44,26 +44,54 @@ def template_errors() -> Iterator[None]:
 
 
 @dataclass(frozen=True)
-class PagePlan:
-    """Every page of a build with the digest of its inputs, and how to render those whose
-    inputs differ from the page already written."""
+class PageJob:
+    """One page of a build: the digest of its inputs and its text, each made on demand."""
 
-    inputs: dict[str, str]  # page -> inputs digest (pages that cannot be written left out)
-    to_render: list[tuple[str, Callable[[], str]]]
+    name: str
+    inputs: Callable[[], str]
+    render: Callable[[], str]
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """Every page of a build, and the digests of the inputs of the pages already written:
+    a page is rendered only where its inputs' digest differs from theirs."""
+
+    pages: list[PageJob]  # pages that cannot be written left out
+    previous: Mapping[str, str]  # page -> inputs digest of the page already written
     conflicts: list[str]  # pages whose path is a folder of other pages: never written
 
+    @property
+    def names(self) -> list[str]:
+        return [job.name for job in self.pages]
 
-def make_pages(plan: PagePlan, finish: Callable[[str, str], T], jobs: int) -> dict[str, T]:
-    """Each page to render, rendered and handed to `finish(page, text)` in the same worker
-    process: page texts never travel between processes, only what `finish` returns."""
-    work = [partial(_finish, finish, name, render) for name, render in plan.to_render]
+
+@dataclass(frozen=True)
+class PageMade(Generic[T]):
+    """What became of one page: its inputs' digest, and what `finish` returned for its
+    text (None when its inputs were those of the page already written)."""
+
+    inputs: str
+    outcome: T | None
+
+
+def make_pages(
+    plan: PagePlan, finish: Callable[[str, str, str], T], jobs: int
+) -> dict[str, PageMade[T]]:
+    """Each page's inputs digested and, where they changed, the page rendered and handed
+    to `finish(page, text, inputs)` in the same worker process: digests are made on every
+    core, and page texts never travel between processes, only what `finish` returns."""
+    work = [partial(_make, finish, job, plan.previous.get(job.name)) for job in plan.pages]
     with template_errors():
         results = render_all(work, jobs)
-    return {name: result for (name, _), result in zip(plan.to_render, results, strict=True)}
+    return {job.name: made for job, made in zip(plan.pages, results, strict=True)}
 
 
-def _finish(finish: Callable[[str, str], T], name: str, render: Callable[[], str]) -> T:
-    return finish(name, render())
+def _make(finish: Callable[[str, str, str], T], job: PageJob, previous: str | None) -> PageMade[T]:
+    inputs = job.inputs()
+    if inputs == previous:
+        return PageMade(inputs, None)
+    return PageMade(inputs, finish(job.name, job.render(), inputs))
 
 
 def prepared_environment(options: BuildOptions) -> jinja2.Environment | None:
@@ -87,9 +115,9 @@ def plan_pages(
     previous: Mapping[str, str],
     environment: jinja2.Environment | None = None,
 ) -> PagePlan:
-    """Every page of the build and how to render those whose inputs are not those of the
-    page already written (`previous`).  `environment`: one `prepared_environment` made
-    earlier."""
+    """Every page of the build, with how to digest its inputs and how to render it; pages
+    whose inputs' digest is that of the page already written (`previous`) are not
+    rendered (see `make_pages`).  `environment`: one `prepared_environment` made earlier."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
@@ -106,30 +134,36 @@ def plan_pages(
     digests = PageInputs(
         common_inputs(options, index.project), index, renderer.lookup, facts_digests
     )
-    inputs: dict[str, str] = {}
-    renderers: dict[str, Callable[[], str]] = {}
-
-    def page(name: str, digest: str, render: Callable[[], str]) -> None:
-        inputs[name] = digest
-        if previous.get(name) != digest:
-            renderers[name] = render
-
+    pages: list[PageJob] = []
     for scanned in index.documented():
         path = scanned.facts.path
-        page(docs_page(path), digests.docs(path), partial(renderer.docs_page, path))
-        page(kw_page(path), digests.kw(path), partial(renderer.kw_page, path))
+        pages.append(
+            PageJob(docs_page(path), partial(digests.docs, path), partial(renderer.docs_page, path))
+        )
+        pages.append(
+            PageJob(kw_page(path), partial(digests.kw, path), partial(renderer.kw_page, path))
+        )
     for folder in index.folders:
-        index_digest = digests.folder_index(folder)
-        page(folder_index(folder), index_digest, partial(renderer.folder_index, folder))
-        page(folder_doc(folder), digests.folder_doc(folder), partial(renderer.folder_doc, folder))
+        pages.append(
+            PageJob(
+                folder_index(folder),
+                partial(digests.folder_index, folder),
+                partial(renderer.folder_index, folder),
+            )
+        )
+        pages.append(
+            PageJob(
+                folder_doc(folder),
+                partial(digests.folder_doc, folder),
+                partial(renderer.folder_doc, folder),
+            )
+        )
     with template_errors():
         for name, shown, render in renderer.keyword_page_jobs(sites):
-            page(name, digests.keyword_page(name, shown), render)
-    conflicts = page_conflicts(inputs)
-    for name in conflicts:
-        del inputs[name]
-        renderers.pop(name, None)
-    return PagePlan(inputs, list(renderers.items()), conflicts)
+            pages.append(PageJob(name, partial(digests.keyword_page, name, shown), render))
+    conflicts = set(page_conflicts(job.name for job in pages))
+    writable = [job for job in pages if job.name not in conflicts]
+    return PagePlan(writable, previous, sorted(conflicts))
 
 
 def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:

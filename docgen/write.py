@@ -73,9 +73,11 @@ def write_pages(
             return write_pages(out, pages, inputs, own)
     inputs = inputs or {}
     result = prune_pages(out, pages, state)
-    writer = PageWriter(out, state.manifest(), inputs)
+    writer = PageWriter(out, state.manifest())
     outcomes = {
-        rel: writer.write(rel, text) for rel, text in sorted(pages.items()) if text is not None
+        rel: writer.write(rel, text, inputs.get(rel, ""))
+        for rel, text in sorted(pages.items())
+        if text is not None
     }
     result.unchanged += sum(1 for text in pages.values() if text is None)
     record_outcomes(outcomes, state, result)
@@ -121,10 +123,9 @@ class PageWriter:
     each page with one status call before and one after, through a temporary file named
     by process and count."""
 
-    def __init__(self, out: Path, known: Mapping[str, str], inputs: Mapping[str, str]) -> None:
+    def __init__(self, out: Path, known: Mapping[str, str]) -> None:
         self._out = out
         self._known = known
-        self._inputs = inputs
         self._mode = page_mode()
         self._temp = out / STATE_DIR / TEMP_DIR
         self._folders: set[Path] = set()
@@ -135,17 +136,17 @@ class PageWriter:
             folder.mkdir(parents=True, exist_ok=True)
             self._folders.add(folder)
 
-    def write(self, rel: str, text: str) -> PageOutcome:
-        """Write one page unless it is unchanged or not ours."""
+    def write(self, rel: str, text: str, inputs: str = "") -> PageOutcome:
+        """Write one page unless it is unchanged or not ours; `inputs`, the digest of what
+        it was made from, is kept in its record."""
         try:
-            return self._write(rel, text.encode("utf-8"))
+            return self._write(rel, text.encode("utf-8"), inputs)
         except OSError as exc:  # e.g. a name longer than the file system allows
             return PageOutcome("failed", why=exc.strerror or str(exc))
 
-    def _write(self, rel: str, data: bytes) -> PageOutcome:
+    def _write(self, rel: str, data: bytes, inputs: str) -> PageOutcome:
         target = _safe_target(self._out, rel)
         digest = hashlib.sha256(data).hexdigest()
-        inputs = self._inputs.get(rel, "")
         try:
             st = os.lstat(target)
         except FileNotFoundError:

@@ -10,6 +10,7 @@ heading can never take a section's anchor.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from docgen.facts import CDefinition, Definition
 from docgen.links import Slugger, slug
@@ -119,11 +120,25 @@ def definitions_in_page_order(definitions: tuple[Definition, ...]) -> list[Defin
     return [d for _, d in sorted(enumerate(definitions), key=lambda p: (p[1].line, p[0]))]
 
 
+@cache
+def _fixed_slugs() -> tuple[str, ...]:
+    return tuple(slug(text) for text in (*DOCS_SECTIONS.values(), *DOCS_SUBSECTIONS.values()))
+
+
+def docs_slugger(path: str) -> Slugger:
+    """A docs page's slugger with its title and every fixed heading claimed, in that
+    order (the fixed headings' slugs are made once: every file's anchors need them)."""
+    slugger = Slugger([docs_title(path)])
+    for fixed in _fixed_slugs():
+        slugger.claim_slug(fixed)
+    return slugger
+
+
 def anchored_definitions(
     path: str, definitions: tuple[Definition, ...]
 ) -> tuple[AnchoredDefinition, ...]:
     """Every definition with its unique heading anchor on the docs page, in page order."""
-    slugger = Slugger([docs_title(path), *DOCS_SECTIONS.values(), *DOCS_SUBSECTIONS.values()])
+    slugger = docs_slugger(path)
     return tuple(
         AnchoredDefinition(d, slugger.claim(definition_heading(d)))
         for d in definitions_in_page_order(definitions)
@@ -145,6 +160,6 @@ def anchored_c_definitions(
     path: str, definitions: tuple[CDefinition, ...]
 ) -> tuple[AnchoredCDefinition, ...]:
     """Every C-family definition with its unique heading anchor, in page (line) order."""
-    slugger = Slugger([docs_title(path), *DOCS_SECTIONS.values(), *DOCS_SUBSECTIONS.values()])
+    slugger = docs_slugger(path)
     ordered = sorted(enumerate(definitions), key=lambda p: (p[1].line, p[0]))
     return tuple(AnchoredCDefinition(d, slugger.claim(c_definition_heading(d))) for _, d in ordered)

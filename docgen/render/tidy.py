@@ -22,13 +22,29 @@ def _closer(marker: str) -> re.Pattern[str]:
     return re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$", re.MULTILINE)
 
 
-def _next_fence(page: str, pos: int) -> re.Match[str] | None:
+class _Runs:
+    """Where the next run of three backticks and of three tildes start, each found once:
+    a page without tildes would otherwise be searched to its end at every fence."""
+
+    def __init__(self, page: str) -> None:
+        self._page = page
+        self._found = {"```": -2, "~~~": -2}
+
+    def at(self, run: str, pos: int) -> int:
+        found = self._found[run]
+        if found == -2 or 0 <= found < pos:
+            found = self._page.find(run, pos)
+            self._found[run] = found
+        return found
+
+
+def _next_fence(page: str, pos: int, runs: _Runs) -> re.Match[str] | None:
     """The next line at or after `pos` (a line's start) that opens a fence; a backtick
     fence's info string may not hold a backtick.  Only lines with a run of three
     backticks or tildes are looked at."""
     end = len(page)
     while pos < end:
-        ticks, tildes = page.find("```", pos), page.find("~~~", pos)
+        ticks, tildes = runs.at("```", pos), runs.at("~~~", pos)
         found = min(ticks, tildes) if ticks >= 0 and tildes >= 0 else max(ticks, tildes)
         if found < 0:
             return None
@@ -71,8 +87,9 @@ def tidy(page: str) -> str:
     out: list[str] = []
     pending = False
     pos, end = 0, len(page)
+    runs = _Runs(page)
     while pos <= end:
-        opened = _next_fence(page, pos)
+        opened = _next_fence(page, pos, runs)
         pending = _lines(page[pos : opened.start() if opened else end], out, pending)
         if opened is None:
             break
