@@ -189,3 +189,42 @@ def test_ruff_format_leaves_the_golden_pages_alone() -> None:
         check=False,
     )
     assert "golden" not in result.stdout + result.stderr
+
+
+def headings_without_blank_line(text: str) -> list[int]:
+    """Lines (1-based) of headings outside fenced blocks that follow a non-blank line."""
+    found = []
+    fence = ""
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        marker = line[: len(line) - len(line.lstrip("`~"))]
+        if fence:
+            if marker.startswith(fence) and not line[len(marker) :].strip():
+                fence = ""
+        elif len(marker) >= 3:
+            fence = marker
+        elif line.startswith("#") and number > 1 and lines[number - 2].strip():
+            found.append(number)
+    return found
+
+
+def test_headings_helper_sees_a_heading_glued_to_a_list() -> None:
+    assert headings_without_blank_line("# T\n\n- a\n### B\n\n```\n- x\n# not a heading\n```\n") == [
+        4
+    ]
+
+
+def test_every_golden_heading_has_a_blank_line_before_it() -> None:
+    """A heading right under a list item renders, but reads as part of the list in the
+    Markdown source; every page section is set apart by a blank line."""
+    pages = {
+        f"{sample}/{rel}": data.decode("utf-8")
+        for sample in SAMPLES
+        for rel, data in golden_files(GOLDEN / sample).items()
+        if rel.endswith(".md")
+    }
+    assert len(pages) > 50
+    glued = {
+        rel: lines for rel, text in pages.items() if (lines := headings_without_blank_line(text))
+    }
+    assert glued == {}
