@@ -6,7 +6,7 @@ import pytest
 
 from docgen.facts import CDefinition, CFacts
 from docgen.scan.cfamily import dialect_for, scan
-from docgen.scan.cpp_blanking import neutralise
+from docgen.scan.cpp_blanking import MacroTable, neutralise
 from docgen.scan.cpp_macros import attribute_macros, macro_defs, namespace_macros
 from docgen.scan.settings import ScanSettings
 
@@ -437,3 +437,19 @@ def test_facts_do_not_depend_on_the_order_of_sets() -> None:
         )
         outputs.add(result.stdout)
     assert len(outputs) == 1
+
+
+def test_macros_with_lower_case_names_are_blanked_where_used() -> None:
+    """`really_inline` is no upper-case candidate: it is looked for by name, and only a
+    file that holds one of those names pays for that search."""
+    data = b"really_inline int f();\nmy_api_v2 int g(int);\nint h();\n"
+    table = MacroTable.of({"really_inline", "my_api_v2", "OTHER_API"})
+    assert table.unusual == ("my_api_v2", "really_inline")
+    blanked = neutralise(data, table)
+    assert blanked.names == ("my_api_v2", "really_inline")
+    assert blanked.data == data.replace(b"really_inline", b" " * 13).replace(b"my_api_v2", b" " * 9)
+    assert neutralise(b"int h();\n", table).names == ()
+    facts = scan("f.cpp", data, ScanSettings(frozenset({"really_inline", "my_api_v2"})))
+    assert facts.cfamily is not None
+    found = {d.name: d.attributes for d in facts.cfamily.definitions}
+    assert found == {"f": ("really_inline",), "g": ("my_api_v2",), "h": ()}

@@ -32,6 +32,8 @@ class MacroTable:
     function_like: Mapping[str, bool]  # name -> whether its argument list goes with it
     opening: Mapping[str, str]  # namespace macro -> its expansion (see `namespace_macros`)
     unusual: tuple[str, ...]  # names `CANDIDATE` cannot find (`really_inline`)
+    #: finds any of `unusual` (one scan of a file instead of one per name), None if none
+    any_unusual: re.Pattern[bytes] | None = None
 
     @classmethod
     def of(cls, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()) -> MacroTable:
@@ -44,7 +46,10 @@ class MacroTable:
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual)
+        any_unusual = (
+            re.compile(b"|".join(re.escape(n.encode()) for n in unusual)) if unusual else None
+        )
+        return cls(table, opening, unusual, any_unusual)
 
 
 _LONE_MACRO = re.compile(
@@ -162,7 +167,8 @@ def neutralise(
     table, opening = prepared.function_like, prepared.opening
     candidates = {m.decode("ascii") for m in CANDIDATE.findall(data)}
     present = candidates & table.keys()
-    present.update(name for name in prepared.unusual if name.encode() in data)
+    if prepared.any_unusual is not None and prepared.any_unusual.search(data):
+        present.update(name for name in prepared.unusual if name.encode() in data)
     if extra:
         table = {**table, **dict.fromkeys(extra - table.keys(), False)}
         present.update(extra & candidates)
