@@ -75,22 +75,47 @@ class PageMade(Generic[T]):
     outcome: T | None
 
 
+#: An incremental build with fewer pages digests them here: forking workers for the
+#: digests would cost more than they do (about 0.1 ms a page), and most builds then
+#: render a few pages only.
+DIGESTS_IN_WORKERS_FROM = 4000
+
+
 def make_pages(
     plan: PagePlan, finish: Callable[[str, str, str], T], jobs: int
 ) -> dict[str, PageMade[T]]:
     """Each page's inputs digested and, where they changed, the page rendered and handed
-    to `finish(page, text, inputs)` in the same worker process: digests are made on every
-    core, and page texts never travel between processes, only what `finish` returns."""
+    to `finish(page, text, inputs)` in the same worker process: page texts never travel
+    between processes, only what `finish` returns.  A first build, or one of many pages,
+    makes the digests in the workers too, each beside its page."""
+    if plan.previous and len(plan.pages) < DIGESTS_IN_WORKERS_FROM:
+        made: dict[str, PageMade[T]] = {}
+        changed: list[tuple[PageJob, str]] = []
+        for job in plan.pages:
+            inputs = job.inputs()
+            if inputs == plan.previous.get(job.name):
+                made[job.name] = PageMade(inputs, None)
+            else:
+                changed.append((job, inputs))
+        work = [partial(_render, finish, job, inputs) for job, inputs in changed]
+        with template_errors():
+            results = render_all(work, jobs)
+        made.update((job.name, done) for (job, _), done in zip(changed, results, strict=True))
+        return {job.name: made[job.name] for job in plan.pages}
     work = [partial(_make, finish, job, plan.previous.get(job.name)) for job in plan.pages]
     with template_errors():
         results = render_all(work, jobs)
-    return {job.name: made for job, made in zip(plan.pages, results, strict=True)}
+    return {job.name: done for job, done in zip(plan.pages, results, strict=True)}
 
 
 def _make(finish: Callable[[str, str, str], T], job: PageJob, previous: str | None) -> PageMade[T]:
     inputs = job.inputs()
     if inputs == previous:
         return PageMade(inputs, None)
+    return _render(finish, job, inputs)
+
+
+def _render(finish: Callable[[str, str, str], T], job: PageJob, inputs: str) -> PageMade[T]:
     return PageMade(inputs, finish(job.name, job.render(), inputs))
 
 

@@ -1,0 +1,82 @@
+"""make_pages: which pages are rendered, and where their input digests are made."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from docgen import produce
+from docgen.produce import PageJob, PageMade, PagePlan, make_pages
+
+
+class Calls:
+    """What the jobs were asked for, in this process."""
+
+    def __init__(self) -> None:
+        self.digested: list[str] = []
+        self.rendered: list[str] = []
+
+    def inputs(self, name: str) -> str:
+        self.digested.append(name)
+        return f"in:{name}"
+
+    def render(self, name: str) -> str:
+        self.rendered.append(name)
+        return f"text of {name}"
+
+
+def plan_of(names: list[str], previous: dict[str, str], calls: Calls) -> PagePlan:
+    jobs = [PageJob(n, partial(calls.inputs, n), partial(calls.render, n)) for n in names]
+    return PagePlan(jobs, previous, [])
+
+
+def finish(name: str, text: str, inputs: str) -> str:
+    return f"{name}|{text}|{inputs}"
+
+
+NAMES = [f"p{i:03}.md" for i in range(12)]
+
+
+def test_a_first_build_digests_and_renders_every_page() -> None:
+    calls = Calls()
+    made = make_pages(plan_of(NAMES, {}, calls), finish, 1)
+    assert list(made) == NAMES
+    assert made["p003.md"] == PageMade("in:p003.md", "p003.md|text of p003.md|in:p003.md")
+    assert calls.digested == NAMES and calls.rendered == NAMES
+
+
+def test_pages_whose_inputs_are_unchanged_are_not_rendered() -> None:
+    calls = Calls()
+    previous = {n: f"in:{n}" for n in NAMES}
+    previous["p005.md"] = "older"  # changed inputs
+    del previous["p007.md"]  # a new page
+    made = make_pages(plan_of(NAMES, previous, calls), finish, 1)
+    assert list(made) == NAMES  # in plan order
+    assert calls.digested == NAMES
+    assert calls.rendered == ["p005.md", "p007.md"]
+    assert made["p000.md"] == PageMade("in:p000.md", None)
+    assert made["p005.md"].outcome == "p005.md|text of p005.md|in:p005.md"
+
+
+def test_many_pages_digest_beside_their_pages_with_the_same_results(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    previous = {n: f"in:{n}" for n in NAMES if n != "p002.md"}
+    small = make_pages(plan_of(NAMES, previous, Calls()), finish, 1)
+    monkeypatch.setattr(produce, "DIGESTS_IN_WORKERS_FROM", 5)
+    calls = Calls()
+    many = make_pages(plan_of(NAMES, previous, calls), finish, 1)
+    assert many == small
+    assert calls.rendered == ["p002.md"]
+
+
+def test_worker_processes_give_the_results_of_one_process() -> None:
+    names = [f"p{i:04}.md" for i in range(450)]  # enough for a pool of workers
+    previous = {n: f"in:{n}" for n in names[::3]}
+    one = make_pages(plan_of(names, previous, Calls()), finish, 1)
+    two = make_pages(plan_of(names, previous, Calls()), finish, 2)
+    cold = make_pages(plan_of(names, {}, Calls()), finish, 2)
+    assert two == one
+    assert sum(1 for m in one.values() if m.outcome is None) == len(previous)
+    assert all(m.outcome is not None for m in cold.values())
