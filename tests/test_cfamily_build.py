@@ -149,3 +149,27 @@ def test_a_huge_generated_file_is_read_and_the_build_goes_on(
     kw = (tmp_path / "out" / "generated.cpp_kw.md").read_text()
     assert "`f19999`" in kw
     assert "`Ok`" in (tmp_path / "out" / "ok.h_kw.md").read_text()
+
+
+def test_a_header_pairs_with_its_source_among_thousands_of_includers() -> None:
+    from docgen.includes import IncludeGraph, ResolvedInclude
+    from docgen.render.cfamily_views import pair_of
+
+    header = "lib/core/Tensor.h"
+    includers = [f"src/ops/op{i:04}.cpp" for i in range(3000)]
+    includers += ["src/Tensor.cpp", "src/TensorBase.cpp", "lib/core/Tensor.h"]
+    graph = IncludeGraph(
+        includes={
+            "src/Tensor.cpp": (ResolvedInclude(1, "core/Tensor.h", False, header, "root"),),
+            header: (ResolvedInclude(3, "Tensor.inl", False, "lib/core/Tensor.inl", "folder"),),
+        },
+        included_by={header: tuple(sorted(includers))},
+        roots=("lib",),
+        guessed=False,
+        lines={},
+    )
+    files = {header, "lib/core/Tensor.cpp", "lib/core/Tensor.inl", *includers}
+    # Same stem in the same folder or across an include; never itself, never a header
+    # for a header, never a longer name that merely starts with the stem.
+    assert pair_of(header, graph, files) == ("lib/core/Tensor.cpp", "src/Tensor.cpp")
+    assert pair_of("src/Tensor.cpp", graph, files) == (header,)

@@ -15,11 +15,13 @@ from markdown_it.token import Token
 
 from docgen.links import encode_path, href, page_folder, relative, relative_from
 from docgen.render.context import Linker, make_href, relative_path
+from docgen.render.environment import make_environment
 from docgen.render.filters import (
     blockquote,
     fenced,
     fold_lines,
     inline_code,
+    inline_codes,
     md_text,
     plural,
     shell_quote,
@@ -296,3 +298,18 @@ def test_tidy_copies_an_unclosed_fence_and_needs_a_long_enough_closer() -> None:
     page = "A  \n````py\nx  \n```\n\n\n\ny  \n"
     assert tidy(page) == "A\n````py\nx  \n```\n\n\n\ny  \n"
     assert tidy("~~~\n a \n  ~~~~ \t\n\n\nb  ") == "~~~\n a \n  ~~~~ \t\n\nb\n"
+
+
+def test_inline_codes_lists_code_spans_or_says_none() -> None:
+    assert inline_codes(["TORCH_API", "a`b", ""]) == "`TORCH_API`, ``a`b``, ` `"
+    assert inline_codes([]) == "none"
+    assert inline_codes((), "nothing") == "nothing"
+
+
+def test_the_codes_macro_and_the_inline_codes_filter_agree() -> None:
+    env = make_environment(())
+    template = env.from_string(
+        '{% import "macros.md.j2" as m %}{{ m.codes(v) }}|{{ v | inline_codes }}|'
+        '{{ m.codes([], "no tags") }}'
+    )
+    assert template.render(v=["x", "y z"]) == "`x`, `y z`|`x`, `y z`|no tags"

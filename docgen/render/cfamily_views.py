@@ -314,9 +314,11 @@ def pair_of(path: str, graph: IncludeGraph, files: Collection[str]) -> tuple[str
     header = suffix.lower() in HEADER_SUFFIXES
     base = posixpath.join(posixpath.dirname(path), stem)
     siblings = {base + s for s in PAIR_SUFFIXES if base + s in files}
-    candidates = {*siblings, *graph.includes_of(path), *graph.included_by.get(path, ())}
+    linked = (*graph.includes_of(path), *graph.included_by.get(path, ()))
+    # A header can have thousands of includers: the name is compared before anything else.
+    named = (p for p in linked if p.rpartition("/")[2].startswith(stem))
     found = []
-    for other in sorted(candidates):
+    for other in sorted({*siblings, *named}):
         other_stem, other_suffix = posixpath.splitext(posixpath.basename(other))
         if other == path or other_stem != stem:
             continue

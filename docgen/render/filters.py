@@ -111,6 +111,12 @@ def inline_code(value: object) -> str:
     return f"{fence}{text}{fence}"
 
 
+def inline_codes(values: Iterable[object], empty: str = "none") -> str:
+    """Code spans separated by commas (`empty` when there are none): a filter, not a
+    macro, because every definition of a page shows such lists."""
+    return ", ".join(inline_code(v) for v in values) or empty
+
+
 def fence_language(language: str) -> str:
     """A safe info string for a fenced block ("text" when unknown)."""
     cleaned = _LANGUAGE_TAG.sub("", language)
@@ -214,6 +220,7 @@ FILTERS = {
     "cell_code": cell_code,
     "md_text": md_text,
     "inline_code": inline_code,
+    "inline_codes": inline_codes,
     "fenced": fenced,
     "yaml_str": yaml_str,
     "yaml_list": yaml_list,
