@@ -1,0 +1,40 @@
+"""The keyword index's table: filled whole or a file at a time, indexed either way."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from docgen.keywords import DefinitionSite
+from docgen.state.sites import INDEXES, find_sites, store_sites
+
+
+def site(name: str, path: str, line: int) -> DefinitionSite:
+    return DefinitionSite(name, path, line, "function", name, f"function-{name}")
+
+
+def indexes(conn: sqlite3.Connection) -> set[str]:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    return {name for (name,) in rows if not name.startswith("sqlite_")}
+
+
+def test_a_first_fill_and_later_updates_keep_rows_and_indexes() -> None:
+    conn = sqlite3.connect(":memory:")
+    first = [site("alpha", "a.py", 1), site("beta", "b.py", 2), site("gamma", "b.py", 9)]
+    store_sites(conn, first, {"a.py": "1", "b.py": "1"})
+    assert indexes(conn) == set(INDEXES)
+    assert find_sites(conn, "*", "glob") == sorted(first, key=lambda s: (s.name, s.path))
+    # b.py changed: only its rows are replaced; the table is not empty, indexes stay
+    second = [site("alpha", "a.py", 1), site("delta", "b.py", 4)]
+    store_sites(conn, second, {"a.py": "1", "b.py": "2"})
+    assert indexes(conn) == set(INDEXES)
+    assert [s.name for s in find_sites(conn, "*", "glob")] == ["alpha", "delta"]
+    # every file changed: the emptied table is filled again, then indexed
+    third = [site("omega", "c.py", 3)]
+    store_sites(conn, third, {"c.py": "1"})
+    assert indexes(conn) == set(INDEXES)
+    assert find_sites(conn, "omega") == third
+    plan = " ".join(
+        str(row)
+        for row in conn.execute("EXPLAIN QUERY PLAN SELECT * FROM definitions WHERE name = 'x'")
+    )
+    assert "definitions_name" in plan
