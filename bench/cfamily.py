@@ -1,11 +1,13 @@
 """What C, C++ and CUDA pages cost: a cold build with them against one without them.
 
-    python bench/cfamily.py [REPO] [--jobs N]
+    python bench/cfamily.py [REPO] [--jobs N] [--pairs N]
 
 REPO defaults to the torch corpus of `bench/run.py` (`bench/corpora/torch`, 9,431
 C-family headers beside 2,285 Python files; `python bench/run.py --prepare-only
---corpus torch` makes it).  Both builds run one after the other, cold, into fresh
-output folders under `bench/results/`; the one "without" leaves every C-family
+--corpus torch` makes it).  The two builds run in turn, `--pairs` times, cold, into
+fresh output folders under `bench/results/` (removing the last output is not timed;
+the disk is synced before each build); medians of wall and CPU seconds are printed,
+with the range of the ratios of single pairs; the one "without" leaves every C-family
 file out with an `exclude` configuration.  Universal Ctags over the same C-family
 files is timed beside them when `ctags` is on the PATH.  Prints a Markdown table.
 """
@@ -13,7 +15,10 @@ files is timed beside them when `ctags` is on the PATH.  Prints a Markdown table
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,15 +30,22 @@ RESULTS = BENCH / "results"
 SUFFIXES = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".inl", ".cu", ".cuh")
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system of the command's processes) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
-def cold_build(repo: Path, name: str, jobs: int, config: Path | None) -> float:
+def cold_build(repo: Path, name: str, jobs: int, config: Path | None) -> tuple[float, float]:
+    """One cold build into a fresh folder; removing the last one is not timed."""
     out = RESULTS / f"cfamily-{name}"
     shutil.rmtree(out, ignore_errors=True)
+    os.sync()  # the last build's pages reach the disk before this one starts
     command = [sys.executable, "-m", "docgen", "build", str(repo), "--out", str(out), "-q"]
     command += ["-j", str(jobs)]
     if config is not None:
@@ -59,22 +71,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("repo", nargs="?", default=str(BENCH / "corpora" / "torch"))
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--pairs", type=int, default=3, help="builds without and with, taken in turn (default 3)"
+    )
     args = parser.parse_args(argv)
     repo = Path(args.repo).resolve()
     RESULTS.mkdir(parents=True, exist_ok=True)
     config = RESULTS / "cfamily-exclude.toml"
     config.write_text("exclude = [" + ", ".join(f'"*{s}"' for s in SUFFIXES) + "]\n")
-    without = cold_build(repo, "without", args.jobs, config)
-    with_c = cold_build(repo, "with", args.jobs, None)
+    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": []}
+    for _ in range(args.pairs):  # in turn, so that a drift of the machine hits both
+        runs["without"].append(cold_build(repo, "without", args.jobs, config))
+        runs["with"].append(cold_build(repo, "with", args.jobs, None))
     ctags = ctags_seconds(repo)
     c_files = sum(1 for p in repo.rglob("*") if p.suffix in SUFFIXES)
-    print(f"| {repo.name}: {c_files:,} C-family files | seconds |")
-    print("|---|---|")
-    print(f"| cold build without C-family files (-j {args.jobs}) | {without:.1f} |")
-    print(f"| cold build with C-family pages (-j {args.jobs}) | {with_c:.1f} |")
-    print(f"| ratio (target <= 1.35) | {with_c / without:.2f} |")
+    wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
+    cpu = {k: statistics.median(c for _, c in v) for k, v in runs.items()}
+    pair_ratios = sorted(
+        w / wo for (w, _), (wo, _) in zip(runs["with"], runs["without"], strict=True)
+    )
+    print(
+        f"| {repo.name}: {c_files:,} C-family files, {args.pairs} pairs, medians | wall s | CPU s |"
+    )
+    print("|---|---:|---:|")
+    for key, label in (("without", "without C-family files"), ("with", "with C-family pages")):
+        print(f"| cold build {label} (-j {args.jobs}) | {wall[key]:.1f} | {cpu[key]:.1f} |")
+    print(
+        f"| ratio (target <= 1.35; pairs {pair_ratios[0]:.2f}-{pair_ratios[-1]:.2f}) "
+        f"| {wall['with'] / wall['without']:.2f} | {cpu['with'] / cpu['without']:.2f} |"
+    )
     if ctags is not None:
-        print(f"| Universal Ctags over the C-family files (1 process) | {ctags:.1f} |")
+        print(f"| Universal Ctags over the C-family files (1 process) | {ctags:.1f} | |")
     return 0
 
 
