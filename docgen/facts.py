@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from operator import attrgetter
 from typing import Any, Literal
 
+from docgen.construct import rebuild
 from docgen.kinds import CKind
 
 __all__ = ["CKind"]  # kept here too: the scanners import it with the facts
@@ -335,17 +336,17 @@ class ScannedFile:
 
 
 def _pickled_by_fields(cls: type) -> None:
-    """Pickle `cls` as its constructor and its fields' values in order: a slotted
-    dataclass's own state methods look its fields up anew for every object, and facts
-    cross from each worker to the build once per file."""
+    """Pickle `cls` as its fields' values in order, rebuilt by `construct.rebuild`: a
+    slotted dataclass's own state methods look its fields up anew for every object,
+    and facts cross from each worker to the build once per file."""
     names = tuple(f.name for f in fields(cls))
     values: Callable[[Any], Any] = attrgetter(*names)
 
-    def reduce(self: object) -> tuple[type, tuple[object, ...]]:
-        return cls, values(self)
+    def reduce(self: object) -> tuple[object, tuple[type, tuple[object, ...]]]:
+        return rebuild, (cls, values(self))
 
-    def reduce_one(self: object) -> tuple[type, tuple[object, ...]]:
-        return cls, (values(self),)  # one name: `attrgetter` gives the value alone
+    def reduce_one(self: object) -> tuple[object, tuple[type, tuple[object, ...]]]:
+        return rebuild, (cls, (values(self),))  # one name: `attrgetter` gives the value alone
 
     cls.__reduce__ = reduce_one if len(names) == 1 else reduce  # type: ignore[assignment,method-assign]
 

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
+from docgen.construct import maker
+
 T = TypeVar("T")
 
 
@@ -63,10 +65,11 @@ def _optional_scalar(kind: Any) -> type | None:
 
 
 def _record_decoder(cls: type) -> Decoder:
-    """Straight-line code for one dataclass: `cls(check(data[0]), ...)`."""
+    """Straight-line code for one dataclass: `cls(check(data[0]), ...)`, through its
+    `construct.maker` (a whole repository's facts are decoded on every build)."""
     hints = typing.get_type_hints(cls)
     fields = dataclasses.fields(cls)
-    scope: dict[str, Any] = {"cls": cls, "mismatch": _mismatch, "list": list}
+    scope: dict[str, Any] = {"cls": maker(cls), "mismatch": _mismatch, "list": list}
     arguments = []
     for i, field in enumerate(fields):
         hint = hints[field.name]
@@ -82,7 +85,7 @@ def _record_decoder(cls: type) -> Decoder:
         else:
             scope[f"d{i}"] = decoder(hint)
             checked = f"d{i}({value})"
-        arguments.append(f"{field.name}=({checked})")
+        arguments.append(f"({checked})")  # in field order: `maker` takes them so
     body = ",\n        ".join(arguments)
     source = (
         "def record(data):\n"

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docgen import facts
+from docgen.construct import rebuild
 from docgen.discover import discover
 from docgen.facts import Problem, ScannedFile, _pickled_by_fields
 from docgen.serialize import dumps, loads
@@ -35,10 +36,11 @@ def test_facts_pickle_as_their_field_values() -> None:
     """Facts cross from each worker to the build as pickles of their fields' values."""
     for source in discover(FIXTURES).files:
         scanned = scan_one(source)
-        constructor, values = scanned.__reduce__()
-        assert constructor is ScannedFile and values == (scanned.facts, scanned.analysis)
+        constructor, (cls, values) = scanned.__reduce__()
+        assert constructor is rebuild and cls is ScannedFile
+        assert values == (scanned.facts, scanned.analysis)
         assert pickle.loads(pickle.dumps(scanned, pickle.HIGHEST_PROTOCOL)) == scanned
-    assert Problem(3, "m").__reduce__() == (Problem, (3, "m", "warning"))
+    assert Problem(3, "m").__reduce__() == (rebuild, (Problem, (3, "m", "warning")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,7 @@ class OneField:
 
 def test_a_fact_of_one_field_pickles_as_a_tuple_of_one() -> None:
     _pickled_by_fields(OneField)
-    assert OneField("a").__reduce__() == (OneField, ("a",))
+    assert OneField("a").__reduce__() == (rebuild, (OneField, ("a",)))
     assert pickle.loads(pickle.dumps(OneField("a"))) == OneField("a")
 
 
