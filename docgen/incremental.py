@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from docgen.index import RepoIndex
 from docgen.links import folder_of
-from docgen.render.folder_views import api_inputs
+from docgen.render.api_views import api_inputs
 from docgen.render.markdown_links import link_state_key
 
 if TYPE_CHECKING:

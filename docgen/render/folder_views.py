@@ -5,23 +5,22 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
 from docgen.analyze import TAG_ORDER
-from docgen.facts import Definition, PythonFacts, ScannedFile
+from docgen.facts import ScannedFile
 from docgen.index import FolderEntry
 from docgen.links import docs_page, folder_doc, folder_index, kw_page, slug
 from docgen.render.counts import definition_counts
 
 from .anchors import anchored_definitions
+from .api_views import public_api
 from .context import Linker, ReadSource, RenderContext
 from .keyword_views import KEYWORDS_PAGE
 from .lookup import RepoLookup, page_tags
 from .python_views import first_paragraph, first_sentence, run_commands
 from .views import (
-    ApiName,
     ClassLink,
     Count,
     FolderDocView,
@@ -30,7 +29,6 @@ from .views import (
     FrontMatter,
     ImportedFile,
     LinkView,
-    PublicApiView,
     ReadmeView,
     SubfolderCount,
     SuiteFile,
@@ -40,11 +38,8 @@ from .views import (
 
 ROOT_SOURCE = "."  # front matter `source` of the root folder's pages
 README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")
-INIT_FILE = "__init__.py"
 TAGGED_SHOWN = 10  # files listed under each tag before "N more"
 TESTS_SHOWN = 20  # test files listed before "N more"
-API_SHOWN = 50  # names of `__all__` listed before "N more"
-REEXPORT_DEPTH = 8  # re-exports followed from `__init__.py` before giving up
 
 #: `doc.md` sections: key -> heading text (level 2), in page order.
 FOLDER_DOC_SECTIONS: dict[str, str] = {
@@ -328,259 +323,6 @@ def _by_tag(
     return tuple(views)
 
 
-@dataclass(frozen=True)
-class _Site:
-    """Where a name is defined: a top-level class or function, or a whole module."""
-
-    path: str
-    kind: str  # class / function / module
-    definition: Definition | None  # None for a module
-
-
-@dataclass(frozen=True)
-class _Bindings:
-    """What the top level of one Python file binds, as far as its facts tell."""
-
-    definitions: dict[str, Definition]  # top-level classes and functions, first of each name
-    imported: dict[str, list[tuple[str, str]]]  # bound name -> (absolute module, name there)
-    modules: dict[str, list[str]]  # `import a.b as c`: bound name -> absolute module
-    stars: tuple[str, ...]  # absolute modules of `from m import *`
-    exported: tuple[str, ...] | None  # its `__all__`
-
-
-def _bindings(python: PythonFacts, resolved: Iterable[str]) -> _Bindings:
-    definitions: dict[str, Definition] = {}
-    for d in python.definitions:
-        if d.parent is None and d.kind in ("class", "function"):
-            definitions.setdefault(d.name, d)
-    imported: dict[str, list[tuple[str, str]]] = {}
-    modules: dict[str, list[str]] = {}
-    stars: list[str] = []
-    for imp, absolute in zip(python.imports, resolved, strict=True):
-        if not absolute:
-            continue
-        if imp.star:
-            stars.append(absolute)
-        elif imp.is_from:
-            bound = [b for b, _ in imp.aliases] if len(imp.aliases) == len(imp.names) else imp.names
-            for name, as_name in zip(imp.names, bound, strict=True):
-                imported.setdefault(as_name, []).append((absolute, name))
-        else:  # `import a.b as c` binds `c` to `a.b`; `import a.b` binds `a` to `a`
-            for as_name, module in imp.aliases:
-                modules.setdefault(as_name, []).append(module)
-    return _Bindings(definitions, imported, modules, tuple(stars), python.dunder_all)
-
-
-class ExportResolver:
-    """Traces a name a file exports to the file that defines it, through re-exports.
-
-    It follows `from m import name` (aliases too), `import a.b as name` and
-    `from m import *` into the repository's own files, and records every file
-    and module name it consulted: a folder page that shows the result depends
-    on exactly those.
-    """
-
-    def __init__(self, lookup: RepoLookup) -> None:
-        self._lookup = lookup
-        self._bindings: dict[str, _Bindings | None] = {}
-        self._anchors: dict[str, dict[Definition, str]] = {}
-        self.files: set[str] = set()  # files whose facts were read
-        self.modules: dict[str, str] = {}  # module names looked up -> file ("" when none)
-
-    def _module(self, name: str) -> str:
-        path = self._lookup.index.graph.modules.get(name, "")
-        self.modules[name] = path
-        return path
-
-    def _of(self, path: str) -> _Bindings | None:
-        if path not in self._bindings:
-            self.files.add(path)
-            scanned = self._lookup.index.files.get(path)
-            python = scanned.facts.python if scanned is not None else None
-            targets = self._lookup.index.graph.imports.get(path, ())
-            self._bindings[path] = (
-                None
-                if python is None
-                else _bindings(python, (t.absolute for t in targets))
-                if len(targets) == len(python.imports)
-                else None
-            )
-        return self._bindings[path]
-
-    def anchor(self, path: str, definition: Definition) -> str:
-        """The definition's heading anchor on its file's docs page."""
-        anchors = self._anchors.get(path)
-        if anchors is None:
-            python = self._lookup.index.files[path].facts.python
-            anchors = self._anchors[path] = {}
-            for item in anchored_definitions(path, python.definitions if python else ()):
-                anchors.setdefault(item.definition, item.anchor)
-        return anchors[definition]
-
-    def resolve(self, path: str, name: str) -> tuple[_Site | None, str]:
-        """Where `name`, as `path` binds it, is defined; else the module it was last seen
-        imported from ("" when it was not seen imported)."""
-        return self._resolve(path, name, set(), 0)
-
-    def resolve_export(self, init: str, name: str) -> tuple[_Site | None, str]:
-        """A name in a package's `__all__`: bound by `__init__.py`, or else the submodule
-        that `from package import *` imports because `__all__` names it."""
-        site, origin = self.resolve(init, name)
-        if site is None and not origin:
-            package = self._lookup.index.graph.module_names.get(init, "")
-            submodule = self._module(f"{package}.{name}") if package else ""
-            if submodule:
-                return _Site(submodule, "module", None), ""
-        return site, origin
-
-    def _resolve(
-        self, path: str, name: str, seen: set[tuple[str, str]], depth: int
-    ) -> tuple[_Site | None, str]:
-        if (path, name) in seen or depth > REEXPORT_DEPTH:
-            return None, ""
-        seen.add((path, name))
-        bindings = self._of(path)
-        if bindings is None:
-            return None, ""
-        found = bindings.definitions.get(name)
-        if found is not None:
-            return _Site(path, found.kind, found), ""
-        origin = ""
-        for module, original in bindings.imported.get(name, ()):
-            site, deeper = self._from(module, original, seen, depth + 1)
-            if site is not None:
-                return site, ""
-            origin = origin or deeper
-        for module in bindings.modules.get(name, ()):
-            target = self._module(module)
-            if target:
-                return _Site(target, "module", None), ""
-        for module in bindings.stars:
-            target = self._module(module)
-            if not target or target == path:
-                continue
-            exported = self._of(target)
-            if exported is None or not _star_exports(exported, name):
-                continue
-            site, deeper = self._resolve(target, name, seen, depth + 1)
-            if site is not None:
-                return site, ""
-            origin = origin or deeper
-        return None, origin
-
-    def _from(
-        self, module: str, name: str, seen: set[tuple[str, str]], depth: int
-    ) -> tuple[_Site | None, str]:
-        """`from module import name`: the module's own binding of `name`, else its submodule."""
-        target = self._module(module)
-        origin = module
-        if target:
-            site, deeper = self._resolve(target, name, seen, depth)
-            if site is not None:
-                return site, ""
-            origin = deeper or module
-        submodule = self._module(f"{module}.{name}")
-        if submodule:
-            return _Site(submodule, "module", None), ""
-        return None, origin
-
-
-def _star_exports(bindings: _Bindings, name: str) -> bool:
-    """Whether `from m import *` binds `name`: listed in `__all__`, or public without one."""
-    if bindings.exported is not None:
-        return name in bindings.exported
-    return not name.startswith("_")
-
-
-def _init_file(lookup: RepoLookup, entry: FolderEntry) -> str:
-    path = posixpath.join(entry.path, INIT_FILE) if entry.path else INIT_FILE
-    return path if path in lookup.index.files else ""
-
-
-def _api_name(
-    lookup: RepoLookup,
-    resolver: ExportResolver,
-    name: str,
-    found: tuple[_Site | None, str],
-    linker: Linker,
-) -> ApiName:
-    site, origin = found
-    if site is None:
-        origin_file = lookup.index.graph.modules.get(origin, "") if origin else ""
-        return ApiName(
-            name=name,
-            kind="",
-            href="",
-            source=None,
-            line=None,
-            origin=LinkView(origin, linker.to_page(docs_page(origin_file)) if origin_file else "")
-            if origin
-            else None,
-        )
-    source = linker.page_link(site.path, docs_page(site.path))
-    if site.definition is None:
-        return ApiName(name, site.kind, source.href, source, None, None)
-    anchor = resolver.anchor(site.path, site.definition)
-    line_count = lookup.index.files[site.path].facts.line_count
-    return ApiName(
-        name=name,
-        kind=site.kind,
-        href=linker.to_page(docs_page(site.path), anchor),
-        source=source,
-        line=linker.line(site.path, site.definition.line, line_count),
-        origin=None,
-    )
-
-
-def _exports(
-    lookup: RepoLookup, init: str, resolver: ExportResolver
-) -> list[tuple[str, tuple[_Site | None, str]]] | None:
-    """Each name of `__all__` (a name listed twice once) and where it was traced to;
-    None when `__init__.py` has no `__all__` that lists strings."""
-    resolver.files.add(init)
-    python = lookup.index.files[init].facts.python
-    if python is None or python.dunder_all is None:
-        return None
-    names = dict.fromkeys(python.dunder_all)
-    return [(name, resolver.resolve_export(init, name)) for name in names]
-
-
-def _public_api(lookup: RepoLookup, entry: FolderEntry, linker: Linker) -> PublicApiView | None:
-    init = _init_file(lookup, entry)
-    if not init:
-        return None
-    resolver = ExportResolver(lookup)
-    exports = _exports(lookup, init, resolver)
-    link = linker.page_link(init, docs_page(init))
-    if exports is None:
-        parsed = lookup.index.files[init].facts.python is not None
-        return PublicApiView(link, parsed, False, 0, 0, (), 0)
-    shown = tuple(
-        _api_name(lookup, resolver, name, where, linker) for name, where in exports[:API_SHOWN]
-    )
-    return PublicApiView(
-        init=link,
-        parsed=True,
-        listed=True,
-        total=len(exports),
-        resolved=sum(site is not None for _, (site, _) in exports),
-        names=shown,
-        more=len(exports) - len(shown),
-    )
-
-
-def api_inputs(lookup: RepoLookup, folder: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """What a folder's Public API section reads beyond the folder's own files (see
-    docgen.incremental): the files its re-exports were traced through, and each module
-    name looked up with the file it names ("" for none); both sorted."""
-    init = _init_file(lookup, lookup.folder(folder))
-    if not init:
-        return [], []
-    resolver = ExportResolver(lookup)
-    _exports(lookup, init, resolver)
-    return sorted(resolver.files), sorted(resolver.modules.items())
-
-
 def folder_doc_view(
     lookup: RepoLookup, folder: str, context: RenderContext, read: ReadSource
 ) -> FolderDocView:
@@ -604,7 +346,7 @@ def folder_doc_view(
         tree_kinds=_sorted_counts(lookup.tree_kinds(folder)),
         tree_files=sum(lookup.tree_kinds(folder).values()),
         by_tag=_by_tag(lookup, entry, subtree, tests, linker),
-        api=_public_api(lookup, entry, linker),
+        api=public_api(lookup, entry, linker),
         tests=_suite_view(lookup, entry, tests, linker),
         sections=dict(FOLDER_DOC_SECTIONS),
         classes=classes[:PUBLIC_CLASSES_SHOWN],
