@@ -13,8 +13,9 @@ from docgen.links import docs_page
 
 from .anchors import anchored_definitions
 from .context import Linker
+from .listing_views import ApiName, PublicApiView
 from .lookup import RepoLookup
-from .views import ApiName, LinkView, PublicApiView
+from .views import LinkView
 
 INIT_FILE = "__init__.py"
 API_SHOWN = 50  # names of `__all__` listed before "N more"

@@ -19,8 +19,9 @@ from .anchors import (
 )
 from .context import Linker
 from .entries import keyword_entries
+from .listing_views import KeywordGroup, KeywordTarget
 from .lookup import RepoLookup
-from .views import Importer, KeywordGroup, KeywordTarget, LineRef, LinkView
+from .views import Importer, LineRef, LinkView
 
 #: kind -> (singular, plural) in the overview's counts, in this order
 KIND_WORDS: dict[str, tuple[str, str]] = {

@@ -18,23 +18,22 @@ from .anchors import anchored_definitions
 from .api_views import public_api
 from .context import Linker, ReadSource, RenderContext
 from .keyword_views import KEYWORDS_PAGE
-from .lookup import RepoLookup, page_tags
-from .python_views import first_paragraph, first_sentence, run_commands
-from .views import (
+from .listing_views import (
     ClassLink,
     Count,
     FolderDocView,
     FolderFile,
     FolderIndexView,
-    FrontMatter,
     ImportedFile,
-    LinkView,
     ReadmeView,
     SubfolderCount,
     SuiteFile,
     SuiteView,
     TaggedFiles,
 )
+from .lookup import RepoLookup, page_tags
+from .python_views import first_paragraph, first_sentence, run_commands
+from .views import FrontMatter, LinkView
 
 ROOT_SOURCE = "."  # front matter `source` of the root folder's pages
 README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")

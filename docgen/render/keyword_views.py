@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from docgen.links import docs_page, folder_index
 
 from .context import Linker, RenderContext
-from .views import FrontMatter, KeywordPart, KeywordsView, LinkView, NameEntry, SiteView
+from .listing_views import KeywordPart, KeywordsView, NameEntry, SiteView
+from .views import FrontMatter, LinkView
 
 if TYPE_CHECKING:  # docgen.keywords imports docgen.render.anchors: no import cycle at run time
     from docgen.keywords import DefinitionSite

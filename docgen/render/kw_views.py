@@ -23,9 +23,9 @@ from .context import Linker, RenderContext, heading_anchors
 from .entries import keyword_entries
 from .file_views import front_matter, problem_views
 from .keyword_views import KEYWORDS_PAGE
+from .listing_views import KeywordEntry, KeywordGroup, KeywordTarget, KwView, SectionMapItem
 from .lookup import RepoLookup, page_tags
 from .python_views import import_label, module_as_written
-from .views import KeywordEntry, KeywordGroup, KeywordTarget, KwView, SectionMapItem
 
 
 def _python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
