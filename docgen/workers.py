@@ -313,7 +313,7 @@ def scan_files(
                     except (EOFError, OSError):
                         workers[i] = _replace_dead(ctx, worker, results, settings, pending)
                         _assign(workers[i], pending)
-                        _tick(progress)
+                        tick(progress)
                         continue
                     results[index] = scanned
                     if texts is not None:
@@ -323,25 +323,26 @@ def scan_files(
                     worker.jobs.popleft()
                     worker.started = time.monotonic()
                     _assign(worker, pending)
-                    _tick(progress)
+                    tick(progress)
                 elif worker.process.sentinel in ready:
                     workers[i] = _replace_dead(ctx, worker, results, settings, pending)
                     _assign(workers[i], pending)
-                    _tick(progress)
+                    tick(progress)
                 elif time.monotonic() - worker.started > file_timeout:
                     worker.process.kill()
                     workers[i] = _replace_dead(
                         ctx, worker, results, settings, pending, timed_out=file_timeout
                     )
                     _assign(workers[i], pending)
-                    _tick(progress)
+                    tick(progress)
     finally:
         for worker in workers:
             _stop(worker)
     return [r for r in results if r is not None]
 
 
-def _tick(progress: Progress | None) -> None:
+def tick(progress: Progress | None) -> None:
+    """One more file done, for a progress display when there is one."""
     if progress is not None:
         progress(1)
 

@@ -32,7 +32,14 @@ from docgen.readfile import read_source
 from docgen.scan.settings import ScanSettings
 from docgen.serialize import dumps, from_data, loads
 from docgen.state.keys import facts_key
-from docgen.workers import MAX_PARSE_BYTES, Progress, scan_files, scan_one, unreadable_facts
+from docgen.workers import (
+    MAX_PARSE_BYTES,
+    Progress,
+    scan_files,
+    scan_one,
+    tick,
+    unreadable_facts,
+)
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -242,7 +249,7 @@ def _run_batches(
         meanwhile()
     for i in local:  # too large to send: streamed and hashed here, as a local build does
         scan.results[i] = scan_one(sources[i])
-        _tick(progress)
+        tick(progress)
     idle_since = time.monotonic()
     while running:
         try:
@@ -290,7 +297,7 @@ def _read(
             files.append((sources[i].path, read_source(sources[i])))
         except OSError as exc:
             scan.results[i] = ScannedFile(unreadable_facts(sources[i], exc))
-            _tick(progress)
+            tick(progress)
     return files
 
 
@@ -326,7 +333,7 @@ def _apply(
             scan.texts[scanned.facts.path] = dumps(scanned)  # docgen's own form, as cached
         if scan.sites is not None and found is not None:
             scan.sites[scanned.facts.path] = found
-        _tick(progress)
+        tick(progress)
 
 
 def _scan_locally(
@@ -357,8 +364,3 @@ def _scan_locally(
     )
     for i, scanned in zip(todo, done, strict=True):
         scan.results[i] = scanned
-
-
-def _tick(progress: Progress | None) -> None:
-    if progress is not None:
-        progress(1)
