@@ -382,3 +382,70 @@ def test_dask_processes_a_crash_and_a_killed_worker(
     crash_locally(monkeypatch)
     build(resolve_options(repo, tmp_path / "local", 2))
     assert output_bytes(tmp_path / "cluster") == output_bytes(tmp_path / "local")
+
+
+def test_a_cluster_whose_workers_are_all_gone_is_left_for_local_scanning(
+    sample: SampleFn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The only Dask worker is killed, nanny and all, while a batch stalls on it: after
+    CONNECT_SECONDS with no worker the build scans what is left here, says so in one
+    notice, and its pages equal a local build's."""
+    import docgen.cluster.client as client
+
+    monkeypatch.setattr(client, "CONNECT_SECONDS", 2.0)
+    repo = sample("torchlike")
+    (repo / "stall_here.py").write_text("def stalls():\n    pass\n")
+    marker = tmp_path / "stalled"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(HOOKS),
+        "DOCGEN_TEST_HOOKS": "1",
+        "DOCGEN_TEST_STALL": str(marker),
+    }
+    scheduler_file = tmp_path / "scheduler.json"
+    scheduler = start(
+        [
+            *(str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"),
+            *("--scheduler-file", str(scheduler_file)),
+        ],
+        env,
+        tmp_path / "scheduler.log",
+    )
+    worker = start(
+        [
+            *(str(DASK), "worker", "--scheduler-file", str(scheduler_file), "--nworkers", "1"),
+            *("--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"),
+        ],
+        env,
+        tmp_path / "worker.log",
+    )
+    try:
+        with distributed.Client(scheduler_file=str(scheduler_file), timeout=60) as watcher:
+            watcher.wait_for_workers(1, timeout=60)
+            scheduler_address = str(watcher.scheduler.address)
+        result: list[BuildReport] = []
+        builder = threading.Thread(
+            target=lambda: result.append(
+                cluster_build(repo, tmp_path / "cluster", scheduler_address)
+            )
+        )
+        builder.start()
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert marker.exists()
+        stop(worker)  # its whole process group: no worker is left to retry on
+        builder.join(timeout=120)
+        assert not builder.is_alive()
+    finally:
+        stop(worker)
+        stop(scheduler)
+    [remote] = result
+    assert len(remote.notices) == 1
+    assert (
+        "were scanned here after the cluster failed them (no Dask worker for 2 s)"
+        in (remote.notices[0])
+    )
+    assert remote.scanned > 5
+    build(resolve_options(repo, tmp_path / "local", 2))
+    assert output_bytes(tmp_path / "cluster") == output_bytes(tmp_path / "local")
