@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from test_scan_python import ast_inventory, libcst_signatures, scan_inventory
 
 import docgen.scan.python as python
+import docgen.scan.python_refs as python_refs
 from docgen.facts import FileFacts
 from docgen.scan.decode import decode_python
 
@@ -162,7 +163,7 @@ def check(data: bytes) -> FileFacts:
 def assert_walk_finds_what_ast_walk_finds(tree: ast.AST) -> None:
     """The scanner's own code-reference walk skips no Attribute or Call node."""
     expected = {id(node) for node in ast.walk(tree) if isinstance(node, (ast.Attribute, ast.Call))}
-    attributes, calls = python._attributes_and_calls(tree)
+    attributes, calls = python_refs._attributes_and_calls(tree)
     assert {id(node) for node in (*attributes, *calls)} == expected
     assert len(attributes) + len(calls) == len(expected)
 
