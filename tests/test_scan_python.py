@@ -15,6 +15,7 @@ import libcst as cst
 import pytest
 
 import docgen.scan.python as python
+import docgen.scan.python_signatures as python_signatures
 from docgen.facts import CodeRef, Definition, FileFacts, Import, PythonFacts, StringArg
 from docgen.scan.decode import decode_python
 
@@ -283,8 +284,8 @@ def test_parameters_are_cut_from_the_source_when_that_is_provably_right(
     function = found[0].node
     assert isinstance(function, cst.FunctionDef)
     returns = module.code_for_node(function.returns.annotation) if function.returns else ""
-    params = python._params_slice(
-        module, python._Source(source), function, node.lineno, node.col_offset, returns
+    params = python_signatures._params_slice(
+        module, python_signatures.Source(source), function, node.lineno, node.col_offset, returns
     )
     if cut:
         assert params == module.code_for_node(function.params)
