@@ -10,6 +10,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import distributed
@@ -303,12 +305,27 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait()
 
 
-def test_dask_processes_a_crash_and_a_killed_worker(
-    sample: SampleFn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    repo = sample("torchlike")
-    (repo / "crash_here.py").write_text("def crashes():\n    pass\n")
-    (repo / "stall_here.py").write_text("def stalls():\n    pass\n")
+@dataclass
+class DaskRun:
+    """A build on a `dask scheduler` and a `dask worker` run as child processes."""
+
+    worker: subprocess.Popen[bytes]
+    stalled: tuple[int, int]  # the Dask worker's pid and its scan process's, mid-batch
+    builder: threading.Thread
+    result: list[BuildReport]
+
+    def finish(self) -> BuildReport:
+        self.builder.join(timeout=120)
+        assert not self.builder.is_alive()
+        [report] = self.result
+        return report
+
+
+@contextmanager
+def dask_build(repo: Path, tmp_path: Path, nworkers: int) -> Iterator[DaskRun]:
+    """Start the scheduler and `nworkers` workers with the test hooks (a file named
+    `stall_here.py` stalls its batch), start a cluster build in a thread and yield once
+    the batch stalls; the processes are stopped, by process group, when the block ends."""
     marker = tmp_path / "stalled"
     env = {
         **os.environ,
@@ -319,39 +336,24 @@ def test_dask_processes_a_crash_and_a_killed_worker(
     scheduler_file = tmp_path / "scheduler.json"
     scheduler = start(
         [
-            str(DASK),
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-dashboard",
-            "--scheduler-file",
-            str(scheduler_file),
+            *(str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"),
+            *("--scheduler-file", str(scheduler_file)),
         ],
         env,
         tmp_path / "scheduler.log",
     )
     worker = start(
         [
-            str(DASK),
-            "worker",
-            "--scheduler-file",
-            str(scheduler_file),
-            "--nworkers",
-            "2",
-            "--nthreads",
-            "1",
-            "--host",
-            "127.0.0.1",
-            "--no-dashboard",
+            *(str(DASK), "worker", "--scheduler-file", str(scheduler_file)),
+            *("--nworkers", str(nworkers), "--nthreads", "1"),
+            *("--host", "127.0.0.1", "--no-dashboard"),
         ],
         env,
         tmp_path / "worker.log",
     )
     try:
         with distributed.Client(scheduler_file=str(scheduler_file), timeout=60) as watcher:
-            watcher.wait_for_workers(2, timeout=60)
+            watcher.wait_for_workers(nworkers, timeout=60)
             scheduler_address = str(watcher.scheduler.address)
         result: list[BuildReport] = []
         builder = threading.Thread(
@@ -364,17 +366,26 @@ def test_dask_processes_a_crash_and_a_killed_worker(
         while not marker.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         worker_pid, scan_pid = map(int, marker.read_text().split())
+        yield DaskRun(worker, (worker_pid, scan_pid), builder, result)
+    finally:
+        stop(worker)
+        stop(scheduler)
+
+
+def test_dask_processes_a_crash_and_a_killed_worker(
+    sample: SampleFn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = sample("torchlike")
+    (repo / "crash_here.py").write_text("def crashes():\n    pass\n")
+    (repo / "stall_here.py").write_text("def stalls():\n    pass\n")
+    with dask_build(repo, tmp_path, nworkers=2) as run:
+        worker_pid, scan_pid = run.stalled
         os.kill(worker_pid, signal.SIGKILL)  # the Dask worker, in the middle of a batch
         deadline = time.monotonic() + 10
         while not gone(scan_pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert gone(scan_pid)  # its scan process, stalled in a "parse", went with it
-        builder.join(timeout=120)
-        assert not builder.is_alive()
-    finally:
-        stop(worker)
-        stop(scheduler)
-    [remote] = result
+        remote = run.finish()
     assert remote.notices == []  # the lost batch ran again on the cluster
     assert [str(w) for w in remote.warnings if w.severity == "error"] == [
         "crash_here.py: the scanner process died of SIGSEGV on this file; it is shown unparsed"
@@ -395,52 +406,9 @@ def test_a_cluster_whose_workers_are_all_gone_is_left_for_local_scanning(
     monkeypatch.setattr(client, "CONNECT_SECONDS", 2.0)
     repo = sample("torchlike")
     (repo / "stall_here.py").write_text("def stalls():\n    pass\n")
-    marker = tmp_path / "stalled"
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(HOOKS),
-        "DOCGEN_TEST_HOOKS": "1",
-        "DOCGEN_TEST_STALL": str(marker),
-    }
-    scheduler_file = tmp_path / "scheduler.json"
-    scheduler = start(
-        [
-            *(str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"),
-            *("--scheduler-file", str(scheduler_file)),
-        ],
-        env,
-        tmp_path / "scheduler.log",
-    )
-    worker = start(
-        [
-            *(str(DASK), "worker", "--scheduler-file", str(scheduler_file), "--nworkers", "1"),
-            *("--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"),
-        ],
-        env,
-        tmp_path / "worker.log",
-    )
-    try:
-        with distributed.Client(scheduler_file=str(scheduler_file), timeout=60) as watcher:
-            watcher.wait_for_workers(1, timeout=60)
-            scheduler_address = str(watcher.scheduler.address)
-        result: list[BuildReport] = []
-        builder = threading.Thread(
-            target=lambda: result.append(
-                cluster_build(repo, tmp_path / "cluster", scheduler_address)
-            )
-        )
-        builder.start()
-        deadline = time.monotonic() + 60
-        while not marker.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert marker.exists()
-        stop(worker)  # its whole process group: no worker is left to retry on
-        builder.join(timeout=120)
-        assert not builder.is_alive()
-    finally:
-        stop(worker)
-        stop(scheduler)
-    [remote] = result
+    with dask_build(repo, tmp_path, nworkers=1) as run:
+        stop(run.worker)  # its whole process group: no worker is left to retry on
+        remote = run.finish()
     assert len(remote.notices) == 1
     assert (
         "were scanned here after the cluster failed them (no Dask worker for 2 s)"
