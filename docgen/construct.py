@@ -21,11 +21,12 @@ Maker = Callable[..., Any]
 def maker(cls: type) -> Maker:
     """A function of all of `cls`'s field values, in field order, that returns the
     instance `cls(*values)` would; `cls` itself where its fields have no slots."""
-    names = [f.name for f in dataclasses.fields(cls)]
-    if "__slots__" not in cls.__dict__ or not all(f.init for f in dataclasses.fields(cls)):
+    fields = dataclasses.fields(cls)
+    if "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         return cls
-    if hasattr(cls, "__post_init__"):
+    if not all(f.init for f in fields):
         return cls
+    names = [f.name for f in fields]
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
     lines = [f"def make({', '.join(names)}):", "    made = new(cls)"]
     for i, name in enumerate(names):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE
 
@@ -32,8 +33,13 @@ class MacroTable:
     function_like: Mapping[str, bool]  # name -> whether its argument list goes with it
     opening: Mapping[str, str]  # namespace macro -> its expansion (see `namespace_macros`)
     unusual: tuple[str, ...]  # names `CANDIDATE` cannot find (`really_inline`)
-    #: finds any of `unusual` (one scan of a file instead of one per name), None if none
-    any_unusual: re.Pattern[bytes] | None = None
+
+    @cached_property
+    def any_unusual(self) -> re.Pattern[bytes] | None:
+        """Finds any of `unusual` (one scan of a file instead of one per name); None if none."""
+        if not self.unusual:
+            return None
+        return re.compile(b"|".join(re.escape(n.encode()) for n in self.unusual))
 
     @classmethod
     def of(cls, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()) -> MacroTable:
@@ -46,10 +52,7 @@ class MacroTable:
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        any_unusual = (
-            re.compile(b"|".join(re.escape(n.encode()) for n in unusual)) if unusual else None
-        )
-        return cls(table, opening, unusual, any_unusual)
+        return cls(table, opening, unusual)
 
 
 _LONE_MACRO = re.compile(
