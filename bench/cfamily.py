@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -25,20 +24,20 @@ import tempfile
 import time
 from pathlib import Path
 
+from run import DEFAULT_TIMEOUT, measure  # bench/run.py, beside this script
+
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
 SUFFIXES = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".inl", ".cu", ".cuh")
 
 
 def timed(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + system of the command's processes) of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    """Wall and CPU seconds (user + system of the command's processes) of one run, as
+    `bench/run.py` measures every row."""
+    done = measure(command, DEFAULT_TIMEOUT)
+    if done.note or done.seconds is None or done.cpu_seconds is None:
+        raise SystemExit(f"{' '.join(command)}: {done.note}")
+    return done.seconds, done.cpu_seconds
 
 
 def cold_build(repo: Path, name: str, jobs: int, config: Path | None) -> tuple[float, float]:
