@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docgen.collector import collector_paused
 from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
 from docgen.inputs import inputs_digest, source_root
 from docgen.lock import output_lock
@@ -72,7 +73,7 @@ def build(
     (temporary files, a damaged or foreign state file) is cleared first, and
     the user is told in one line when the state had to be discarded.
     """
-    with output_lock(options.out / STATE_DIR, on_wait):
+    with output_lock(options.out / STATE_DIR, on_wait), collector_paused():
         sweep_temporary(options.out)
         notices: list[str] = []
         trouble = state_trouble(options.out)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docgen.build import discover_sources, project_for, up_to_date
+from docgen.collector import collector_paused
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.inputs import inputs_digest
@@ -71,7 +72,7 @@ def check(options: BuildOptions, progress: Callable[[int], Progress] | None = No
     state_dir = options.out / STATE_DIR
     if not state_dir.is_dir():
         raise DocgenError(f"no docgen build in {options.out}: every page is missing")
-    with output_lock(state_dir):
+    with output_lock(state_dir), collector_paused():
         return compare_pages(options, progress)
 
 

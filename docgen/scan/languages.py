@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 #: file suffix (lower case) -> language name shown on pages
 LANGUAGES_BY_SUFFIX: dict[str, str] = {
     ".py": "python",
@@ -64,10 +62,18 @@ CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".
 
 def language_for(path: str) -> str:
     """The language of a file from its name; "" when unknown."""
-    pure = PurePosixPath(path)
-    if pure.name in LANGUAGES_BY_NAME:
-        return LANGUAGES_BY_NAME[pure.name]
-    return LANGUAGES_BY_SUFFIX.get(pure.suffix.lower(), "")
+    name = path.rpartition("/")[2]
+    by_name = LANGUAGES_BY_NAME.get(name)
+    if by_name is not None:
+        return by_name
+    return LANGUAGES_BY_SUFFIX.get(suffix_of(name).lower(), "")
+
+
+def suffix_of(name: str) -> str:
+    """`PurePosixPath(name).suffix` of a file name, without making a path (a build asks
+    for every file's language several times)."""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def is_binary(data: bytes) -> bool:
