@@ -6,8 +6,6 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable
 
-from markdown_it import MarkdownIt
-
 from docgen.analyze import TAG_ORDER
 from docgen.facts import ScannedFile
 from docgen.index import FolderEntry
@@ -135,6 +133,8 @@ def folder_index_view(lookup: RepoLookup, folder: str, context: RenderContext) -
 
 def _markdown_paragraph(text: str) -> str:
     """The first top-level paragraph with visible words (badge-only lines are skipped)."""
+    from markdown_it import MarkdownIt  # loaded by the few builds whose folders have a README
+
     tokens = MarkdownIt("commonmark").parse(text)
     for i, token in enumerate(tokens):
         if token.type != "inline" or token.level != 1 or tokens[i - 1].type != "paragraph_open":
