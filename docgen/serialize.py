@@ -64,6 +64,14 @@ def _optional_scalar(kind: Any) -> type | None:
     return None
 
 
+def _scalar_items(kind: Any) -> type | None:
+    """`tuple[str, ...]` -> str (likewise int, bool); None for any other type."""
+    args = get_args(kind)
+    if get_origin(kind) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0] if args[0] in _SCALARS else None
+    return None
+
+
 def _record_decoder(cls: type) -> Decoder:
     """Straight-line code for one dataclass: `cls(check(data[0]), ...)`, through its
     `construct.maker` (a whole repository's facts are decoded on every build)."""
@@ -82,17 +90,34 @@ def _record_decoder(cls: type) -> Decoder:
             scope[f"t{i}"] = inner
             test = f"{value} is None or type({value}) is t{i}"
             checked = f"{value} if {test} else mismatch({inner.__name__!r}, {value})"
+        elif get_origin(hint) is typing.Literal:
+            scope[f"a{i}"] = frozenset(get_args(hint))
+            expected = f"one of {sorted(map(str, get_args(hint)))}"
+            checked = f"{value} if {value} in a{i} else mismatch({expected!r}, {value})"
+        elif _scalar_items(hint) is not None:
+            # Most such tuples are empty: no call for those.
+            scope[f"d{i}"] = decoder(hint)
+            checked = f"() if type({value}) is list and not {value} else d{i}({value})"
         else:
             scope[f"d{i}"] = decoder(hint)
             checked = f"d{i}({value})"
         arguments.append(f"({checked})")  # in field order: `maker` takes them so
-    body = ",\n        ".join(arguments)
-    source = (
+    head = (
         "def record(data):\n"
         f"    if type(data) is not list or len(data) != {len(fields)}:\n"
         f"        mismatch('a list of {len(fields)} for {cls.__name__}', data)\n"
-        f"    return cls(\n        {body}\n    )\n"
     )
+    if scope["cls"] is cls:  # no slots to set: the constructor itself
+        body = ",\n        ".join(arguments)
+        source = f"{head}    return cls(\n        {body}\n    )\n"
+    else:  # the maker's slot setters, inline: one call less for each of many records
+        scope["new"] = object.__new__
+        scope["kind"] = cls
+        lines = ["    made = new(kind)\n"]
+        for i, (field, argument) in enumerate(zip(fields, arguments, strict=True)):
+            scope[f"set{i}"] = cls.__dict__[field.name].__set__
+            lines.append(f"    set{i}(made, {argument})\n")
+        source = head + "".join(lines) + "    return made\n"
     exec(compile(source, f"<decoder of {cls.__qualname__}>", "exec"), scope)
     return typing.cast(Decoder, scope["record"])
 

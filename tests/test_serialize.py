@@ -6,6 +6,7 @@ import json
 import pickle
 from dataclasses import dataclass, is_dataclass
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from hypothesis import given
@@ -106,3 +107,56 @@ def test_any_tree_round_trips(tree: Tree) -> None:
 def test_a_mismatch_is_refused(data: object) -> None:
     with pytest.raises(ValueError):
         loads(Tree, json.dumps(data))
+
+
+@dataclass(frozen=True, slots=True)
+class SlottedLeaf:
+    kind: Literal["a", "b"]
+    words: tuple[str, ...]
+    doc: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SlottedTree:
+    leaves: tuple[SlottedLeaf, ...]
+    child: SlottedLeaf | None
+    numbers: tuple[int, ...] = ()
+
+
+slotted_leaves = st.builds(
+    SlottedLeaf,
+    st.sampled_from(["a", "b"]),
+    st.lists(st.text(), max_size=3).map(tuple),
+    st.none() | st.text(),
+)
+
+
+@given(
+    st.builds(
+        SlottedTree,
+        st.lists(slotted_leaves, max_size=3).map(tuple),
+        st.none() | slotted_leaves,
+        st.lists(st.integers(), max_size=3).map(tuple),
+    )
+)
+def test_any_slotted_tree_round_trips(tree: SlottedTree) -> None:
+    """Slotted records are decoded through their slots' setters, not their constructor."""
+    decoded = loads(SlottedTree, dumps(tree))
+    assert decoded == tree
+    assert type(decoded.leaves) is tuple and type(decoded.numbers) is tuple
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [[["c", [], None]], None, []],  # a kind the Literal does not allow
+        [[[["a"], [], None]], None, []],  # a list for a Literal
+        [[["a", "w", None]], None, []],  # a string for a tuple of strings
+        [[["a", [1], None]], None, []],  # an int among strings
+        [[], None, [1, "2"]],  # a string among ints
+        [[], None],  # a field missing
+    ],
+)
+def test_a_slotted_mismatch_is_refused(data: object) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        loads(SlottedTree, json.dumps(data))
