@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 Maker = Callable[..., Any]
@@ -40,3 +41,19 @@ def maker(cls: type) -> Maker:
 def rebuild(cls: type, values: Sequence[object]) -> object:
     """`cls(*values)` by its maker: what pickled facts are rebuilt with."""
     return maker(cls)(*values)
+
+
+def pickled_by_fields(cls: type) -> None:
+    """Pickle `cls` as its fields' values in order, rebuilt by `rebuild`: a slotted
+    dataclass's own state methods look its fields up anew for every object, and facts
+    cross from each worker to the build once per file."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    values: Callable[[Any], Any] = attrgetter(*names)
+
+    def reduce(self: object) -> tuple[object, tuple[type, tuple[object, ...]]]:
+        return rebuild, (cls, values(self))
+
+    def reduce_one(self: object) -> tuple[object, tuple[type, tuple[object, ...]]]:
+        return rebuild, (cls, (values(self),))  # one name: `attrgetter` gives the value alone
+
+    cls.__reduce__ = reduce_one if len(names) == 1 else reduce  # type: ignore[assignment,method-assign]

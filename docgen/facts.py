@@ -7,12 +7,10 @@ raises: a failure is a `Problem` carried inside the facts and shown on the page.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields, is_dataclass
-from operator import attrgetter
-from typing import Any, Literal
+from dataclasses import dataclass, field, is_dataclass
+from typing import Literal
 
-from docgen.construct import rebuild
+from docgen.construct import pickled_by_fields
 from docgen.kinds import CKind
 
 __all__ = ["CKind"]  # kept here too: the scanners import it with the facts
@@ -335,23 +333,7 @@ class ScannedFile:
     analysis: Analysis = field(default_factory=Analysis)
 
 
-def _pickled_by_fields(cls: type) -> None:
-    """Pickle `cls` as its fields' values in order, rebuilt by `construct.rebuild`: a
-    slotted dataclass's own state methods look its fields up anew for every object,
-    and facts cross from each worker to the build once per file."""
-    names = tuple(f.name for f in fields(cls))
-    values: Callable[[Any], Any] = attrgetter(*names)
-
-    def reduce(self: object) -> tuple[object, tuple[type, tuple[object, ...]]]:
-        return rebuild, (cls, values(self))
-
-    def reduce_one(self: object) -> tuple[object, tuple[type, tuple[object, ...]]]:
-        return rebuild, (cls, (values(self),))  # one name: `attrgetter` gives the value alone
-
-    cls.__reduce__ = reduce_one if len(names) == 1 else reduce  # type: ignore[assignment,method-assign]
-
-
 #: every fact class of this module, so that a new one is never left to the slow way
 for _fact in [v for v in list(globals().values()) if is_dataclass(v) and isinstance(v, type)]:
     if _fact.__module__ == __name__:
-        _pickled_by_fields(_fact)
+        pickled_by_fields(_fact)

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from docgen.construct import pickled_by_fields
+
 if TYPE_CHECKING:
     from docgen.facts import ScannedFile
     from docgen.index import RepoIndex
@@ -21,7 +23,7 @@ MatchMode = Literal["exact", "prefix", "glob"]
 UNINDEXED_C_KINDS = frozenset({"namespace"})
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class DefinitionSite:
     """One place that defines a name (sorted by name, then path and line)."""
 
@@ -36,6 +38,9 @@ class DefinitionSite:
         if self.kind == "import":
             return f"{self.path}:{self.line}: import {self.qualname} as {self.name}"
         return f"{self.path}:{self.line}: {self.kind} {self.qualname}"
+
+
+pickled_by_fields(DefinitionSite)  # sites cross from the scan workers, one list per file
 
 
 def definition_sites(

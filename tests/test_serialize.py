@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docgen import facts
-from docgen.construct import rebuild
+from docgen.construct import pickled_by_fields, rebuild
 from docgen.discover import discover
-from docgen.facts import Problem, ScannedFile, _pickled_by_fields
+from docgen.facts import Problem, ScannedFile
 from docgen.serialize import dumps, loads
 from docgen.workers import scan_one
 
@@ -50,7 +50,7 @@ class OneField:
 
 
 def test_a_fact_of_one_field_pickles_as_a_tuple_of_one() -> None:
-    _pickled_by_fields(OneField)
+    pickled_by_fields(OneField)
     assert OneField("a").__reduce__() == (rebuild, (OneField, ("a",)))
     assert pickle.loads(pickle.dumps(OneField("a"))) == OneField("a")
 

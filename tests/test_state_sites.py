@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 
 from docgen.keywords import DefinitionSite
@@ -38,3 +39,11 @@ def test_a_first_fill_and_later_updates_keep_rows_and_indexes() -> None:
         for row in conn.execute("EXPLAIN QUERY PLAN SELECT * FROM definitions WHERE name = 'x'")
     )
     assert "definitions_name" in plan
+
+
+def test_a_site_pickles_as_its_field_values() -> None:
+    """Sites cross from the scan workers to the build, one list per file."""
+    site = DefinitionSite("add", "aten/add.h", 3, "function", "at::add", "at-add")
+    assert "__reduce__" in vars(DefinitionSite)
+    assert pickle.loads(pickle.dumps(site)) == site
+    assert pickle.loads(pickle.dumps([site, site])) == [site, site]

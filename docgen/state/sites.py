@@ -12,6 +12,7 @@ import fnmatch
 import sqlite3
 from collections.abc import Iterable, Mapping
 
+from docgen.construct import maker
 from docgen.keywords import DefinitionSite, MatchMode
 
 INDEXES = {
@@ -47,10 +48,11 @@ def stored_sites(
         if made_from.get(path) == made
     }
     found: dict[str, list[DefinitionSite]] = {path: [] for path in current}
+    make = maker(DefinitionSite)  # a large tree has hundreds of thousands of rows
     rows = conn.execute("SELECT name, kind, qualname, path, line, anchor FROM definitions")
     for name, kind, qualname, path, line, anchor in rows:
         if path in current:
-            found[path].append(DefinitionSite(name, path, line, kind, qualname, anchor))
+            found[path].append(make(name, path, line, kind, qualname, anchor))
     return found
 
 
