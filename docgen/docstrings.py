@@ -22,6 +22,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from docgen.docstring_heads import (
+    Head,
+    clean_name,
+    google_param,
+    google_return,
+    numpy_param,
+    numpy_return,
+    raise_head,
+)
+
 DocstringStyle = Literal["google", "numpy", "rest", "plain"]
 SectionKind = Literal["params", "returns", "yields", "raises", "other"]
 
@@ -117,48 +127,14 @@ _REST_KINDS: Mapping[str, SectionKind] = MappingProxyType(
 )
 _TYPE_FIELDS = frozenset({"type", "kwtype", "rtype", "ytype"})
 
-#: `x`, `*args`, `\*\*kwargs`, ``` ``x`` ```, and lists of them: `x, y`
-_NAME = r"`{0,2}(?:\\?\*){0,2}[A-Za-z_][\w.]*`{0,2}"
-_NAMES_PATTERN = rf"{_NAME}(?:[ \t]*,[ \t]*{_NAME})*"
-_NAMES = re.compile(_NAMES_PATTERN)
-#: `x (int): text`, `x [int] - text`; the first `)` before the separator closes the
-#: type, so a type with unbalanced brackets (a common typo) still parses
-_TYPED_HEAD = re.compile(
-    rf"({_NAMES_PATTERN})[ \t]*(?:\((.*?)\)|\[(.*?)\])[ \t]*(?::|--?)(?:[ \t]+(.*))?"
-)
-#: `name (type): text` in a Returns section, where `List[int]: text` is a type, not a name
-_NAMED_RETURN = re.compile(rf"({_NAMES_PATTERN})[ \t]*\((.*?)\)[ \t]*:(?:[ \t]+(.*))?")
-_LOOSE_TYPED_HEAD = re.compile(rf"({_NAMES_PATTERN})[ \t]*\((.*?)\)(?:[ \t]+(.*))?")
-_DASHED_HEAD = re.compile(rf"({_NAMES_PATTERN})[ \t]+--?[ \t]+(.*)")
-_EXCEPTION_ONE = r"(?:!?~?[A-Za-z_][\w.]*|:\w+:`!?~?[\w.]+`|``[\w.]+``|`[\w.]+`)"
-_EXCEPTION_PATTERN = rf"{_EXCEPTION_ONE}(?:[ \t]*(?:,|\bor\b|\|)[ \t]*{_EXCEPTION_ONE})*"
-_EXCEPTION = re.compile(_EXCEPTION_PATTERN)
-_DASHED_RAISE = re.compile(rf"({_EXCEPTION_PATTERN})[ \t]+--?[ \t]+(.*)")
 _BULLET = re.compile(r"[-*+\u2022][ \t]+")
-_ROLE = re.compile(r":[\w.+-]{1,40}(?::[\w.+-]{1,40}){0,3}:(?=`)")
 _LIST_ITEM = re.compile(r"(?:[-*+\u2022]|\d+[.)]|#\.|\(\d+\))(?:[ \t]|$)")
 #: a label such as "Example::" or "Example usage:", pointless once its doctests are gone
 _LABEL = re.compile(r"(?i)(?:[a-z]+ )?(?:examples?|usage)(?: [a-z]+)?::?")
-#: first words of prose that ends in a colon ("A tuple containing:") rather than a type
-_PROSE_STARTS = frozenset(
-    {"a", "an", "the", "if", "when", "this", "these", "it", "returns", "return", "where"}
-)
-_MAX_TYPE_WORDS = 6
-#: lower-case words a written-out type is made of ("tuple of ints", "int or None")
-_TYPE_WORDS = (
-    frozenset({"a", "an", "of", "or", "and", "to", "any", "none", "optional", "object", "type"})
-    | frozenset({"int", "ints", "float", "floats", "str", "string", "strings", "bytes", "complex"})
-    | frozenset({"bool", "bools", "boolean", "number", "list", "lists", "dict", "dicts", "set"})
-    | frozenset({"tuple", "tuples", "sets", "frozenset", "callable", "iterable", "iterator"})
-    | frozenset({"generator", "sequence", "mapping", "function", "tensor", "tensors", "array"})
-    | frozenset({"arrays", "ndarray", "module", "dtype", "device"})
-)
-_CODE_SPAN = re.compile(r"`[^`]*`")
 #: capitalised, these open a remark inside a field list rather than name a field
 _NOT_NAMES = frozenset(_TITLES) | {"default", "defaults", "e.g.", "i.e."}
 
-_Head = tuple[str, str, str]  # name, type, the description's first line
-_Parser = Callable[[str], "_Head | None"]
+_Parser = Callable[[str], "Head | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,7 +468,7 @@ def _fields(body: Sequence[str], parse: _Parser) -> list[DocField] | None:
     before it: hard-wrapped text at one indentation is common, stray fields are not.
     """
     depth = _base_indent(body)
-    heads: list[tuple[_Head, list[str]]] = []
+    heads: list[tuple[Head, list[str]]] = []
     for line in body:
         at_head = bool(line.strip()) and (not heads or _indent(line) <= depth)
         head = _head(parse, line.strip()) if at_head else None
@@ -507,7 +483,7 @@ def _fields(body: Sequence[str], parse: _Parser) -> list[DocField] | None:
     ] or None
 
 
-def _head(parse: _Parser, text: str) -> _Head | None:
+def _head(parse: _Parser, text: str) -> Head | None:
     """An entry's head as written, or inside a bullet ("- x: text")."""
     head = parse(text)
     bullet = _BULLET.match(text) if head is None else None
@@ -519,131 +495,6 @@ def _head(parse: _Parser, text: str) -> _Head | None:
     return head
 
 
-def _split_on_colon(text: str) -> tuple[str, str] | None:
-    """Text before and after the first colon that ends a field's head.
-
-    Colons inside brackets, inline code and roles such as :class:`x` do not count,
-    nor does one glued to the next word (`http://`, `a:b`).
-    """
-    depth, i = 0, 0
-    while i < len(text):
-        char = text[i]
-        if char == "`":
-            fence = "``" if text.startswith("``", i) else "`"
-            close = text.find(fence, i + len(fence))
-            i = close + len(fence) if close >= 0 else i + 1
-            continue
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(0, depth - 1)
-        elif char == ":":
-            role = _ROLE.match(text, i)
-            if role is not None:
-                i = role.end()
-                continue
-            if depth == 0 and (i + 1 == len(text) or text[i + 1] in " \t"):
-                return text[:i].strip(), text[i + 1 :].strip()
-        i += 1
-    return None
-
-
-def _looks_like_type(text: str) -> bool:
-    """Whether text before a colon reads as a type ("List[int]", "int or None") and not prose.
-
-    Napoleon takes whatever precedes the first colon of a Returns section as its
-    type; in real docstrings that is as often the start of a sentence.
-    """
-    if not text or len(text) > 120 or text[0] in "-*+" or text.startswith(".. "):
-        return False
-    if text.endswith(".") and not text.endswith("..."):
-        return False
-    outside: list[str] = []
-    depth = 0
-    for char in _CODE_SPAN.sub("T", text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            outside.append(char)
-    bare = "".join(outside)
-    words = bare.replace(",", " ").split()
-    if not 0 < len(words) <= _MAX_TYPE_WORDS or ". " in bare:
-        return False
-    if words[0].lower() in _PROSE_STARTS:
-        return False
-    return len(words) == 1 or all(_is_type_word(word) for word in words)
-
-
-def _is_type_word(word: str) -> bool:
-    return word.lower() in _TYPE_WORDS or any(c.isupper() or c in "_.|0123456789" for c in word)
-
-
-def _clean_name(name: str) -> str:
-    return name.replace("`", "").replace("\\*", "*")
-
-
-def _google_param(line: str) -> _Head | None:
-    """`x (int): text`, `x: text`; also `x - text` and `x (int) text`, both common in torch."""
-    typed = _TYPED_HEAD.fullmatch(line)
-    if typed is not None:
-        type_ = typed.group(2) if typed.group(2) is not None else typed.group(3)
-        return _clean_name(typed.group(1)), type_.strip(), typed.group(4) or ""
-    split = _split_on_colon(line)
-    if split is not None and _NAMES.fullmatch(split[0]):
-        return _clean_name(split[0]), "", split[1]
-    dashed = _DASHED_HEAD.fullmatch(line)
-    if dashed is not None:
-        return _clean_name(dashed.group(1)), "", dashed.group(2)
-    loose = _LOOSE_TYPED_HEAD.fullmatch(line)
-    if loose is not None:
-        return _clean_name(loose.group(1)), loose.group(2).strip(), loose.group(3) or ""
-    return None
-
-
-def _google_return(line: str) -> _Head | None:
-    """`type: text` (what Napoleon reads), or `name (type): text`; None for prose."""
-    named = _NAMED_RETURN.fullmatch(line)
-    if named is not None:
-        return _clean_name(named.group(1)), named.group(2).strip(), named.group(3) or ""
-    split = _split_on_colon(line)
-    if split is None or not _looks_like_type(split[0]):
-        return None
-    return "", split[0], split[1]
-
-
-def _raise_head(line: str) -> _Head | None:
-    """`ValueError: text`, `ValueError - text`, or a capitalised `ValueError` alone."""
-    split = _split_on_colon(line)
-    if split is not None and _EXCEPTION.fullmatch(split[0]):
-        return split[0], "", split[1]
-    dashed = _DASHED_RAISE.fullmatch(line)
-    if dashed is not None:
-        return dashed.group(1), "", dashed.group(2)
-    if _EXCEPTION.fullmatch(line) and (line[:1].isupper() or line[:1] in ":`~!"):
-        return line, "", ""
-    return None
-
-
-def _numpy_param(line: str) -> _Head | None:
-    """`x : int`, `x`; else the Google forms, which NumPy-headed docstrings often hold."""
-    split = _split_on_colon(line)
-    if split is not None and _NAMES.fullmatch(split[0]):
-        return _clean_name(split[0]), split[1], ""
-    if split is None and _NAMES.fullmatch(line):
-        return _clean_name(line), "", ""
-    return _google_param(line)
-
-
-def _numpy_return(line: str) -> _Head | None:
-    """`name : type`, or a type alone; None for prose."""
-    split = _split_on_colon(line)
-    if split is not None and _NAMES.fullmatch(split[0]) and split[1]:
-        return _clean_name(split[0]), split[1], ""
-    return ("", line, "") if split is None and _looks_like_type(line) else None
-
-
 _Finder = Callable[[Sequence[str], Sequence[str], frozenset[int]], list[_Section]]
 #: tried in this order; a later style must find strictly more sections to win
 _FINDERS: tuple[tuple[DocstringStyle, _Finder], ...] = (
@@ -653,18 +504,18 @@ _FINDERS: tuple[tuple[DocstringStyle, _Finder], ...] = (
 )
 _GOOGLE_PARSERS: Mapping[SectionKind, _Parser] = MappingProxyType(
     {
-        "params": _google_param,
-        "returns": _google_return,
-        "yields": _google_return,
-        "raises": _raise_head,
+        "params": google_param,
+        "returns": google_return,
+        "yields": google_return,
+        "raises": raise_head,
     }
 )
 _NUMPY_PARSERS: Mapping[SectionKind, _Parser] = MappingProxyType(
     {
-        "params": _numpy_param,
-        "returns": _numpy_return,
-        "yields": _numpy_return,
-        "raises": _raise_head,
+        "params": numpy_param,
+        "returns": numpy_return,
+        "yields": numpy_return,
+        "raises": raise_head,
     }
 )
 _PARSERS: Mapping[str, Mapping[SectionKind, _Parser]] = MappingProxyType(
@@ -681,11 +532,11 @@ def _rest_parts(sections: Sequence[_Section]) -> _Parts:
         text = _description(section.first, section.body)
         if section.kind == "params":
             if section.field in _TYPE_FIELDS:
-                row = params.setdefault(_clean_name(section.argument), ["", ""])
+                row = params.setdefault(clean_name(section.argument), ["", ""])
                 row[0] = " ".join(text.split())
                 continue
             *typed, name = section.argument.rsplit(None, 1) or [""]
-            row = params.setdefault(_clean_name(name), ["", ""])
+            row = params.setdefault(clean_name(name), ["", ""])
             row[0] = row[0] or " ".join(typed)
             row[1] = "\n".join(part for part in (row[1], text) if part)
         elif section.kind == "raises":
