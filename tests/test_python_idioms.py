@@ -848,10 +848,10 @@ def test_never_raises_and_stays_sorted_on_generated_code(source: str) -> None:
 def test_positions_find_every_call_without_the_unpruned_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import docgen.scan.python_idioms as idioms
+    import docgen.scan.python_loops as loops
 
     searches: list[bool] = []
-    search = idioms._search
+    search = loops._search
 
     Span = tuple[tuple[int, int], tuple[int, int]]
 
@@ -859,7 +859,7 @@ def test_positions_find_every_call_without_the_unpruned_search(
         searches.append(span is not None)
         return search(root, call, span)
 
-    monkeypatch.setattr(idioms, "_search", recording)
+    monkeypatch.setattr(loops, "_search", recording)
     statements = "\n".join(f"a{i} = {i}" for i in range(12))
     source = f"""import torch
 {statements}

@@ -41,6 +41,12 @@ def dotted_name(node: ast.expr) -> str | None:
     return None if parts is None else ".".join(parts)
 
 
+def node_line(node: ast.AST) -> int:
+    """A node's line; 0 for a node built without one, which a parse never gives."""
+    line = getattr(node, "lineno", None)
+    return line if isinstance(line, int) else 0
+
+
 def _is_type_checking(test: ast.expr) -> bool:
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"
