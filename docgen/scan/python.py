@@ -20,9 +20,8 @@ import hashlib
 import re
 import sys
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -35,28 +34,18 @@ from docgen.facts import (
     PythonFacts,
 )
 from docgen.scan.decode import DecodedText, decode_python
-from docgen.scan.python_ast import definitions_and_imports, from_import, plain_import
+from docgen.scan.python_ast import (
+    STATEMENT_BODIES,
+    definitions_and_imports,
+    from_import,
+    plain_import,
+)
 from docgen.scan.python_refs import References, references
 from docgen.scan.python_signatures import Source, signature
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 
 #: longest message kept in a Problem; libcst's lists of expected tokens run to hundreds of chars
 MAX_MESSAGE = 200
-#: ast statement class -> its statement-body fields, in source order
-_AST_BLOCKS: Mapping[type, tuple[str, ...]] = MappingProxyType(
-    {
-        cls: fields
-        for names, fields in (
-            (("FunctionDef", "AsyncFunctionDef", "ClassDef", "With", "AsyncWith"), ("body",)),
-            (("ExceptHandler", "match_case"), ("body",)),
-            (("If", "For", "AsyncFor", "While"), ("body", "orelse")),
-            (("Try", "TryStar"), ("body", "handlers", "orelse", "finalbody")),
-            (("Match",), ("cases",)),
-        )
-        for name in names
-        if (cls := getattr(ast, name, None)) is not None
-    }
-)
 
 
 _CstFound = cst.FunctionDef | cst.ClassDef | cst.Import | cst.ImportFrom
@@ -381,7 +370,7 @@ def _ast_walk_statements(tree: ast.Module) -> list[_AstFound]:
     """The `ast` twin of `_walk_cst`: same pre-order over statement bodies."""
     found: list[_AstFound] = []
     stack: list[ast.AST] = list(reversed(tree.body))
-    blocks = _AST_BLOCKS
+    blocks = STATEMENT_BODIES
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):

@@ -10,6 +10,8 @@ the source as written (decorators, bases, signatures) is `ast.unparse`'s renderi
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from docgen.facts import Definition, Import
 
@@ -19,6 +21,23 @@ _Task = tuple[ast.stmt, tuple[str, ...], str | None, bool]
 TRY_STATEMENTS: tuple[type[ast.stmt], ...] = (
     ast.Try,
     *([ast.TryStar] if hasattr(ast, "TryStar") else []),
+)
+
+
+#: ast statement class -> its statement-body fields, in source order
+STATEMENT_BODIES: Mapping[type, tuple[str, ...]] = MappingProxyType(
+    {
+        cls: fields
+        for names, fields in (
+            (("FunctionDef", "AsyncFunctionDef", "ClassDef", "With", "AsyncWith"), ("body",)),
+            (("ExceptHandler", "match_case"), ("body",)),
+            (("If", "For", "AsyncFor", "While"), ("body", "orelse")),
+            (("Try", "TryStar"), ("body", "handlers", "orelse", "finalbody")),
+            (("Match",), ("cases",)),
+        )
+        for name in names
+        if (cls := getattr(ast, name, None)) is not None
+    }
 )
 
 
