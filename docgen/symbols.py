@@ -17,6 +17,8 @@ from docgen.scan.cfamily_macros import split_commas
 
 #: kinds that can be declared in one place and defined in another
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "destructor", "operator"})
+_BRACKET = re.compile(r"[(<\[{)>\]}]")
+_BRACKET_OR_EQUALS = re.compile(r"[(<\[{)>\]}=]")
 _TRAILING_NAME = re.compile(r"^(.*?[\w>\]\*&)\s])\s*([A-Za-z_]\w*)$")
 _TYPE_WORDS = frozenset(
     {
@@ -48,27 +50,27 @@ def _parameters(declaration: str, name: str) -> str | None:
     if start < 0:
         return None
     depth = 0
-    for i in range(start, len(declaration)):
-        ch = declaration[i]
-        if ch in "(<[{":
+    for bracket in _BRACKET.finditer(declaration, start):  # the brackets alone, not every char
+        if bracket.group() in "(<[{":
             depth += 1
-        elif ch in ")>]}":
+        else:
             depth -= 1
             if depth == 0:
-                return declaration[start + 1 : i]
+                return declaration[start + 1 : bracket.start()]
     return None
 
 
 def _parameter_type(parameter: str) -> str:
     """`const Foo& x = {}` -> `const Foo&`; `int` stays `int`."""
     depth = 0
-    for i, ch in enumerate(parameter):
+    for found in _BRACKET_OR_EQUALS.finditer(parameter):
+        ch = found.group()
         if ch in "(<[{":
             depth += 1
         elif ch in ")>]}":
             depth -= 1
-        elif ch == "=" and depth == 0:
-            parameter = parameter[:i].strip()
+        elif depth == 0:  # "=": a default value follows
+            parameter = parameter[: found.start()].strip()
             break
     match = _TRAILING_NAME.match(parameter)
     if match and match.group(2) not in _TYPE_WORDS and not match.group(1).endswith("::"):

@@ -45,20 +45,21 @@ def split_commas(text: str) -> list[str]:
     """`a, f(b, c), T<d, e>` -> ["a", "f(b, c)", "T<d, e>"]: commas outside brackets,
     each part on one line, empty parts dropped."""
     parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for ch in text:
+    depth, start = 0, 0
+    for found in _BRACKET_OR_COMMA.finditer(text):  # the few chars that matter, not every one
+        ch = found.group()
         if ch in "([{<":
             depth += 1
         elif ch in ")]}>":
             depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-    parts.append("".join(current))
+        elif depth == 0:  # a comma outside brackets
+            parts.append(text[start : found.start()])
+            start = found.end()
+    parts.append(text[start:])
     return [" ".join(p.split()) for p in parts if p.strip()]
+
+
+_BRACKET_OR_COMMA = re.compile(r"[(\[{<)\]}>,]")
 
 
 def macro_args(text: str) -> list[str]:
