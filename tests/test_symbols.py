@@ -31,22 +31,13 @@ def reference_split_commas(text: str) -> list[str]:
 
 def reference_parameters(declaration: str, name: str) -> str | None:
     at = declaration.find(name + "(")
-    if at < 0:
-        at = declaration.find(name)
-        if at < 0:
-            return None
-    start = declaration.find("(", at + len(name))
-    if start < 0:
-        return None
+    at = at if at >= 0 else declaration.find(name)
+    start = declaration.find("(", at + len(name)) if at >= 0 else -1
     depth = 0
-    for i in range(start, len(declaration)):
-        ch = declaration[i]
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-            if depth == 0:
-                return declaration[start + 1 : i]
+    for i, ch in enumerate(declaration[start:] if start >= 0 else "", start):
+        depth += (ch in "(<[{") - (ch in ")>]}")
+        if depth == 0 and ch in ")>]}":
+            return declaration[start + 1 : i]
     return None
 
 
