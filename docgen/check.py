@@ -109,7 +109,7 @@ def compare_pages(
     plan = plan_pages(
         index, options, discovery, definition_sites(index, stored), cache.digests, previous
     )
-    found = make_pages(plan, partial(_compare, options.out), options.jobs)
+    found = make_pages(plan, partial(compare_page, options.out), options.jobs)
     differences = [
         Difference(page, made.outcome, source_of(page))
         for page, made in sorted(found.items())
@@ -121,13 +121,9 @@ def compare_pages(
     return CheckReport(sorted(differences), len(plan.pages), time.perf_counter() - started)
 
 
-def _compare(out: Path, page: str, text: str, inputs: str) -> str:
-    """`compare_page` for `make_pages`, which also hands over the inputs' digest."""
-    return compare_page(out, page, text)
-
-
-def compare_page(out: Path, page: str, text: str) -> str:
-    """How the page on disk differs from its text: "missing", "stale" or "" (the same)."""
+def compare_page(out: Path, page: str, text: str, inputs: str) -> str:
+    """How the page on disk differs from its text: "missing", "stale" or "" (the same).
+    `inputs`, the digest `make_pages` hands over with each page, does not count."""
     try:
         current = (out / page).read_bytes()
     except OSError:

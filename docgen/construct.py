@@ -18,20 +18,33 @@ from typing import Any
 Maker = Callable[..., Any]
 
 
+Setter = Callable[[object, object], None]
+
+
+@cache
+def slot_setters(cls: type) -> tuple[Setter, ...] | None:
+    """The setters of `cls`'s field slots, in field order; None where an instance cannot
+    be made by setting them alone (no slots, a `__post_init__`, a field not in `__init__`)."""
+    fields = dataclasses.fields(cls)
+    if "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+        return None
+    if not all(f.init for f in fields):
+        return None
+    return tuple(cls.__dict__[f.name].__set__ for f in fields)
+
+
 @cache
 def maker(cls: type) -> Maker:
     """A function of all of `cls`'s field values, in field order, that returns the
     instance `cls(*values)` would; `cls` itself where its fields have no slots."""
-    fields = dataclasses.fields(cls)
-    if "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+    setters = slot_setters(cls)
+    if setters is None:
         return cls
-    if not all(f.init for f in fields):
-        return cls
-    names = [f.name for f in fields]
+    names = [f.name for f in dataclasses.fields(cls)]
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
     lines = [f"def make({', '.join(names)}):", "    made = new(cls)"]
-    for i, name in enumerate(names):
-        scope[f"set{i}"] = cls.__dict__[name].__set__
+    for i, (name, setter) in enumerate(zip(names, setters, strict=True)):
+        scope[f"set{i}"] = setter
         lines.append(f"    set{i}(made, {name})")
     lines.append("    return made")
     exec(compile("\n".join(lines) + "\n", f"<maker of {cls.__qualname__}>", "exec"), scope)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
-from docgen.construct import maker
+from docgen.construct import slot_setters
 
 T = TypeVar("T")
 
@@ -73,11 +73,12 @@ def _scalar_items(kind: Any) -> type | None:
 
 
 def _record_decoder(cls: type) -> Decoder:
-    """Straight-line code for one dataclass: `cls(check(data[0]), ...)`, through its
-    `construct.maker` (a whole repository's facts are decoded on every build)."""
+    """Straight-line code for one dataclass: `cls(check(data[0]), ...)`, or its slots
+    set one by one where `construct.slot_setters` allows (a whole repository's facts
+    are decoded on every build)."""
     hints = typing.get_type_hints(cls)
     fields = dataclasses.fields(cls)
-    scope: dict[str, Any] = {"cls": maker(cls), "mismatch": _mismatch, "list": list}
+    scope: dict[str, Any] = {"cls": cls, "mismatch": _mismatch, "list": list}
     arguments = []
     for i, field in enumerate(fields):
         hint = hints[field.name]
@@ -101,21 +102,21 @@ def _record_decoder(cls: type) -> Decoder:
         else:
             scope[f"d{i}"] = decoder(hint)
             checked = f"d{i}({value})"
-        arguments.append(f"({checked})")  # in field order: `maker` takes them so
+        arguments.append(f"({checked})")  # in field order
     head = (
         "def record(data):\n"
         f"    if type(data) is not list or len(data) != {len(fields)}:\n"
         f"        mismatch('a list of {len(fields)} for {cls.__name__}', data)\n"
     )
-    if scope["cls"] is cls:  # no slots to set: the constructor itself
+    setters = slot_setters(cls)
+    if setters is None:  # the constructor itself
         body = ",\n        ".join(arguments)
         source = f"{head}    return cls(\n        {body}\n    )\n"
-    else:  # the maker's slot setters, inline: one call less for each of many records
+    else:  # the slots' setters, inline: no constructor call for each of many records
         scope["new"] = object.__new__
-        scope["kind"] = cls
-        lines = ["    made = new(kind)\n"]
-        for i, (field, argument) in enumerate(zip(fields, arguments, strict=True)):
-            scope[f"set{i}"] = cls.__dict__[field.name].__set__
+        lines = ["    made = new(cls)\n"]
+        for i, (setter, argument) in enumerate(zip(setters, arguments, strict=True)):
+            scope[f"set{i}"] = setter
             lines.append(f"    set{i}(made, {argument})\n")
         source = head + "".join(lines) + "    return made\n"
     exec(compile(source, f"<decoder of {cls.__qualname__}>", "exec"), scope)

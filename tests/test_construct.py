@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docgen import facts
-from docgen.construct import maker, rebuild
+from docgen.construct import maker, rebuild, slot_setters
 from docgen.discover import discover
 from docgen.facts import CDefinition, Problem
 from docgen.workers import scan_one
@@ -50,6 +50,8 @@ def test_every_slotted_fact_class_has_a_maker_of_its_own() -> None:
     assert slotted
     for cls in slotted:
         assert maker(cls) is not cls, cls.__name__
+        setters = slot_setters(cls)
+        assert setters is not None and len(setters) == len(dataclasses.fields(cls))
 
 
 def test_made_facts_stay_frozen() -> None:
@@ -79,5 +81,7 @@ class Checked:
 def test_classes_without_slots_or_with_post_init_keep_their_constructor() -> None:
     assert maker(Plain) is Plain
     assert maker(Checked) is Checked
+    assert slot_setters(Plain) is None
+    assert slot_setters(Checked) is None
     with pytest.raises(ValueError):
         rebuild(Checked, (-1,))
