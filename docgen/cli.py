@@ -28,6 +28,7 @@ from docgen.cli_options import (
     REPO_ARGUMENT,
     SITE_OPTION,
     TEMPLATES_OPTION,
+    out_option,
 )
 from docgen.errors import DocgenError, UsageError
 from docgen.interrupts import caused_by_interrupt
@@ -221,13 +222,7 @@ cli.add_command(check_links_command)
 
 @cli.command(name="clean")
 @click.argument("repo", type=click.Path(path_type=str), default=".")
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Output folder to clean (default: from the configuration, else REPO/docs/generated).",
-)
+@out_option("Output folder to clean (default: from the configuration, else REPO/docs/generated).")
 @CONFIG_OPTION
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
 def clean_command(repo: str, out: str | None, config_file: str | None, quiet: bool) -> None:
@@ -270,7 +265,7 @@ formatter, it exits 1 when it wrote or removed pages, so pre-commit reports
     show_default=True,
     help="The repository (pre-commit runs hooks from its root).",
 )
-@click.option("--out", "-o", type=click.Path(path_type=str), default=None, help="As for build.")
+@out_option("As for build.")
 @click.option("-j", "--jobs", type=int, default=None, help="As for build.")
 @CONFIG_OPTION
 def hook_command(

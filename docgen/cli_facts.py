@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from docgen.cli_options import out_option
 from docgen.errors import UsageError
 from docgen.options import DEFAULT_OUT
 from docgen.state import read_state
@@ -17,13 +18,8 @@ def facts_group() -> None:
     """Move the facts of a build between output folders (CI caches, sharded builds)."""
 
 
-FACTS_OUT_OPTION = click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=str(DEFAULT_OUT),
-    show_default=True,
-    help="The output folder whose facts are exported or imported.",
+FACTS_OUT_OPTION = out_option(
+    "The output folder whose facts are exported or imported.", str(DEFAULT_OUT)
 )
 
 

@@ -9,7 +9,7 @@ from typing import get_args
 
 import click
 
-from docgen.cli_options import CONFIG_OPTION
+from docgen.cli_options import CONFIG_OPTION, out_option
 from docgen.errors import UsageError
 from docgen.keywords import MatchMode
 from docgen.kinds import CKind
@@ -19,13 +19,7 @@ from docgen.state import StateDamaged, read_state
 
 @click.command(name="check")
 @click.argument("repo", type=click.Path(path_type=str))
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Output folder of the build to check (default: REPO/docs/generated).",
-)
+@out_option("Output folder of the build to check (default: REPO/docs/generated).")
 @click.option("-j", "--jobs", type=int, default=None, help="Worker processes for changed files.")
 @click.option("--templates", type=click.Path(path_type=str), multiple=True, help="As for build.")
 @CONFIG_OPTION
@@ -76,14 +70,7 @@ Examples:
 
 @click.command(name="find", epilog=FIND_EXAMPLES)
 @click.argument("name")
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=str(DEFAULT_OUT),
-    show_default=True,
-    help="The output folder of an earlier `docgen build`.",
-)
+@out_option("The output folder of an earlier `docgen build`.", str(DEFAULT_OUT))
 @click.option(
     "--kind",
     type=click.Choice(FIND_KINDS),

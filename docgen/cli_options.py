@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
+from click.decorators import FC
 
 #: The options `build` and `site` share (the site is built from the same pages).
 REPO_ARGUMENT = click.argument(
     "repo", type=click.Path(file_okay=True, dir_okay=True, path_type=str)
 )
-OUT_OPTION = click.option(
-    "--out",
-    "-o",
-    type=click.Path(path_type=str),
-    default=None,
-    help="Output folder (default: REPO/docs/generated). May be inside or outside REPO.",
+
+
+def out_option(help: str, default: str | None = None) -> Callable[[FC], FC]:
+    """`--out`/`-o`, the output folder, as each command describes it; a default given
+    here is shown in the help."""
+    return click.option(
+        "--out",
+        "-o",
+        type=click.Path(path_type=str),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+OUT_OPTION = out_option(
+    "Output folder (default: REPO/docs/generated). May be inside or outside REPO."
 )
 JOBS_OPTION = click.option(
     "-j",
