@@ -132,25 +132,6 @@ def _entries(
     return tuple(entries)
 
 
-def keywords_views(
-    sites: Sequence[DefinitionSite],
-    line_counts: Mapping[str, int],
-    context: RenderContext,
-    *,
-    single_page_limit: int = SINGLE_PAGE_LIMIT,
-    letter_page_limit: int = LETTER_PAGE_LIMIT,
-) -> list[KeywordsView]:
-    """The entry page first, then the letter pages (none when everything fits on one)."""
-    jobs = keywords_view_jobs(
-        sites,
-        line_counts,
-        context,
-        single_page_limit=single_page_limit,
-        letter_page_limit=letter_page_limit,
-    )
-    return [job.make() for job in jobs]
-
-
 def keywords_view_jobs(
     sites: Sequence[DefinitionSite],
     line_counts: Mapping[str, int],
