@@ -19,7 +19,13 @@ from docgen.scan.cfamily_macros import split_commas
 CALLABLE_KINDS = frozenset({"function", "method", "constructor", "destructor", "operator"})
 _BRACKET = re.compile(r"[(<\[{)>\]}]")
 _BRACKET_OR_EQUALS = re.compile(r"[(<\[{)>\]}=]")
-_TRAILING_NAME = re.compile(r"^(.*?[\w>\]\*&)\s])\s*([A-Za-z_]\w*)$")
+#: a type, then a parameter's name: the name follows a space or a symbol, never a letter
+#: of the type itself (`int64_t` alone is a type, not `i` named `nt64_t`)
+_TRAILING_NAME = re.compile(r"^(.*?(?:[>\]\*&).]|\w\s))\s*([A-Za-z_]\w*)$")
+#: words that never make a type alone: `const Foo` is an unnamed `const Foo`
+_QUALIFIERS = frozenset({"const", "volatile", "struct", "class", "enum", "union", "typename"})
+#: kinds whose members can differ from one specialization of a template to the next
+_RECORD_KINDS = frozenset({"class", "struct", "union"})
 _TYPE_WORDS = frozenset(
     {
         "int",
@@ -73,20 +79,93 @@ def _parameter_type(parameter: str) -> str:
             parameter = parameter[: found.start()].strip()
             break
     match = _TRAILING_NAME.match(parameter)
-    if match and match.group(2) not in _TYPE_WORDS and not match.group(1).endswith("::"):
+    if (
+        match
+        and match.group(2) not in _TYPE_WORDS
+        and not set(match.group(1).split()) <= _QUALIFIERS
+    ):
         parameter = match.group(1)
     return parameter.replace(" ", "")
 
 
-def signature_key(definition: CDefinition) -> str | None:
-    """`qualname(types)`; None when the parameters cannot be read from the declaration."""
+def signature_key(definition: CDefinition, specialization: str = "") -> str | None:
+    """`qualname(types)`; None when the parameters cannot be read from the declaration.
+    `specialization`: the template arguments of the class specialization whose body
+    holds it, which members of other specializations of that class do not share."""
     params = _parameters(definition.declaration, definition.name)
     if params is None:
         return None
     types = [_parameter_type(p) for p in split_commas(params)]
     if types == ["void"]:
         types = []
-    return f"{definition.qualname}({','.join(types)})"
+    return f"{definition.qualname}{specialization}({','.join(types)})"
+
+
+def specialization_arguments(record: CDefinition) -> str:
+    """`<bool>` for `struct type_caster<bool>`, spaces removed; "" for a class that is not
+    a specialization."""
+    return _arguments_after(record.declaration, record.name)
+
+
+def _arguments_after(text: str, name: str) -> str:
+    """The `<...>` that follows the identifier `name` in `text` (not a longer name ending
+    in it), spaces removed; "" when none does."""
+    if "<" not in text:
+        return ""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        before = text[at - 1] if at else " "
+        after = len(text) - len(text[end:].lstrip())
+        if not (before.isalnum() or before in "_:") and text.startswith("<", after):
+            return _angle_brackets(text, after).replace(" ", "")
+        at = text.find(name, end)
+    return ""
+
+
+def _angle_brackets(text: str, start: int) -> str:
+    """`<...>` as written, from the `<` at `start` to the bracket that closes it; ""
+    when it is not closed."""
+    depth = 0
+    for bracket in _BRACKET.finditer(text, start):
+        depth += 1 if bracket.group() in "(<[{" else -1
+        if depth == 0:
+            return text[start : bracket.end()]
+    return ""
+
+
+def _specializations(definitions: Iterable[CDefinition]) -> list[tuple[int, int, str, str]]:
+    """(line, end line, qualified name, arguments) of each class specialization's body."""
+    return [
+        (d.line, d.end_line, d.qualname, args)
+        for d in definitions
+        if d.kind in _RECORD_KINDS and d.is_definition and (args := specialization_arguments(d))
+    ]
+
+
+def _deleted(definition: CDefinition) -> bool:
+    """`= delete`: declared so that it is never defined."""
+    return not definition.is_definition and definition.declaration.endswith(("=delete", "= delete"))
+
+
+def owner_specialization(
+    definition: CDefinition,
+    enclosing: list[tuple[int, int, str, str]],
+    specialized: set[tuple[str, str]],
+) -> str:
+    """The template arguments of the class specialization `definition` is a member of:
+    the one whose body (among `enclosing`, its file's) holds it, or the one its
+    out-of-line name is written with (`Vectorized<BFloat16>::isnan`) where the
+    repository has that specialization (`specialized`: qualified name, arguments);
+    "" for a member of a primary template (`Dict<Key, Value>::insert`)."""
+    owner = definition.qualname.rpartition("::")[0]
+    if not owner:
+        return ""
+    for line, end_line, qualname, args in enclosing:
+        if qualname == owner and line <= definition.line <= end_line:
+            return args
+    args = _arguments_after(definition.declaration, owner.rpartition("::")[2])
+    return args if args and (owner, args) in specialized else ""
 
 
 @dataclass(frozen=True)
@@ -109,21 +188,25 @@ class CppSymbols:
     def of(cls, files: Iterable[ScannedFile]) -> CppSymbols:
         candidates: list[tuple[str, CDefinition]] = []
         forms: dict[str, set[bool]] = {}
+        definitions: dict[str, tuple[CDefinition, ...]] = {}
         for scanned in files:
             c = scanned.facts.cfamily
             if c is None:
                 continue
+            definitions[scanned.facts.path] = c.definitions
             for d in c.definitions:
-                if d.kind in CALLABLE_KINDS or d.kind == "kernel":
+                if (d.kind in CALLABLE_KINDS or d.kind == "kernel") and not _deleted(d):
                     candidates.append((scanned.facts.path, d))
                     forms.setdefault(d.qualname, set()).add(d.is_definition)
         # Only a name both declared and defined somewhere can have a counterpart: the
         # signatures of the others are never read.
         found: dict[str, list[Site]] = {}
+        enclosing = {path: _specializations(found) for path, found in definitions.items()}
+        specialized = {(q, args) for known in enclosing.values() for _, _, q, args in known}
         for path, d in candidates:
             if len(forms[d.qualname]) < 2:
                 continue
-            key = signature_key(d)
+            key = signature_key(d, owner_specialization(d, enclosing[path], specialized))
             if key is not None:
                 site = Site(path, d.line, d.kind, d.qualname, d.is_definition)
                 found.setdefault(key, []).append(site)

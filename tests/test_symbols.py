@@ -6,9 +6,20 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.facts import CDefinition
+from docgen.facts import CDefinition, ScannedFile
+from docgen.scan.cfamily import scan
 from docgen.scan.cfamily_macros import split_commas
-from docgen.symbols import _TRAILING_NAME, _TYPE_WORDS, _parameter_type, _parameters, signature_key
+from docgen.scan.settings import ScanSettings
+from docgen.symbols import (
+    _QUALIFIERS,
+    _TRAILING_NAME,
+    _TYPE_WORDS,
+    CppSymbols,
+    _parameter_type,
+    _parameters,
+    signature_key,
+    specialization_arguments,
+)
 
 
 def reference_split_commas(text: str) -> list[str]:
@@ -52,7 +63,11 @@ def reference_parameter_type(parameter: str) -> str:
             parameter = parameter[:i].strip()
             break
     match = _TRAILING_NAME.match(parameter)
-    if match and match.group(2) not in _TYPE_WORDS and not match.group(1).endswith("::"):
+    if (
+        match
+        and match.group(2) not in _TYPE_WORDS
+        and not set(match.group(1).split()) <= _QUALIFIERS
+    ):
         parameter = match.group(1)
     return parameter.replace(" ", "")
 
@@ -92,3 +107,93 @@ def test_signature_keys_ignore_names_and_defaults() -> None:
     assert signature_key(declared("void bar(std::vector<int> v, Foo *p)")) == (
         "Foo::bar(std::vector<int>,Foo*)"
     )
+
+
+def test_an_unnamed_parameter_is_its_whole_type() -> None:
+    """`int64_t` alone is a type, not `i` followed by a name; `const Foo` is not `const`."""
+    assert _parameter_type("int64_t") == "int64_t"
+    assert _parameter_type("int64_t n") == "int64_t"
+    assert _parameter_type("const Foo") == "constFoo"
+    assert _parameter_type("const Foo x") == "constFoo"
+    assert _parameter_type("T... args") == "T..."
+    assert _parameter_type("unsigned int") == "unsignedint"
+    assert _parameter_type("Foo&&x") == "Foo&&"
+    assert _parameter_type("ns::Type") == "ns::Type"
+
+
+def links(sources: dict[str, str]) -> dict[tuple[str, int], list[tuple[str, int]]]:
+    """Each declaration's or definition's counterparts, by (path, line), for C++ files
+    scanned as a build scans them."""
+    files = [
+        ScannedFile(scan(path, text.encode(), ScanSettings(frozenset(), "cpp")))
+        for path, text in sources.items()
+    ]
+    symbols = CppSymbols.of(files)
+    return {
+        (path, line): [(s.path, s.line) for s in sites]
+        for (path, line, _), sites in sorted(symbols.counterparts_of.items())
+    }
+
+
+def test_unnamed_parameters_match_named_ones_and_nothing_else() -> None:
+    found = links(
+        {
+            "a.h": "void f(int64_t);\nvoid g(const Foo);\n",
+            "a.cpp": "void f(int64_t n) {}\nvoid g(const Bar b) {}\n",
+        }
+    )
+    assert found == {("a.cpp", 1): [("a.h", 1)], ("a.h", 1): [("a.cpp", 1)]}
+
+
+SPECIALIZED = """\
+template <typename T> struct Caster { bool load(int src); };
+template <> struct Caster<bool> {
+  bool load(int src) { return src; }
+};
+template <> struct Caster<float> {
+  bool load(int src);
+};
+bool Caster<float>::load(int src) { return src > 0; }
+template <typename T> bool Caster<T>::load(int src) { return false; }
+template <class K> struct Box {
+  template <class V> void put(V v);
+};
+template <class K> template <class V> void Box<K>::put(V v) {}
+struct Gone {
+  void f(int) &;
+  void f(int) && = delete;
+};
+void Gone::f(int) & {}
+"""
+
+
+def test_members_of_one_specialization_match_only_that_specialization() -> None:
+    """Each specialization of a class template has members of its own: `Caster<bool>`'s
+    inline `load` is not where `Caster<float>`'s or the primary's is defined."""
+    found = links({"c.h": SPECIALIZED})
+    assert found[("c.h", 1)] == [("c.h", 9)]  # the primary's, out of line
+    assert found[("c.h", 9)] == [("c.h", 1)]
+    assert found[("c.h", 6)] == [("c.h", 8)]  # Caster<float>'s, out of line
+    assert found[("c.h", 8)] == [("c.h", 6)]
+    assert ("c.h", 3) not in found  # Caster<bool>'s is declared nowhere else
+    assert found[("c.h", 11)] == [("c.h", 13)]  # a member template of a class template
+
+
+def test_a_deleted_function_has_no_definition() -> None:
+    """`f(int) && = delete` reads as `f(int)` as much as `f(int) &` does, but a deleted
+    function is defined nowhere."""
+    found = links({"c.h": SPECIALIZED})
+    assert found[("c.h", 15)] == [("c.h", 18)]
+    assert found[("c.h", 18)] == [("c.h", 15)]
+    assert ("c.h", 16) not in found
+
+
+def test_specialization_arguments_as_written_without_spaces() -> None:
+    def record(name: str, declaration: str) -> CDefinition:
+        return CDefinition("struct", name, name, 1, 2, declaration)
+
+    assert specialization_arguments(record("Caster", "struct Caster<std::vector<int> >")) == (
+        "<std::vector<int>>"
+    )
+    assert specialization_arguments(record("Caster", "struct Caster : Base<int>")) == ""
+    assert specialization_arguments(record("Caster", "struct MyCaster<int>")) == ""
