@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the lookup keeps each folder's diagram: no import cycle at run time
-    from .lookup import RepoLookup
+if TYPE_CHECKING:
+    from docgen.index import RepoIndex
 
 #: Nodes drawn at most: beyond this a diagram stops being readable.
 DIAGRAM_NODES = 24
@@ -27,25 +27,40 @@ class DiagramView:
     left_out: int  # connected nodes not drawn (over the cap)
 
 
-def import_diagram(lookup: RepoLookup, folder: str) -> DiagramView | None:
-    """The folder's diagram, or None when none of its parts imports another."""
-    index = lookup.index
-    prefix = folder + "/" if folder else ""
-    node_of: dict[str, str] = {}
-    pending = [folder]
-    while pending:
-        current = lookup.folder(pending.pop())
-        for path in current.files:
-            rest = path[len(prefix) :]
-            node_of[path] = rest if "/" not in rest else rest.split("/", 1)[0] + "/"
-        pending.extend(current.subfolders)
-    weights: Counter[tuple[str, str]] = Counter()
-    for path in sorted(node_of):
+def import_weights(index: RepoIndex) -> dict[str, Counter[tuple[str, str]]]:
+    """Every folder's diagram edges (node, node) -> imports and includes, in one pass.
+
+    An edge between two files is drawn in one folder only: the deepest one that
+    holds both, where they are different nodes; in every folder above it, both
+    are inside the same subfolder node.  One pass over the edges therefore makes
+    every folder's diagram, where walking each folder's own subtree would visit a
+    file once per folder above it.
+    """
+    weights: dict[str, Counter[tuple[str, str]]] = {}
+    files = index.files
+    for path in files:
         targets = (*index.graph.imports_of(path), *index.includes.includes_of(path))
+        if not targets:
+            continue
+        parts = path.split("/")
         for target in targets:
-            a, b = node_of[path], node_of.get(target)
-            if b is not None and a != b:
-                weights[(a, b)] += 1
+            if target not in files:
+                continue
+            other = target.split("/")
+            common = 0
+            folders = min(len(parts), len(other)) - 1  # folders both paths can share
+            while common < folders and parts[common] == other[common]:
+                common += 1
+            a = parts[common] + ("/" if common < len(parts) - 1 else "")
+            b = other[common] + ("/" if common < len(other) - 1 else "")
+            if a != b:
+                weights.setdefault("/".join(parts[:common]), Counter())[(a, b)] += 1
+    return weights
+
+
+def import_diagram(weights: Counter[tuple[str, str]] | None) -> DiagramView | None:
+    """A folder's diagram from its edges (see `import_weights`), or None when none of its
+    parts imports another."""
     if not weights:
         return None
     degree: Counter[str] = Counter()

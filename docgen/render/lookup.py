@@ -17,7 +17,7 @@ from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
 
 from .anchors import AnchoredCDefinition, anchored_c_definitions
-from .diagram_views import DiagramView, import_diagram
+from .diagram_views import DiagramView, import_diagram, import_weights
 
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"
@@ -83,6 +83,8 @@ class RepoLookup:
         self._documented = {folder: tuple(sorted(paths)) for folder, paths in documented.items()}
         #: folder -> its import diagram, made once per build for its page and its digest
         self._diagrams: dict[str, DiagramView | None] = {}
+        #: every folder's diagram edges, made in one pass when the first diagram is asked for
+        self._weights: dict[str, Counter[tuple[str, str]]] | None = None
         self._tests = frozenset(tests)
         self._tests_named = {stem: tuple(sorted(paths)) for stem, paths in named.items()}
         imported: dict[str, list[tuple[int, str]]] = {}
@@ -127,7 +129,9 @@ class RepoLookup:
     def diagram(self, folder: str) -> DiagramView | None:
         """The folder's import diagram (see `diagram_views`), made once."""
         if folder not in self._diagrams:
-            self._diagrams[folder] = import_diagram(self, folder)
+            if self._weights is None:
+                self._weights = import_weights(self.index)
+            self._diagrams[folder] = import_diagram(self._weights.get(folder))
         return self._diagrams[folder]
 
     def folder(self, folder: str) -> FolderEntry:
