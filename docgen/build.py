@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -120,17 +121,30 @@ def build_pages(
         report.notices[:0] = scan.notices
         return clock.finish(report, "write")
     from docgen.index import build_index
-    from docgen.keywords import definition_sites
+    from docgen.keyword_sites import read_keyword_sites, store_letters
     from docgen.produce import make_pages, plan_pages
     from docgen.write import PageWriter, prune_pages, record_outcomes
 
     index = build_index(project, scan.files, options.source_roots, options.include_roots)
-    sites = definition_sites(index, scan.sites)
     clock.lap("index")
-    plan = plan_pages(
-        index, options, discovery, sites, scan.facts_digests, scan.previous_pages, scan.environment
-    )
     with open_state(options.out) as state:
+        keyword_sites = partial(
+            read_keyword_sites,
+            state,
+            index,
+            scan.sites,
+            scan.sites_made_from,
+            scan.previous_pages,
+        )
+        plan = plan_pages(
+            index,
+            options,
+            discovery,
+            keyword_sites,
+            scan.facts_digests,
+            scan.previous_pages,
+            scan.environment,
+        )
         written = prune_pages(options.out, plan.names, state)
         writer = PageWriter(options.out, state.manifest())
     made = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
@@ -142,7 +156,10 @@ def build_pages(
         report = make_report(discovery, index, written, plan.conflicts, 0.0)
         report.scanned, report.reused = scan.scanned, scan.reused
         report.notices.extend(scan.notices)
-        store_index(state, options, sites, scan.sites_made_from, report, inputs, project)
+        store_index(
+            state, options, plan.sites.to_store, scan.sites_made_from, report, inputs, project
+        )
+        store_letters(state, plan.keywords.letters, plan.common)
     return clock.finish(report, "write")
 
 

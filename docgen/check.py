@@ -19,6 +19,7 @@ from docgen.collector import collector_paused
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.inputs import inputs_digest
+from docgen.keyword_sites import KeywordSites
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.lock import output_lock
@@ -106,9 +107,8 @@ def compare_pages(
         made = texts.get(item.facts.path) or dumps(item)
         cache.digests[item.facts.path] = facts_digest(made)
     index = build_index(project, reused + scanned_now, options.source_roots, options.include_roots)
-    plan = plan_pages(
-        index, options, discovery, definition_sites(index, stored), cache.digests, previous
-    )
+    every_site = KeywordSites(definition_sites(index, stored))  # no page is taken as kept
+    plan = plan_pages(index, options, discovery, lambda _: every_site, cache.digests, previous)
     found = make_pages(plan, partial(compare_page, options.out), options.jobs)
     differences = [
         Difference(page, made.outcome, source_of(page))

@@ -52,6 +52,12 @@ class PageInputs:
         self._trees: dict[str, str] = {}
         self._listings: dict[str, str] = {}
 
+    @property
+    def common(self) -> str:
+        """The digest of what every page shares: a page kept from the last build is as
+        this build would make it only when this is the same."""
+        return self._common
+
     def _fact(self, path: str) -> str:
         derived = self._index.derived.get(path, "")
         return f"{path}={self._facts.get(path, '?')}{'+' + derived if derived else ''}"

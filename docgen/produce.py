@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Generic, TypeVar
 
@@ -22,12 +22,13 @@ from docgen.facts import ScannedFile
 from docgen.incremental import PageInputs
 from docgen.index import RepoIndex
 from docgen.inputs import common_inputs, source_root
-from docgen.keywords import DefinitionSite
+from docgen.keyword_sites import KeywordSites
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
 from docgen.parallel_render import render_all
 from docgen.readfile import read_source
 from docgen.render import RenderContext, Renderer, make_environment
+from docgen.render.keyword_views import KeywordPlan
 from docgen.render.pages import TEMPLATES
 from docgen.scan.decode import decode_python, decode_text
 
@@ -60,10 +61,16 @@ class PagePlan:
     pages: list[PageJob]  # pages that cannot be written left out
     previous: Mapping[str, str]  # page -> inputs digest of the page already written
     conflicts: list[str]  # pages whose path is a folder of other pages: never written
+    #: the keyword pages, those kept from the last build included
+    keywords: KeywordPlan = field(default_factory=lambda: KeywordPlan([], (), {}))
+    sites: KeywordSites = field(default_factory=lambda: KeywordSites([]))  # the sites read
+    common: str = ""  # the digest of what every page shares
 
     @property
     def names(self) -> list[str]:
-        return [job.name for job in self.pages]
+        """Every page of the build: those it makes and those it keeps as they are."""
+        kept = [page for page in self.keywords.kept if page not in self.conflicts]
+        return [job.name for job in self.pages] + kept
 
 
 @dataclass(frozen=True)
@@ -135,14 +142,16 @@ def plan_pages(
     index: RepoIndex,
     options: BuildOptions,
     discovery: Discovery,
-    sites: list[DefinitionSite],
+    keyword_sites: Callable[[str], KeywordSites],
     facts_digests: Mapping[str, str],
     previous: Mapping[str, str],
     environment: jinja2.Environment | None = None,
 ) -> PagePlan:
     """Every page of the build, with how to digest its inputs and how to render it; pages
     whose inputs' digest is that of the page already written (`previous`) are not
-    rendered (see `make_pages`).  `environment`: one `prepared_environment` made earlier."""
+    rendered (see `make_pages`).  `keyword_sites(common)`: the sites for the keyword
+    pages, given the digest of what all pages share.  `environment`: one
+    `prepared_environment` made earlier."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
@@ -183,12 +192,20 @@ def plan_pages(
                 partial(renderer.folder_doc, folder),
             )
         )
+    keyword = keyword_sites(digests.common)
     with template_errors():
-        for name, shown, render in renderer.keyword_page_jobs(sites):
-            pages.append(PageJob(name, partial(digests.keyword_page, name, shown), render))
-    conflicts = set(page_conflicts(job.name for job in pages))
+        keywords = renderer.keyword_plan(keyword.sites, kept=keyword.kept)
+        for job in keywords.jobs:
+            pages.append(
+                PageJob(
+                    job.page,
+                    partial(digests.keyword_page, job.page, job.inputs),
+                    partial(renderer.render_keywords, job.make),
+                )
+            )
+    conflicts = set(page_conflicts([*(job.name for job in pages), *keywords.kept]))
     writable = [job for job in pages if job.name not in conflicts]
-    return PagePlan(writable, previous, sorted(conflicts))
+    return PagePlan(writable, previous, sorted(conflicts), keywords, keyword, digests.common)
 
 
 def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:

@@ -33,7 +33,7 @@ class ScanResult:
     reused: int  # files whose facts came from the cache
     facts_digests: Mapping[str, str]  # path -> digest of its facts' JSON
     previous_pages: Mapping[str, str]  # page -> the inputs digest it was last made from
-    sites: Mapping[str, list[DefinitionSite]]  # keyword sites known without facts
+    sites: Mapping[str, list[DefinitionSite]]  # keyword sites the workers made, by path
     sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
     notices: tuple[str, ...] = ()  # about how the files were scanned
@@ -107,7 +107,7 @@ def scan_sources(
         reused=len(reused),
         facts_digests=cache.digests,
         previous_pages=state.page_inputs(options.out),
-        sites=state.stored_sites(made_from) | made_sites,
+        sites=made_sites,
         sites_made_from=made_from,
         environment=environments[0],
         notices=tuple(notices),

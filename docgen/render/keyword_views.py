@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
+from docgen.keyword_letters import LETTERS, letter_of, letter_page, name_order
 from docgen.links import docs_page, folder_index
 
 from .context import Linker, RenderContext
@@ -29,29 +30,6 @@ ROOT_SOURCE = "."
 SINGLE_PAGE_LIMIT = 1_500
 #: more names than this under one letter and that letter splits into numbered pages
 LETTER_PAGE_LIMIT = 5_000
-OTHER = "other"  # names that start with neither an ASCII letter nor `_`
-LETTERS: tuple[str, ...] = (*"abcdefghijklmnopqrstuvwxyz", "_", OTHER)
-
-
-def letter_of(name: str) -> str:
-    """The letter page a name belongs to, ignoring case."""
-    first = name[:1]
-    if first.isascii() and first.isalpha():
-        return first.lower()
-    return "_" if first == "_" else OTHER
-
-
-def letter_page(letter: str, part: int = 1) -> str:
-    """`keywords-a.md`, `keywords-a-2.md`, `keywords-_.md`, `keywords-other.md`."""
-    return f"keywords-{letter}.md" if part == 1 else f"keywords-{letter}-{part}.md"
-
-
-def name_order(name: str) -> tuple[int, str, str]:
-    """Letter pages in order (a-z, `_`, other), case ignored within; the exact name breaks ties.
-
-    One page or many, names come in the same order.
-    """
-    return (LETTERS.index(letter_of(name)), name.casefold(), name)
 
 
 @dataclass(frozen=True)
@@ -132,22 +110,48 @@ def _entries(
     return tuple(entries)
 
 
+#: A letter page as the entry page lists it: first and last name, names, places.
+PartSummary = tuple[str, str, int, int]
+
+
+@dataclass(frozen=True)
+class KeywordPlan:
+    """The keyword pages of a build: those to digest (and render where their inputs
+    changed), those carried over from the last build as they are, and every letter's
+    pages as the entry page lists them (for the next build; empty for a single page)."""
+
+    jobs: list[KeywordJob]
+    kept: tuple[str, ...]
+    letters: dict[str, tuple[PartSummary, ...]]
+
+
 def keywords_view_jobs(
     sites: Sequence[DefinitionSite],
     line_counts: Mapping[str, int],
     context: RenderContext,
     *,
-    single_page_limit: int = SINGLE_PAGE_LIMIT,
-    letter_page_limit: int = LETTER_PAGE_LIMIT,
-) -> list[KeywordJob]:
+    single_page_limit: int | None = None,
+    letter_page_limit: int | None = None,
+    kept: Mapping[str, Sequence[PartSummary]] | None = None,
+) -> KeywordPlan:
     """Each keyword page with its inputs and a function that makes its view: the plan
     (which names on which page) is made here, the entries of each page only when its
-    view is made, so the pages of a large index can be made on every core."""
+    view is made, so the pages of a large index can be made on every core.
+
+    With `kept`, the index is split and `sites` are those of the other letters only:
+    the letters in `kept` keep the pages the last build made (a letter page shows its
+    own names only), and the entry page lists them from their summaries.
+    """
+    single_limit = SINGLE_PAGE_LIMIT if single_page_limit is None else single_page_limit
+    letter_limit = LETTER_PAGE_LIMIT if letter_page_limit is None else letter_page_limit
+    kept = kept or {}
     by_name: dict[str, list[DefinitionSite]] = {}
     for site in sites:
         by_name.setdefault(site.name, []).append(site)
     names = sorted(by_name, key=name_order)
-    total_names, total_definitions = len(names), len(sites)
+    summaries = [p for parts in kept.values() for p in parts]
+    total_names = len(names) + sum(p[2] for p in summaries)
+    total_definitions = len(sites) + sum(p[3] for p in summaries)
     linker = Linker(KEYWORDS_PAGE, context.source_root)  # every keyword page is at the root
     entry = KeywordsView(
         page=KEYWORDS_PAGE,
@@ -170,28 +174,37 @@ def keywords_view_jobs(
     def definitions(chosen: Iterable[str]) -> int:
         return sum(len(by_name[n]) for n in chosen)
 
-    if total_names <= single_page_limit:
+    if total_names <= single_limit:
+        if kept:
+            raise ValueError("kept letter pages, but the index fits on one page")
 
         def single() -> KeywordsView:
             entries = _entries(names, by_name, line_counts, linker)
             return replace(entry, names=total_names, definitions=total_definitions, entries=entries)
 
         inputs = (str(total_definitions), *_site_inputs(names, by_name, line_counts))
-        return [KeywordJob(KEYWORDS_PAGE, inputs, single)]
-    chunks = _chunks(names, letter_page_limit)
-    parts = tuple(
-        KeywordPart(
-            label=c.letter,
-            part=c.part,
-            parts=c.parts,
-            href=linker.to_page(c.page),
-            first=c.names[0],
-            last=c.names[-1],
-            names=len(c.names),
-            definitions=definitions(c.names),
+        return KeywordPlan([KeywordJob(KEYWORDS_PAGE, inputs, single)], (), {})
+    chunks = _chunks(names, letter_limit)
+    made: dict[str, list[KeywordPart]] = {}
+    for c in chunks:
+        made.setdefault(c.letter, []).append(
+            KeywordPart(
+                label=c.letter,
+                part=c.part,
+                parts=c.parts,
+                href=linker.to_page(c.page),
+                first=c.names[0],
+                last=c.names[-1],
+                names=len(c.names),
+                definitions=definitions(c.names),
+            )
         )
-        for c in chunks
-    )
+    for label, summary in kept.items():
+        made[label] = [
+            KeywordPart(label, i, len(summary), linker.to_page(letter_page(label, i)), *part)
+            for i, part in enumerate(summary, 1)
+        ]
+    parts = tuple(part for letter in LETTERS for part in made.get(letter, ()))
     entry_view = replace(entry, pages=parts)
     entry_inputs = (f"{total_names}|{total_definitions}", *map(repr, parts))
     jobs = [KeywordJob(KEYWORDS_PAGE, entry_inputs, lambda: entry_view)]
@@ -213,4 +226,11 @@ def keywords_view_jobs(
     for c in chunks:
         inputs = (f"{c.letter}|{c.part}|{c.parts}", *_site_inputs(c.names, by_name, line_counts))
         jobs.append(KeywordJob(c.page, inputs, partial(letter, c)))
-    return jobs
+    kept_pages = tuple(
+        sorted(letter_page(label, i) for label, ps in kept.items() for i in range(1, len(ps) + 1))
+    )
+    letters = {
+        label: tuple((p.first, p.last, p.names, p.definitions) for p in found)
+        for label, found in made.items()
+    }
+    return KeywordPlan(jobs, kept_pages, letters)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import jinja2
@@ -13,8 +12,9 @@ from docgen.index import RepoIndex
 from .context import RenderContext
 from .file_views import docs_view
 from .folder_views import folder_doc_view, folder_index_view
-from .keyword_views import LETTER_PAGE_LIMIT, SINGLE_PAGE_LIMIT, keywords_view_jobs
+from .keyword_views import KeywordPlan, PartSummary, keywords_view_jobs
 from .kw_views import kw_view
+from .listing_views import KeywordsView
 from .lookup import RepoLookup
 from .tidy import tidy
 
@@ -78,8 +78,8 @@ class Renderer:
         self,
         sites: Sequence[DefinitionSite],
         *,
-        single_page_limit: int = SINGLE_PAGE_LIMIT,
-        letter_page_limit: int = LETTER_PAGE_LIMIT,
+        single_page_limit: int | None = None,
+        letter_page_limit: int | None = None,
     ) -> dict[str, str]:
         """The repository-wide keyword index: output-relative page path -> text.
 
@@ -87,30 +87,30 @@ class Renderer:
         letter pages (`keywords-a.md`, ...), and a letter with more than
         `letter_page_limit` names is cut into `keywords-a-2.md`, ...
         """
-        return {
-            page: render()
-            for page, _, render in self.keyword_page_jobs(
-                sites, single_page_limit=single_page_limit, letter_page_limit=letter_page_limit
-            )
-        }
+        plan = self.keyword_plan(
+            sites, single_page_limit=single_page_limit, letter_page_limit=letter_page_limit
+        )
+        return {job.page: self.render_keywords(job.make) for job in plan.jobs}
 
-    def keyword_page_jobs(
+    def keyword_plan(
         self,
         sites: Sequence[DefinitionSite],
         *,
-        single_page_limit: int = SINGLE_PAGE_LIMIT,
-        letter_page_limit: int = LETTER_PAGE_LIMIT,
-    ) -> list[tuple[str, tuple[str, ...], Callable[[], str]]]:
-        """`keyword_pages` as (page, what it shows, function that renders it): pages whose
-        inputs are unchanged are not rendered, the others are rendered on every core."""
-        jobs = keywords_view_jobs(
+        single_page_limit: int | None = None,
+        letter_page_limit: int | None = None,
+        kept: Mapping[str, Sequence[PartSummary]] | None = None,
+    ) -> KeywordPlan:
+        """`keyword_pages` as a plan (see `keywords_view_jobs`): pages whose inputs are
+        unchanged are not rendered, the others are rendered on every core."""
+        return keywords_view_jobs(
             sites,
             self._lookup.line_counts,
             self._context,
             single_page_limit=single_page_limit,
             letter_page_limit=letter_page_limit,
+            kept=kept,
         )
-        return [(job.page, job.inputs, partial(self._render_view, job.make)) for job in jobs]
 
-    def _render_view(self, make: Callable[[], object]) -> str:
+    def render_keywords(self, make: Callable[[], KeywordsView]) -> str:
+        """A keyword page from the function that makes its view (a `KeywordJob`'s)."""
         return self._render("keywords", make())

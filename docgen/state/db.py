@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.atomic import atomic_write, stamp_of
 from docgen.keywords import DefinitionSite, MatchMode
-from docgen.state.sites import find_sites, store_sites, stored_sites
+from docgen.state.sites import (
+    find_sites,
+    letter_sites,
+    site_marks,
+    sites_of_files,
+    store_sites,
+    stored_sites,
+)
 
 if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has none
     from docgen.discover import SourceFile
@@ -167,6 +174,18 @@ class State:
         """Make the keyword index behind `docgen find` hold these sites (rewriting only
         the rows of files whose `made_from` changed)."""
         store_sites(self._conn, found, made_from)
+
+    def site_marks(self) -> dict[str, str]:
+        """What each file's stored sites were made from (its facts and docgen's code)."""
+        return site_marks(self._conn)
+
+    def sites_of_files(self, paths: Iterable[str]) -> list[DefinitionSite]:
+        """The stored sites of these files."""
+        return sites_of_files(self._conn, paths)
+
+    def letter_sites(self, letters: Iterable[str], skip: Iterable[str]) -> list[DefinitionSite]:
+        """The stored sites on these keyword letters, but for the files in `skip`."""
+        return letter_sites(self._conn, letters, skip)
 
     def all_sites(self) -> list[DefinitionSite]:
         """Every keyword site the last build stored, sorted."""

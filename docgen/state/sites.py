@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 
 from docgen.construct import maker
+from docgen.keyword_letters import LETTERS, OTHER, letter_of
 from docgen.keywords import DefinitionSite, MatchMode
 
 INDEXES = {
@@ -54,6 +55,74 @@ def stored_sites(
         if path in current:
             found[path].append(make(name, path, line, kind, qualname, anchor))
     return found
+
+
+def site_marks(conn: sqlite3.Connection) -> dict[str, str]:
+    """What each file's stored sites were made from (see `sites_made_from`)."""
+    if not _has_tables(conn):
+        return {}
+    return dict(conn.execute("SELECT path, made_from FROM site_sources"))
+
+
+def sites_of_files(conn: sqlite3.Connection, paths: Iterable[str]) -> list[DefinitionSite]:
+    """The stored sites of these files."""
+    if not _has_tables(conn):
+        return []
+    make = maker(DefinitionSite)
+    found: list[DefinitionSite] = []
+    for path in sorted(set(paths)):
+        rows = conn.execute(
+            "SELECT name, kind, qualname, path, line, anchor FROM definitions WHERE path = ?",
+            (path,),
+        )
+        found.extend(make(n, p, line, kind, q, anchor) for n, kind, q, p, line, anchor in rows)
+    return found
+
+
+def letter_sites(
+    conn: sqlite3.Connection, letters: Iterable[str], skip: Iterable[str]
+) -> list[DefinitionSite]:
+    """The stored sites whose names fall on these keyword letters (see `letter_of`),
+    but for the files in `skip`; each letter is read by its ranges of the name index."""
+    chosen = set(letters)
+    if not chosen or not _has_tables(conn):
+        return []
+    skipped = set(skip)
+    make = maker(DefinitionSite)
+    found = []
+    for low, high in sorted(r for letter in chosen for r in _LETTER_RANGES[letter]):
+        rows = (
+            conn.execute(
+                "SELECT name, kind, qualname, path, line, anchor FROM definitions"
+                " WHERE name >= ? AND name < ?",
+                (low, high),
+            )
+            if high
+            else conn.execute(
+                "SELECT name, kind, qualname, path, line, anchor FROM definitions WHERE name >= ?",
+                (low,),
+            )
+        )
+        for name, kind, qualname, path, line, anchor in rows:
+            if path not in skipped and letter_of(name) in chosen:
+                found.append(make(name, path, line, kind, qualname, anchor))
+    return found
+
+
+def _letter_ranges() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each keyword letter's ranges of names in SQLite's order (code points): a letter in
+    either case, `_`, and for the rest every gap between them."""
+    ranges: dict[str, tuple[tuple[str, str], ...]] = {
+        letter: ((letter, chr(ord(letter) + 1)), (letter.upper(), chr(ord(letter.upper()) + 1)))
+        for letter in LETTERS
+        if letter.isalpha() and len(letter) == 1
+    }
+    ranges["_"] = (("_", "`"),)
+    ranges[OTHER] = (("", "A"), ("[", "_"), ("`", "a"), ("{", ""))  # "": no upper end
+    return ranges
+
+
+_LETTER_RANGES = _letter_ranges()
 
 
 def store_sites(

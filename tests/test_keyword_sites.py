@@ -1,0 +1,155 @@
+"""The keyword index of an edit: only the letters the changed files touch are read and
+made again, and the output is still a clean build's, byte for byte."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docgen.build import build
+from docgen.keyword_letters import letter_of
+from docgen.options import resolve_options
+from docgen.render import keyword_views
+from docgen.state import STATE_DIR, State, read_state
+
+
+@contextmanager
+def small_pages(single: int = 3, letter: int = 2) -> Iterator[None]:
+    """Split the index as a large repository's is, with a handful of names."""
+    with (
+        mock.patch.object(keyword_views, "SINGLE_PAGE_LIMIT", single),
+        mock.patch.object(keyword_views, "LETTER_PAGE_LIMIT", letter),
+    ):
+        yield
+
+
+def write_tree(repo: Path, files: dict[str, list[str]]) -> None:
+    shutil.rmtree(repo, ignore_errors=True)
+    for rel, names in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(f"def {name}():\n    pass\n\n\n" for name in names))
+
+
+def output(out: Path) -> tuple[dict[str, bytes], list[str]]:
+    """Every page's bytes and every row `docgen find` reads."""
+    pages = {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*.md"))
+        if STATE_DIR not in p.relative_to(out).parts
+    }
+    with read_state(out) as state:
+        assert state is not None
+        rows = [f"{s}|{s.name}|{s.anchor}" for s in state.find_sites("*", "glob")]
+    return pages, rows
+
+
+BASE = {
+    "pkg/a.py": ["alpha", "apple", "Avocado", "beta"],
+    "pkg/b.py": ["banana", "berry", "cherry", "_private"],
+    "pkg/c.py": ["cedar", "delta", "echo", "émile"],
+}
+
+
+def test_an_edit_reads_the_letters_it_touches_and_equals_a_clean_build(
+    tmp_path: Path,
+) -> None:
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    with small_pages():
+        write_tree(repo, BASE)
+        build(resolve_options(repo, out, 1))
+        write_tree(repo, {**BASE, "pkg/b.py": ["banana", "berry", "cherry", "zebra"]})
+        with mock.patch.object(State, "stored_sites", side_effect=AssertionError("read all")):
+            report = build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    keyword_pages = sorted(p for p in report.written + report.pruned if p.startswith("keywords"))
+    # `_private` left letter `_`, `zebra` came to `z`; the entry page counts them
+    assert keyword_pages == ["keywords-_.md", "keywords-z.md", "keywords.md"]
+    assert output(out) == output(clean)
+
+
+def test_a_keyword_page_removed_by_hand_is_made_again(tmp_path: Path) -> None:
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    with small_pages():
+        write_tree(repo, BASE)
+        build(resolve_options(repo, out, 1))
+        (out / "keywords-d.md").unlink()
+        write_tree(repo, {**BASE, "pkg/a.py": [*BASE["pkg/a.py"], "zulu"]})
+        report = build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    assert "keywords-d.md" in report.written
+    assert output(out) == output(clean)
+
+
+def test_an_index_that_shrinks_to_one_page_is_made_whole(tmp_path: Path) -> None:
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    with small_pages(single=10):
+        write_tree(repo, BASE)
+        build(resolve_options(repo, out, 1))
+        assert (out / "keywords-a.md").exists()
+        write_tree(repo, {"pkg/a.py": BASE["pkg/a.py"]})
+        build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    assert not (out / "keywords-a.md").exists()
+    assert output(out) == output(clean)
+
+
+NAMES = st.sampled_from(
+    ["alpha", "Apple", "amber", "bravo", "Bison", "charlie", "_x", "__y", "zeta", "émile", "ß"]
+)
+TREES = st.dictionaries(
+    st.sampled_from(["m1.py", "m2.py", "pkg/m3.py", "pkg/sub/m4.py"]),
+    st.lists(NAMES, max_size=5, unique=True),
+    max_size=4,
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(TREES, TREES, st.integers(1, 3))
+def test_any_edit_of_a_split_index_equals_a_clean_build(
+    before: dict[str, list[str]], after: dict[str, list[str]], letter_limit: int
+) -> None:
+    root = Path(tempfile.mkdtemp(prefix="docgen-kw-"))
+    try:
+        repo, out, clean = root / "repo", root / "out", root / "clean"
+        with small_pages(single=2, letter=letter_limit):
+            write_tree(repo, before)
+            repo.mkdir(exist_ok=True)
+            build(resolve_options(repo, out, 1))
+            write_tree(repo, after)
+            repo.mkdir(exist_ok=True)
+            build(resolve_options(repo, out, 1))
+            build(resolve_options(repo, clean, 1))
+        assert output(out) == output(clean)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize(
+    "name", ["a", "Z", "_", "__init__", "é", "ß", "中", "", "[", "`", "{", "~", "0", "@"]
+)
+def test_letter_ranges_hold_every_name_of_their_letter(tmp_path: Path, name: str) -> None:
+    """The stored index read by letter finds a name exactly on its own letter."""
+    from docgen.keywords import DefinitionSite
+
+    out = tmp_path / "out"
+    out.mkdir()
+    from docgen.state import open_state
+
+    with open_state(out) as state:
+        state.store_sites([DefinitionSite(name, "f.py", 1, "function", name, "")], {"f.py": "m"})
+        for letter in keyword_views.LETTERS:
+            found = state.letter_sites([letter], ())
+            assert [s.name for s in found] == ([name] if letter == letter_of(name) else [])
