@@ -88,6 +88,17 @@ def page_files(out: Path) -> dict[str, bytes]:
     return pages
 
 
+def pages_and_rows(out: Path) -> tuple[dict[str, bytes], list[str]]:
+    """Every page's bytes and every keyword row `docgen find` reads: what an incremental
+    build must make as a clean build does."""
+    from docgen.state import read_state
+
+    with read_state(out) as state:
+        assert state is not None
+        rows = [f"{s}|{s.name}|{s.anchor}" for s in state.find_sites("*", "glob")]
+    return page_files(out), rows
+
+
 def output_bytes(out: Path) -> dict[str, bytes]:
     """Every file under `out` (pages, site, anything else; docgen's state left out), by path."""
     return {

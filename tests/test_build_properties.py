@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import hypothesmith
+from conftest import pages_and_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,6 @@ from docgen.build import build
 from docgen.linkcheck import check_links, format_broken
 from docgen.links import docs_page, kw_page
 from docgen.options import resolve_options
-from docgen.state import STATE_DIR, read_state
 
 #: Characters a file name may hold on POSIX that Markdown, URLs or shells treat specially.
 AWKWARD = " #%&()[]{}<>`*_!?'\"+=,;@$~^|\\é中"
@@ -118,19 +118,6 @@ def _clashes(path: str, files: dict[str, str]) -> bool:
     return any(p == path or p.startswith(path + "/") or path.startswith(p + "/") for p in files)
 
 
-def _output(out: Path) -> tuple[dict[str, bytes], list[str]]:
-    """Every page's bytes and every keyword row `docgen find` reads."""
-    pages = {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*.md"))
-        if STATE_DIR not in p.relative_to(out).parts
-    }
-    with read_state(out) as state:
-        assert state is not None
-        rows = [f"{s}|{s.name}|{s.anchor}" for s in state.find_sites("*", "glob")]
-    return pages, rows
-
-
 @settings(
     max_examples=EXAMPLES // 2,
     deadline=None,
@@ -156,6 +143,6 @@ def test_a_build_over_any_earlier_tree_equals_a_clean_build(
         build(resolve_options(repo, out, 1))
         clean = root / "clean"
         build(resolve_options(repo, clean, 1))
-        assert _output(out) == _output(clean)
+        assert pages_and_rows(out) == pages_and_rows(clean)
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from conftest import pages_and_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ from docgen.build import build
 from docgen.keyword_letters import letter_of
 from docgen.options import resolve_options
 from docgen.render import keyword_views
-from docgen.state import STATE_DIR, State, read_state
+from docgen.state import State
 
 
 @contextmanager
@@ -37,19 +38,6 @@ def write_tree(repo: Path, files: dict[str, list[str]]) -> None:
         path = repo / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(f"def {name}():\n    pass\n\n\n" for name in names))
-
-
-def output(out: Path) -> tuple[dict[str, bytes], list[str]]:
-    """Every page's bytes and every row `docgen find` reads."""
-    pages = {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*.md"))
-        if STATE_DIR not in p.relative_to(out).parts
-    }
-    with read_state(out) as state:
-        assert state is not None
-        rows = [f"{s}|{s.name}|{s.anchor}" for s in state.find_sites("*", "glob")]
-    return pages, rows
 
 
 BASE = {
@@ -73,7 +61,7 @@ def test_an_edit_reads_the_letters_it_touches_and_equals_a_clean_build(
     keyword_pages = sorted(p for p in report.written + report.pruned if p.startswith("keywords"))
     # `_private` left letter `_`, `zebra` came to `z`; the entry page counts them
     assert keyword_pages == ["keywords-_.md", "keywords-z.md", "keywords.md"]
-    assert output(out) == output(clean)
+    assert pages_and_rows(out) == pages_and_rows(clean)
 
 
 def test_a_keyword_page_removed_by_hand_is_made_again(tmp_path: Path) -> None:
@@ -86,7 +74,7 @@ def test_a_keyword_page_removed_by_hand_is_made_again(tmp_path: Path) -> None:
         report = build(resolve_options(repo, out, 1))
         build(resolve_options(repo, clean, 1))
     assert "keywords-d.md" in report.written
-    assert output(out) == output(clean)
+    assert pages_and_rows(out) == pages_and_rows(clean)
 
 
 def test_an_index_that_shrinks_to_one_page_is_made_whole(tmp_path: Path) -> None:
@@ -99,7 +87,7 @@ def test_an_index_that_shrinks_to_one_page_is_made_whole(tmp_path: Path) -> None
         build(resolve_options(repo, out, 1))
         build(resolve_options(repo, clean, 1))
     assert not (out / "keywords-a.md").exists()
-    assert output(out) == output(clean)
+    assert pages_and_rows(out) == pages_and_rows(clean)
 
 
 NAMES = st.sampled_from(
@@ -132,7 +120,7 @@ def test_any_edit_of_a_split_index_equals_a_clean_build(
             repo.mkdir(exist_ok=True)
             build(resolve_options(repo, out, 1))
             build(resolve_options(repo, clean, 1))
-        assert output(out) == output(clean)
+        assert pages_and_rows(out) == pages_and_rows(clean)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
