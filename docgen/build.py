@@ -159,7 +159,8 @@ def build_pages(
         store_index(
             state, options, plan.sites.to_store, scan.sites_made_from, report, inputs, project
         )
-        store_letters(state, plan.keywords.letters, plan.common)
+        unwritten = {page for page, _ in written.failed} | set(written.refused)
+        store_letters(state, plan.keywords, plan.common, unwritten)
     return clock.finish(report, "write")
 
 

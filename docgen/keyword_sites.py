@@ -13,6 +13,7 @@ have, and the other letters' pages are left as they are.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -21,7 +22,7 @@ from docgen.index import RepoIndex
 from docgen.keyword_letters import letter_of, letter_page
 from docgen.keywords import DefinitionSite, definition_sites, site_order, sites_of
 from docgen.render import keyword_views
-from docgen.render.keyword_views import PartSummary
+from docgen.render.keyword_views import KeywordPlan, PartSummary
 from docgen.state import State
 
 #: The state database's key for the last build's letter pages.
@@ -95,8 +96,9 @@ def _changed_letters(
             new.extend(found if found is not None else sites_of(scanned))
     # A letter changes where a site on it comes, goes or moves; the sites a changed
     # file still has, on the same lines, leave their letters as they were.
-    moved = set(state.sites_of_files(changed)).symmetric_difference(new)
-    letters = {letter_of(site.name) for site in moved}
+    # (Counted, not as sets: two equal sites, `import a as b, a as b`, are two places.)
+    old, now = Counter(state.sites_of_files(changed)), Counter(new)
+    letters = {letter_of(site.name) for site in (old - now) + (now - old)}
     letters |= {  # a page the user removed or changed is made again
         letter
         for letter, parts in last.items()
@@ -130,11 +132,13 @@ def last_letters(state: State, common: str) -> dict[str, tuple[PartSummary, ...]
 
 
 def store_letters(
-    state: State, letters: Mapping[str, tuple[PartSummary, ...]], common: str
+    state: State, plan: KeywordPlan, common: str, unwritten: Set[str] = frozenset()
 ) -> None:
-    """Keep this build's letter pages for the next build (none for a one-page index)."""
-    data = {
-        "common": common,
-        "letters": {k: list(map(list, v)) for k, v in sorted(letters.items())},
-    }
+    """Keep this build's letter pages for the next build: none for a one-page index, and
+    none when one of its keyword pages could not be written (`unwritten`), so that the
+    next build makes them all again rather than keep a page that is not what it says."""
+    pages = {job.page for job in plan.jobs} | set(plan.kept)
+    letters = {} if pages & unwritten else plan.letters
+    parts = {letter: [list(part) for part in found] for letter, found in sorted(letters.items())}
+    data = {"common": common, "letters": parts}
     state.set_meta(LETTERS_KEY, json.dumps(data, ensure_ascii=False) if letters else "")

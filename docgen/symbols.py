@@ -102,25 +102,73 @@ def signature_key(definition: CDefinition, specialization: str = "") -> str | No
 
 
 def specialization_arguments(record: CDefinition) -> str:
-    """`<bool>` for `struct type_caster<bool>`, spaces removed; "" for a class that is not
-    a specialization."""
-    return _arguments_after(record.declaration, record.name)
-
-
-def _arguments_after(text: str, name: str) -> str:
-    """The `<...>` that follows the identifier `name` in `text` (not a longer name ending
-    in it), spaces removed; "" when none does."""
+    """`<bool>` for `struct type_caster<bool>` (see `_normalized`); "" for a class that
+    is not a specialization (its bases' arguments are not its own)."""
+    text = record.declaration
     if "<" not in text:
         return ""
-    at = text.find(name)
-    while at >= 0:
-        end = at + len(name)
-        before = text[at - 1] if at else " "
-        after = len(text) - len(text[end:].lstrip())
-        if not (before.isalnum() or before in "_:") and text.startswith("<", after):
-            return _angle_brackets(text, after).replace(" ", "")
-        at = text.find(name, end)
+    at = text.find(record.name)
+    while at >= 0:  # the class's own name comes first: what follows it is not its own
+        end = at + len(record.name)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            after = len(text) - len(text[end:].lstrip())
+            if text.startswith("<", after):
+                return _normalized(_angle_brackets(text, after), record.template)
+            return ""
+        at = text.find(record.name, end)
     return ""
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _written_owner_arguments(definition: CDefinition, owner: str) -> str:
+    """The `<...>` an out-of-line definition writes right before `::name`, after its
+    class's name (`bool ns::Caster<bool>::load`), normalized; "" when there is none."""
+    text = definition.declaration
+    at = text.rfind("::" + definition.name)
+    if at < 0 or "<" not in text:
+        return ""
+    close = len(text[:at].rstrip()) - 1
+    if close < 0 or text[close] != ">":
+        return ""
+    depth = 0
+    for i in range(close, -1, -1):
+        depth += {">": 1, "<": -1}.get(text[i], 0)
+        if depth == 0:
+            before = text[:i].rstrip()
+            if before.endswith(owner) and not before[: -len(owner)][-1:].isalnum():
+                return _normalized(text[i : close + 1], definition.template)
+            return ""
+    return ""
+
+
+#: a name's qualifiers (`c10::` of `c10::BFloat16`)
+_QUALIFIER = re.compile(r"\b[A-Za-z_]\w*\s*::\s*")
+
+
+def _normalized(args: str, template: str) -> str:
+    """Template arguments as a key: spaces and qualifiers removed, the template's own
+    parameters numbered (`<T*>` under `template <class T>` and `<U*>` under
+    `template <class U>` are the same partial specialization)."""
+    key = _QUALIFIER.sub("", args).replace(" ", "")
+    for number, parameter in enumerate(_template_parameters(template)):
+        key = re.sub(rf"(?<![\w#]){re.escape(parameter)}(?!\w)", f"#{number}", key)
+    return key
+
+
+def _template_parameters(template: str) -> list[str]:
+    """The names `template <typename T, int N = 2, class... Ts>` introduces, in order."""
+    start = template.find("<")
+    if start < 0:
+        return []
+    names = []
+    for parameter in split_commas(_angle_brackets(template, start)[1:-1]):
+        found = re.search(r"([A-Za-z_]\w*)\s*$", parameter.partition("=")[0])
+        if found and found.group(1) not in {"typename", "class"}:
+            names.append(found.group(1))
+    return names
 
 
 def _angle_brackets(text: str, start: int) -> str:
@@ -143,9 +191,16 @@ def _specializations(definitions: Iterable[CDefinition]) -> list[tuple[int, int,
     ]
 
 
+#: comments, which a declaration as written may hold
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
 def _deleted(definition: CDefinition) -> bool:
     """`= delete`: declared so that it is never defined."""
-    return not definition.is_definition and definition.declaration.endswith(("=delete", "= delete"))
+    if definition.is_definition:
+        return False
+    text = _COMMENT.sub(" ", definition.declaration).rstrip()
+    return text.endswith("delete") and text[:-6].rstrip().endswith("=")
 
 
 def owner_specialization(
@@ -164,7 +219,7 @@ def owner_specialization(
     for line, end_line, qualname, args in enclosing:
         if qualname == owner and line <= definition.line <= end_line:
             return args
-    args = _arguments_after(definition.declaration, owner.rpartition("::")[2])
+    args = _written_owner_arguments(definition, owner.rpartition("::")[2])
     return args if args and (owner, args) in specialized else ""
 
 

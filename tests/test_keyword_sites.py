@@ -90,6 +90,46 @@ def test_an_index_that_shrinks_to_one_page_is_made_whole(tmp_path: Path) -> None
     assert pages_and_rows(out) == pages_and_rows(clean)
 
 
+def test_a_site_written_twice_counts_twice(tmp_path: Path) -> None:
+    """`import numpy as np, numpy as np` is two places of `np`, as a clean build says."""
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    with small_pages():
+        write_tree(repo, BASE)
+        (repo / "pkg" / "m.py").write_text("import numpy as np\n")
+        build(resolve_options(repo, out, 1))
+        (repo / "pkg" / "m.py").write_text("import numpy as np, numpy as np\n")
+        report = build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    assert "keywords-n.md" in report.written
+    assert pages_and_rows(out) == pages_and_rows(clean)
+
+
+def test_a_keyword_page_that_could_not_be_written_is_not_kept(tmp_path: Path) -> None:
+    """A letter page whose write failed is not what the summary says: the next build
+    makes every letter again rather than keep it."""
+    from docgen import write
+
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    real = write.PageWriter._write
+
+    def full_disk(self: write.PageWriter, rel: str, data: bytes, inputs: str) -> object:
+        if rel.startswith("keywords-b"):
+            raise OSError(28, "No space left on device")
+        return real(self, rel, data, inputs)
+
+    with small_pages():
+        write_tree(repo, BASE)
+        build(resolve_options(repo, out, 1))
+        write_tree(repo, {**BASE, "pkg/a.py": [*BASE["pkg/a.py"], "berry2"]})
+        with mock.patch.object(write.PageWriter, "_write", full_disk):
+            failed = build(resolve_options(repo, out, 1))
+        write_tree(repo, {**BASE, "pkg/a.py": [*BASE["pkg/a.py"], "berry2"], "pkg/e.py": ["eel"]})
+        build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    assert any(w.path.startswith("keywords-b") for w in failed.warnings)
+    assert pages_and_rows(out) == pages_and_rows(clean)
+
+
 NAMES = st.sampled_from(
     ["alpha", "Apple", "amber", "bravo", "Bison", "charlie", "_x", "__y", "zeta", "émile", "ß"]
 )

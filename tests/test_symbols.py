@@ -188,12 +188,55 @@ def test_a_deleted_function_has_no_definition() -> None:
     assert ("c.h", 16) not in found
 
 
-def test_specialization_arguments_as_written_without_spaces() -> None:
-    def record(name: str, declaration: str) -> CDefinition:
-        return CDefinition("struct", name, name, 1, 2, declaration)
+def test_specialization_arguments_as_a_key() -> None:
+    """Spaces and qualifiers set aside, the template's own parameters numbered."""
+
+    def record(name: str, declaration: str, template: str = "template <>") -> CDefinition:
+        return CDefinition("struct", name, name, 1, 2, declaration, template=template)
 
     assert specialization_arguments(record("Caster", "struct Caster<std::vector<int> >")) == (
-        "<std::vector<int>>"
+        "<vector<int>>"
     )
+    assert specialization_arguments(record("P", "struct P<T*>", "template <class T>")) == "<#0*>"
     assert specialization_arguments(record("Caster", "struct Caster : Base<int>")) == ""
+    assert specialization_arguments(record("Foo", "struct Foo : Base<Foo<T>>")) == ""
     assert specialization_arguments(record("Caster", "struct MyCaster<int>")) == ""
+
+
+SPELLINGS = {
+    "v.h": "template <class T> struct Vec;\n"
+    "template <> struct Vec<float> { Vec<int> to_int() const; };\n"
+    "template <> struct Vec<int> { Vec<int> to_int() const; };\n"
+    "namespace ns { template <class T> struct Caster;\n"
+    "template <> struct Caster<c10::BFloat16> { bool load(int src); }; }\n"
+    "template <class T> struct P;\n"
+    "template <class T> struct P<T*> { void f(int x); };\n"
+    "template <class D> struct Base {};\n"
+    "template <class T> struct Foo : Base<Foo<T>> { void g(int x); };\n",
+    "v.cpp": "Vec<int> Vec<float>::to_int() const { return {}; }\n"
+    "Vec<int> Vec<int>::to_int() const { return {}; }\n"
+    "bool ns::Caster<BFloat16>::load(int src) { return src; }\n"
+    "template <class U> void P<U*>::f(int x) {}\n"
+    "template <class U> void Foo<U>::g(int x) {}\n",
+}
+
+
+def test_an_out_of_line_definition_is_of_the_specialization_its_name_is_written_with() -> None:
+    """The arguments right before `::name` are the class's (not the return type's), with
+    qualifiers and the template's own parameter names set aside."""
+    found = links(SPELLINGS)
+    assert found[("v.cpp", 1)] == [("v.h", 2)]  # not Vec<int>'s, the return type
+    assert found[("v.cpp", 2)] == [("v.h", 3)]
+    assert found[("v.cpp", 3)] == [("v.h", 5)]  # ns::Caster<BFloat16>, qualified both ways
+    assert found[("v.cpp", 4)] == [("v.h", 7)]  # P<U*> is P<T*>
+    assert found[("v.cpp", 5)] == [("v.h", 9)]  # a primary whose base names it
+
+
+def test_a_deleted_declaration_with_a_comment_is_still_deleted() -> None:
+    found = links(
+        {
+            "d.h": "struct G {\n  void h(int) &;\n  void h(int) && = delete /* no */;\n};\n",
+            "d.cpp": "void G::h(int) & {}\n",
+        }
+    )
+    assert found == {("d.cpp", 1): [("d.h", 2)], ("d.h", 2): [("d.cpp", 1)]}
