@@ -6,8 +6,8 @@ A letter page shows the names of its own letter only, so a new definition in one
 file changes the pages of its name's letter and the entry page, not the rest.
 The last build keeps each letter's pages as the entry page lists them (first and
 last name, counts) with the digest of what every page shares; while that digest
-is the same, an edit reads the sites of the letters the changed files had or now
-have, and the other letters' pages are left as they are.
+is the same, an edit reads the sites of the letters where a changed file's sites
+came, went or moved, and the other letters' pages are left as they are.
 """
 
 from __future__ import annotations
