@@ -182,22 +182,13 @@ def _angle_brackets(text: str, start: int) -> str:
     return ""
 
 
-def _specializations(definitions: Iterable[CDefinition]) -> list[tuple[int, int, str, str]]:
-    """(line, end line, qualified name, arguments) of each class specialization's body."""
-    return [
-        (d.line, d.end_line, d.qualname, args)
-        for d in definitions
-        if d.kind in _RECORD_KINDS and d.is_definition and (args := specialization_arguments(d))
-    ]
-
-
 #: comments, which a declaration as written may hold
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
 def _deleted(definition: CDefinition) -> bool:
     """`= delete`: declared so that it is never defined."""
-    if definition.is_definition:
+    if definition.is_definition or "delete" not in definition.declaration:
         return False
     text = _COMMENT.sub(" ", definition.declaration).rstrip()
     return text.endswith("delete") and text[:-6].rstrip().endswith("=")
@@ -243,25 +234,34 @@ class CppSymbols:
     def of(cls, files: Iterable[ScannedFile]) -> CppSymbols:
         candidates: list[tuple[str, CDefinition]] = []
         forms: dict[str, set[bool]] = {}
-        definitions: dict[str, tuple[CDefinition, ...]] = {}
+        #: each file's class specializations (see `owner_specialization`)
+        enclosing: dict[str, list[tuple[int, int, str, str]]] = {}
         for scanned in files:
             c = scanned.facts.cfamily
             if c is None:
                 continue
-            definitions[scanned.facts.path] = c.definitions
+            path = scanned.facts.path
             for d in c.definitions:
-                if (d.kind in CALLABLE_KINDS or d.kind == "kernel") and not _deleted(d):
-                    candidates.append((scanned.facts.path, d))
-                    forms.setdefault(d.qualname, set()).add(d.is_definition)
+                kind = d.kind
+                if kind in CALLABLE_KINDS or kind == "kernel":
+                    if not _deleted(d):
+                        candidates.append((path, d))
+                        forms.setdefault(d.qualname, set()).add(d.is_definition)
+                elif kind in _RECORD_KINDS and d.is_definition and "<" in d.declaration:
+                    args = specialization_arguments(d)
+                    if args:
+                        enclosing.setdefault(path, []).append(
+                            (d.line, d.end_line, d.qualname, args)
+                        )
+        specialized = {(q, args) for known in enclosing.values() for _, _, q, args in known}
         # Only a name both declared and defined somewhere can have a counterpart: the
         # signatures of the others are never read.
         found: dict[str, list[Site]] = {}
-        enclosing = {path: _specializations(found) for path, found in definitions.items()}
-        specialized = {(q, args) for known in enclosing.values() for _, _, q, args in known}
         for path, d in candidates:
             if len(forms[d.qualname]) < 2:
                 continue
-            key = signature_key(d, owner_specialization(d, enclosing[path], specialized))
+            owner = owner_specialization(d, enclosing.get(path, []), specialized)
+            key = signature_key(d, owner)
             if key is not None:
                 site = Site(path, d.line, d.kind, d.qualname, d.is_definition)
                 found.setdefault(key, []).append(site)
