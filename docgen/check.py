@@ -19,7 +19,6 @@ from docgen.collector import collector_paused
 from docgen.errors import DocgenError
 from docgen.index import build_index
 from docgen.inputs import inputs_digest
-from docgen.keyword_sites import KeywordSites
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.lock import output_lock
@@ -97,6 +96,7 @@ def compare_pages(
         previous = state.page_inputs(options.out)
         stored = state.stored_sites(sites_made_from(cache.digests))
     # The parser and the renderer load only when something may have changed.
+    from docgen.keyword_sites import KeywordSites
     from docgen.produce import make_pages, plan_pages
     from docgen.workers import scan_files
 

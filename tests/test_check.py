@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import copy_sample, page_files, run_build
+from conftest import ROOT, copy_sample, page_files, run_build
 
 from docgen.cli import cli
 
@@ -43,3 +46,35 @@ def test_check_notices_a_hand_edited_page(tmp_path: Path) -> None:
     (out / "index.md").write_text("edited\n")
     code, listing = _check(repo)
     assert (code, listing) == (1, "stale: index.md (source: .)\n")
+
+
+def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Path) -> None:
+    """A no-op build and a check of an up-to-date tree stop after listing the files: the
+    commands a commit hook runs on every commit never load libcst or the templates."""
+    repo = copy_sample("torchlike", tmp_path)
+    out = tmp_path / "out"
+    run_build(repo, out)
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from docgen.build import build\n"
+        "from docgen.check import check\n"
+        "from docgen.options import resolve_options\n"
+        "options = resolve_options(Path(sys.argv[1]), Path(sys.argv[2]), 1)\n"
+        "assert build(options).written == []\n"
+        "assert check(options).differences == []\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('libcst', 'jinja2')\n"
+        "    or m == 'docgen.scan.python' or m.startswith(('docgen.render', 'docgen.produce')))\n"
+        "print(loaded)\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(repo), str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
