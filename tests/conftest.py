@@ -72,6 +72,13 @@ def copy_sample(name: str, parent: Path) -> Path:
     return target
 
 
+def child_env() -> dict[str, str]:
+    """The environment for a child Python process that imports docgen from this checkout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
 def run_build(repo: Path, out: Path | None = None, jobs: int = 2) -> BuildReport:
     """One build through the Python API, as `docgen build REPO [--out OUT] -j JOBS` does."""
     return build(resolve_options(repo, out, jobs))

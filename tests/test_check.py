@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import ROOT, copy_sample, page_files, run_build
+from conftest import child_env, copy_sample, page_files, run_build
 
 from docgen.cli import cli
 
@@ -67,8 +66,7 @@ def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Pat
         "    or m == 'docgen.scan.python' or m.startswith(('docgen.render', 'docgen.produce')))\n"
         "print(loaded)\n"
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env = child_env()
     done = subprocess.run(
         [sys.executable, "-c", script, str(repo), str(out)],
         env=env,

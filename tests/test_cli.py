@@ -7,7 +7,6 @@ into one line and an exit code).  A few run `python -m docgen` for real.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import child_env
 
 from docgen import __version__
 from docgen.cli import cli, main
@@ -41,8 +41,7 @@ def run_main(
 
 def run_module(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """`python -m docgen ARGS` in a child process, docgen importable from this checkout."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env = child_env()
     return subprocess.run(
         [sys.executable, "-m", "docgen", *args],
         cwd=cwd,

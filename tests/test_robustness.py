@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import child_env
 
 from docgen.build import build
 from docgen.discover import SourceFile
@@ -34,8 +35,7 @@ CopyFn = Callable[[str, Path], Path]
 
 
 def docgen_process(*args: str) -> subprocess.Popen[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env = child_env()
     return subprocess.Popen(
         [sys.executable, "-m", "docgen", *args],
         env=env,
@@ -322,8 +322,7 @@ def test_a_worker_whose_build_was_killed_exits_by_itself(tmp_path: Path) -> None
         "print(worker.process.pid, other.process.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env = child_env()
     proc = subprocess.Popen(
         [sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True
     )
