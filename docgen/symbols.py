@@ -55,14 +55,18 @@ def _parameters(declaration: str, name: str) -> str | None:
     start = declaration.find("(", at + len(name))
     if start < 0:
         return None
+    end = _closing(declaration, start)
+    return declaration[start + 1 : end] if end is not None else None
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket opened at `start` closes (brackets of every kind counted), or
+    None when it does not; steps from bracket to bracket, not through every character."""
     depth = 0
-    for bracket in _BRACKET.finditer(declaration, start):  # the brackets alone, not every char
-        if bracket.group() in "(<[{":
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return declaration[start + 1 : bracket.start()]
+    for bracket in _BRACKET.finditer(text, start):
+        depth += 1 if bracket.group() in "(<[{" else -1
+        if depth == 0:
+            return bracket.start()
     return None
 
 
@@ -78,14 +82,20 @@ def _parameter_type(parameter: str) -> str:
         elif depth == 0:  # "=": a default value follows
             parameter = parameter[: found.start()].strip()
             break
+    return without_name(parameter).replace(" ", "")
+
+
+def without_name(parameter: str) -> str:
+    """A parameter without its name: `const Foo& x` -> `const Foo&`; an unnamed one
+    (`int64_t`, `const Foo`, `unsigned int`) stays whole."""
     match = _TRAILING_NAME.match(parameter)
     if (
         match
         and match.group(2) not in _TYPE_WORDS
         and not set(match.group(1).split()) <= _QUALIFIERS
     ):
-        parameter = match.group(1)
-    return parameter.replace(" ", "")
+        return match.group(1)
+    return parameter
 
 
 def signature_key(definition: CDefinition, specialization: str = "") -> str | None:
@@ -174,12 +184,8 @@ def _template_parameters(template: str) -> list[str]:
 def _angle_brackets(text: str, start: int) -> str:
     """`<...>` as written, from the `<` at `start` to the bracket that closes it; ""
     when it is not closed."""
-    depth = 0
-    for bracket in _BRACKET.finditer(text, start):
-        depth += 1 if bracket.group() in "(<[{" else -1
-        if depth == 0:
-            return text[start : bracket.end()]
-    return ""
+    end = _closing(text, start)
+    return text[start : end + 1] if end is not None else ""
 
 
 #: comments, which a declaration as written may hold

@@ -1,5 +1,6 @@
 """Declarations matched to definitions: the bracket scans that read parameter lists
-agree with a plain character-by-character reading of the same text."""
+agree with a plain character-by-character reading of the same text (what is left of
+a parameter once its default is cut is read by `without_name` in both)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,12 @@ from docgen.scan.cfamily import scan
 from docgen.scan.cfamily_macros import split_commas
 from docgen.scan.settings import ScanSettings
 from docgen.symbols import (
-    _QUALIFIERS,
-    _TRAILING_NAME,
-    _TYPE_WORDS,
     CppSymbols,
     _parameter_type,
     _parameters,
     signature_key,
     specialization_arguments,
+    without_name,
 )
 
 
@@ -62,14 +61,7 @@ def reference_parameter_type(parameter: str) -> str:
         elif ch == "=" and depth == 0:
             parameter = parameter[:i].strip()
             break
-    match = _TRAILING_NAME.match(parameter)
-    if (
-        match
-        and match.group(2) not in _TYPE_WORDS
-        and not set(match.group(1).split()) <= _QUALIFIERS
-    ):
-        parameter = match.group(1)
-    return parameter.replace(" ", "")
+    return without_name(parameter).replace(" ", "")
 
 
 PIECES = st.sampled_from(
