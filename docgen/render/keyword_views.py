@@ -185,26 +185,18 @@ def keywords_view_jobs(
         inputs = (str(total_definitions), *_site_inputs(names, by_name, line_counts))
         return KeywordPlan([KeywordJob(KEYWORDS_PAGE, inputs, single)], (), {})
     chunks = _chunks(names, letter_limit)
-    made: dict[str, list[KeywordPart]] = {}
+    made: dict[str, list[PartSummary]] = {}
     for c in chunks:
         made.setdefault(c.letter, []).append(
-            KeywordPart(
-                label=c.letter,
-                part=c.part,
-                parts=c.parts,
-                href=linker.to_page(c.page),
-                first=c.names[0],
-                last=c.names[-1],
-                names=len(c.names),
-                definitions=definitions(c.names),
-            )
+            (c.names[0], c.names[-1], len(c.names), definitions(c.names))
         )
-    for label, summary in kept.items():
-        made[label] = [
-            KeywordPart(label, i, len(summary), linker.to_page(letter_page(label, i)), *part)
-            for i, part in enumerate(summary, 1)
-        ]
-    parts = tuple(part for letter in LETTERS for part in made.get(letter, ()))
+    letters = {label: tuple(found) for label, found in [*made.items(), *kept.items()]}
+    parts = tuple(
+        KeywordPart(label, i, len(letters[label]), linker.to_page(letter_page(label, i)), *part)
+        for label in LETTERS
+        if label in letters
+        for i, part in enumerate(letters[label], 1)
+    )
     entry_view = replace(entry, pages=parts)
     entry_inputs = (f"{total_names}|{total_definitions}", *map(repr, parts))
     jobs = [KeywordJob(KEYWORDS_PAGE, entry_inputs, lambda: entry_view)]
@@ -229,8 +221,4 @@ def keywords_view_jobs(
     kept_pages = tuple(
         sorted(letter_page(label, i) for label, ps in kept.items() for i in range(1, len(ps) + 1))
     )
-    letters = {
-        label: tuple((p.first, p.last, p.names, p.definitions) for p in found)
-        for label, found in made.items()
-    }
     return KeywordPlan(jobs, kept_pages, letters)

@@ -29,6 +29,10 @@ SCHEMA = (
 )
 
 
+#: every stored site's row: name, kind, qualified name, path, line, anchor
+_SITE_ROWS = "SELECT name, kind, qualname, path, line, anchor FROM definitions"
+
+
 def _has_tables(conn: sqlite3.Connection) -> bool:
     found = conn.execute(
         "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
@@ -43,14 +47,10 @@ def stored_sites(
     """The stored sites of each file whose rows were made from `made_from[path]`."""
     if not _has_tables(conn):
         return {}
-    current = {
-        path
-        for path, made in conn.execute("SELECT path, made_from FROM site_sources")
-        if made_from.get(path) == made
-    }
+    current = {path for path, made in site_marks(conn).items() if made_from.get(path) == made}
     found: dict[str, list[DefinitionSite]] = {path: [] for path in current}
     make = maker(DefinitionSite)  # a large tree has hundreds of thousands of rows
-    rows = conn.execute("SELECT name, kind, qualname, path, line, anchor FROM definitions")
+    rows = conn.execute(_SITE_ROWS)
     for name, kind, qualname, path, line, anchor in rows:
         if path in current:
             found[path].append(make(name, path, line, kind, qualname, anchor))
@@ -71,10 +71,7 @@ def sites_of_files(conn: sqlite3.Connection, paths: Iterable[str]) -> list[Defin
     make = maker(DefinitionSite)
     found: list[DefinitionSite] = []
     for path in sorted(set(paths)):
-        rows = conn.execute(
-            "SELECT name, kind, qualname, path, line, anchor FROM definitions WHERE path = ?",
-            (path,),
-        )
+        rows = conn.execute(f"{_SITE_ROWS} WHERE path = ?", (path,))
         found.extend(make(n, p, line, kind, q, anchor) for n, kind, q, p, line, anchor in rows)
     return found
 
@@ -92,16 +89,9 @@ def letter_sites(
     found = []
     for low, high in sorted(r for letter in chosen for r in _LETTER_RANGES[letter]):
         rows = (
-            conn.execute(
-                "SELECT name, kind, qualname, path, line, anchor FROM definitions"
-                " WHERE name >= ? AND name < ?",
-                (low, high),
-            )
+            conn.execute(f"{_SITE_ROWS} WHERE name >= ? AND name < ?", (low, high))
             if high
-            else conn.execute(
-                "SELECT name, kind, qualname, path, line, anchor FROM definitions WHERE name >= ?",
-                (low,),
-            )
+            else conn.execute(f"{_SITE_ROWS} WHERE name >= ?", (low,))
         )
         for name, kind, qualname, path, line, anchor in rows:
             if path not in skipped and letter_of(name) in chosen:
@@ -132,7 +122,7 @@ def store_sites(
     only the rows of files whose mark changed are deleted and written again."""
     for statement in SCHEMA:
         conn.execute(statement)
-    marks = dict(conn.execute("SELECT path, made_from FROM site_sources"))
+    marks = site_marks(conn)
     kept = {path for path, made in marks.items() if made_from.get(path) == made}
     stale = {path for (path,) in conn.execute("SELECT DISTINCT path FROM definitions")} - kept
     conn.executemany("DELETE FROM definitions WHERE path = ?", [(p,) for p in sorted(stale)])
@@ -181,16 +171,14 @@ def find_sites(
     if "::" in pattern:
         return _find_qualified(conn, pattern, mode, kind)
     if mode == "exact":
-        rows = conn.execute("SELECT * FROM definitions WHERE name = ?", (pattern,))
+        rows = conn.execute(f"{_SITE_ROWS} WHERE name = ?", (pattern,))
     else:
         start = pattern if mode == "prefix" else _glob_prefix(pattern)
         if start:
             upper = start[:-1] + chr(ord(start[-1]) + 1)
-            rows = conn.execute(
-                "SELECT * FROM definitions WHERE name >= ? AND name < ?", (start, upper)
-            )
+            rows = conn.execute(f"{_SITE_ROWS} WHERE name >= ? AND name < ?", (start, upper))
         else:
-            rows = conn.execute("SELECT * FROM definitions")
+            rows = conn.execute(_SITE_ROWS)
     sites = [
         DefinitionSite(name, path, line, kind_, qualname, anchor)
         for name, kind_, qualname, path, line, anchor in rows
@@ -205,7 +193,7 @@ def find_sites(
 def _find_qualified(
     conn: sqlite3.Connection, pattern: str, mode: MatchMode, kind: str | None
 ) -> list[DefinitionSite]:
-    rows = conn.execute("SELECT * FROM definitions WHERE qualname LIKE '%::%'")
+    rows = conn.execute(f"{_SITE_ROWS} WHERE qualname LIKE '%::%'")
     sites = []
     for name, kind_, qualname, path, line, anchor in rows:
         if mode == "exact":
