@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -30,7 +31,7 @@ from docgen.state import (
 if TYPE_CHECKING:
     from docgen.index import RepoIndex
     from docgen.keywords import DefinitionSite
-    from docgen.workers import Progress
+    from docgen.workers import Progress, WarmWorker
     from docgen.write import WriteResult
 
 
@@ -101,20 +102,21 @@ def build_pages(
 ) -> BuildReport:
     """The build itself: discover, scan what changed, index, render, write."""
     clock = PhaseClock()
-    discovery = discover_sources(options)
-    project = project_for(options)
-    inputs = inputs_digest(options, discovery, project)
-    clock.lap("discover")
-    with open_state(options.out) as state:
-        last_report = up_to_date(state, options.out, inputs)
-        if last_report is not None:
-            return clock.finish(last_report, "check")
-        state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
-        # The scanners, the index and the renderer load only when there is work to do
-        # (the renderer while the workers parse: see `scan_sources`).
-        from docgen.scanning import scan_sources
+    with early_worker(options) as warm:
+        discovery = discover_sources(options)
+        project = project_for(options)
+        inputs = inputs_digest(options, discovery, project)
+        clock.lap("discover")
+        with open_state(options.out) as state:
+            last_report = up_to_date(state, options.out, inputs)
+            if last_report is not None:
+                return clock.finish(last_report, "check")
+            state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
+            # The scanners, the index and the renderer load only when there is work to
+            # do (the renderer while the workers parse: see `scan_sources`).
+            from docgen.scanning import scan_sources
 
-        scan = scan_sources(state, options, discovery, progress)
+            scan = scan_sources(state, options, discovery, progress, warm)
     clock.lap("scan")
     if options.shard is not None:  # a share of the facts, for a later build to import
         report = shard_report(discovery, scan.scanned, scan.reused, options)
@@ -162,6 +164,16 @@ def build_pages(
         unwritten = {page for page, _ in written.failed} | set(written.refused)
         store_letters(state, plan.keywords, plan.common, unwritten)
     return clock.finish(report, "write")
+
+
+def early_worker(options: BuildOptions) -> contextlib.AbstractContextManager[WarmWorker | None]:
+    """A scan worker forked before the tree is walked, for a build that scans here: a
+    one-file edit waits on its worker loading libcst, and that now overlaps the walk."""
+    if options.cluster is not None:
+        return contextlib.nullcontext()
+    from docgen.workers import WarmWorker
+
+    return WarmWorker()
 
 
 class PhaseClock:

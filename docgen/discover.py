@@ -23,6 +23,7 @@ import stat
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import pathspec
@@ -88,6 +89,16 @@ class _Root:
     given: str
     real: str
     left_out: tuple[str, ...]  # repo-relative folder prefixes never scanned; "." means all
+
+    @cached_property
+    def _prefix(self) -> str:
+        return os.path.join(self.given, "")
+
+    def path_of(self, rel: str) -> str:
+        """The path of a repo-relative "/" path as given: one concatenation, for each of
+        the tens of thousands of files every build lists, where `os.path.join` is four
+        times as slow."""
+        return self._prefix + rel.replace("/", os.sep)
 
 
 def discover(
@@ -380,7 +391,7 @@ def _examine(root: _Root, candidate: _Candidate) -> SourceFile | Skipped | None:
     rel = candidate.path
     if not _valid_name(rel):
         return Skipped(_display(rel), REASON_BAD_NAME)
-    abs_path = os.path.join(root.given, *rel.split("/"))
+    abs_path = root.path_of(rel)
     try:
         st = os.lstat(abs_path)
     except FileNotFoundError:

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import posixpath
+from functools import cache
 from pathlib import Path
 
 from docgen.discover import Discovery
@@ -31,9 +32,11 @@ def source_root(options: BuildOptions) -> str:
     return posixpath.normpath(os.path.relpath(options.repo, options.out).replace(os.sep, "/"))
 
 
+@cache
 def render_code_key() -> str:
     """A digest of docgen's own code (the renderer's included): pages made by other code
-    are made again, even when docgen's version number did not change."""
+    are made again, even when docgen's version number did not change.  The installed
+    code is fixed for the life of a process, so it is read once."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for file in sorted(package.rglob("*.py")):

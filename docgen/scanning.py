@@ -21,7 +21,7 @@ from docgen.state import State, facts_key, keys_for
 if TYPE_CHECKING:
     import jinja2
 
-    from docgen.workers import Progress
+    from docgen.workers import Progress, WarmWorker
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,10 @@ def scan_sources(
     options: BuildOptions,
     discovery: Discovery,
     progress: Callable[[int], Progress] | None = None,
+    warm: WarmWorker | None = None,
 ) -> ScanResult:
-    """Parse what changed; decode the cached facts and compile the templates meanwhile."""
+    """Parse what changed; decode the cached facts and compile the templates meanwhile.
+    `warm`, a worker forked earlier, scans first (see `workers.WarmWorker`)."""
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
 
@@ -93,6 +95,7 @@ def scan_sources(
             settings=settings,
             texts=texts,
             sites=made_sites,
+            warm=warm,
         )
     reused, damaged = loaded[0]
     if damaged:

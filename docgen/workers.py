@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from docgen.analyze import analyzed
 from docgen.discover import SourceFile
@@ -30,7 +31,7 @@ from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
 from docgen.interrupts import interrupts_blocked, unblock_interrupts
 from docgen.keywords import DefinitionSite, preload_sites, sites_of
 from docgen.readfile import open_regular, read_source
-from docgen.scan import preload_scanners, scan_file
+from docgen.scan import preload_python_scanner, preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import is_binary, language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -167,12 +168,15 @@ def describe_exit(exitcode: int | None) -> str:
     return f"process exited with status {exitcode}"
 
 
-def _worker_main(conn: Connection, parent: int, settings: ScanSettings, with_sites: bool) -> None:
-    """Worker loop: receive (index, SourceFile), send (index, ScannedFile, its JSON, its
-    keyword sites or None)."""
+def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
+    """Worker loop: receive its settings (settings, with_sites), then (index, SourceFile)
+    jobs; send (index, ScannedFile, its JSON, its keyword sites or None) for each.  A
+    `warm` worker loads the Python scanner first, while its parent finds what changed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
     faulthandler.disable()  # a crash is reported once, by the parent, as a warning
+    if warm:
+        preload_python_scanner()
     # Parse trees are freed by reference counting; the cycle collector's passes over
     # libcst's many young objects cost several percent of a parse, so it runs only
     # every few files here.
@@ -180,19 +184,12 @@ def _worker_main(conn: Connection, parent: int, settings: ScanSettings, with_sit
     # What the worker inherited from its parent is never garbage: frozen, the cycle
     # collector neither walks it nor copies its memory pages by touching them.
     gc.freeze()
+    setup = _receive(conn, parent)
+    if setup is None:
+        return
+    settings, with_sites = setup
     done = 0
-    while True:
-        try:
-            # Other workers hold copies of this pipe's far end, so a parent that dies
-            # without closing it is noticed by its process id instead.
-            while not conn.poll(PARENT_CHECK_SECONDS):
-                if os.getppid() != parent:
-                    return
-            job = conn.recv()
-        except EOFError:
-            return
-        if job is None:
-            return
+    while (job := _receive(conn, parent)) is not None:
         index, source = job
         scanned = scan_one(source, settings)
         # The facts' JSON and keyword sites are made here, on every core, not in the
@@ -202,6 +199,19 @@ def _worker_main(conn: Connection, parent: int, settings: ScanSettings, with_sit
         done += 1
         if done % GC_EVERY == 0:
             gc.collect()
+
+
+def _receive(conn: Connection, parent: int) -> Any:
+    """The parent's next message; None when it is done or gone."""
+    try:
+        # Other workers hold copies of this pipe's far end, so a parent that dies
+        # without closing it is noticed by its process id instead.
+        while not conn.poll(PARENT_CHECK_SECONDS):
+            if os.getppid() != parent:
+                return None
+        return conn.recv()
+    except EOFError:
+        return None
 
 
 #: Files a worker scans between two runs of the cycle collector.
@@ -232,12 +242,15 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _start(ctx: BaseContext, settings: ScanSettings, with_sites: bool = False) -> _Worker:
+def _start(
+    ctx: BaseContext, settings: ScanSettings | None, with_sites: bool = False, warm: bool = False
+) -> _Worker:
+    """A new worker; one started without settings waits for them (see `WarmWorker`)."""
     parent_conn, child_conn = ctx.Pipe()
     # The parent's id is taken here: read in the child, it could already be init's.
     process = ctx.Process(  # type: ignore[attr-defined]
         target=_worker_main,
-        args=(child_conn, os.getpid(), settings, with_sites),
+        args=(child_conn, os.getpid(), warm),
         daemon=True,
     )
     # Ctrl-C during the fork would interrupt the new child inside this process's
@@ -245,7 +258,46 @@ def _start(ctx: BaseContext, settings: ScanSettings, with_sites: bool = False) -
     with interrupts_blocked():
         process.start()
     child_conn.close()
-    return _Worker(process, parent_conn, with_sites=with_sites)
+    worker = _Worker(process, parent_conn)
+    if settings is not None:
+        _configure(worker, settings, with_sites)
+    return worker
+
+
+def _configure(worker: _Worker, settings: ScanSettings, with_sites: bool) -> None:
+    worker.conn.send((settings, with_sites))
+    worker.with_sites = with_sites
+
+
+class WarmWorker:
+    """One scan worker forked as a build starts, before it knows what changed: it loads
+    the Python scanner (most of the time a one-file edit takes in its worker) while the
+    build walks the tree and reads its state.  `scan_files` takes it as its first
+    worker; a build with nothing to scan stops it unused."""
+
+    def __init__(self) -> None:
+        self._worker: _Worker | None = None
+        if "fork" in multiprocessing.get_all_start_methods():  # else it would load nothing
+            self._worker = _start(_context(), None, warm=True)
+
+    def take(self) -> _Worker | None:
+        worker, self._worker = self._worker, None
+        return worker
+
+    def close(self) -> None:
+        """Stop the worker unless `scan_files` took it (it loads libcst: not worth waiting
+        for, and it has no file to lose)."""
+        worker = self.take()
+        if worker is not None:
+            worker.process.kill()
+            worker.process.join()
+            worker.conn.close()
+
+    def __enter__(self) -> WarmWorker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 #: Seconds between a waiting worker's checks that its parent is still alive.
@@ -266,6 +318,7 @@ def scan_files(
     settings: ScanSettings = DEFAULT_SETTINGS,
     texts: dict[str, str] | None = None,
     sites: dict[str, list[DefinitionSite]] | None = None,
+    warm: WarmWorker | None = None,
 ) -> list[ScannedFile]:
     """Scan every file in worker processes; results in the order of `sources`.
 
@@ -274,9 +327,13 @@ def scan_files(
     by path, made in the workers.  `sites`, when given, receives the keyword sites of
     each file (`keywords.sites_of`) where the workers made them: when there are many
     files, so that loading what sites need is paid once, before the workers fork.
+    `warm`, a worker started earlier, becomes the first worker (or is stopped when
+    there is nothing to scan).
     """
     results: list[ScannedFile | None] = [None] * len(sources)
     if not sources:
+        if warm is not None:
+            warm.close()
         if meanwhile is not None:
             meanwhile()
         return []
@@ -291,7 +348,11 @@ def scan_files(
     pending = sorted(enumerate(sources), key=lambda job: (job[1].size, -job[0]))
     workers: list[_Worker] = []
     try:
-        for _ in range(max(1, min(jobs, len(sources)))):
+        early = warm.take() if warm is not None else None
+        if early is not None:
+            _configure(early, settings, with_sites)
+            workers.append(early)
+        while len(workers) < max(1, min(jobs, len(sources))):
             workers.append(_start(ctx, settings, with_sites))
         for worker in workers:
             _assign(worker, pending)

@@ -765,3 +765,10 @@ def test_plain_walk_agrees_with_git_on_gitignore(
     assert by_walk.used_git is False
     assert by_git.used_git is True
     assert paths(by_walk) == paths(by_git), ignores
+
+
+@pytest.mark.parametrize("given", ["/", "/repo", "/repo/", "relative/repo", "."])
+def test_a_listed_path_is_the_joined_path(given: str) -> None:
+    root = discover_module._Root(given=given, real=given, left_out=())
+    for rel in ("a.py", "pkg/sub/b.py", "x/.hidden/c.md"):
+        assert root.path_of(rel) == os.path.join(given, *rel.split("/"))

@@ -127,3 +127,41 @@ def test_keyword_sites_made_in_the_workers_are_those_of_the_facts(tmp_path: Path
         assert sites[scanned.facts.path] == sites_of(scanned), scanned.facts.path
     assert [s.qualname for s in sites["h.hpp"]] == ["n::S", "n::S::g"]
     assert {s.kind for s in sites["m0.py"]} == {"import", "class", "method"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_warm_worker_scans_first_with_the_settings_it_is_sent(tmp_path: Path, jobs: int) -> None:
+    macro = "MyAttr"  # not upper case: only the settings make it an attribute macro
+    header = _source(tmp_path, "a.h", f"struct S {{ int {macro} x; }};\n")
+    sources = [
+        header,
+        *(_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(3)),
+    ]
+    settings = ScanSettings(attribute_macros=frozenset({macro}))
+    with workers.WarmWorker() as warm:
+        results = scan_files(sources, jobs, settings=settings, warm=warm)
+        assert warm.take() is None  # taken as the first worker, stopped with the others
+    assert [r.facts.path for r in results] == [s.path for s in sources]
+    assert results[0].facts.cfamily is not None
+    names = {d.name for d in results[0].facts.cfamily.definitions}
+    assert names == {"S", "x"}  # without the settings the field would be `MyAttr`
+    assert [r.facts.python.definitions[0].name for r in results[1:] if r.facts.python] == [
+        "f0",
+        "f1",
+        "f2",
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+def test_a_warm_worker_with_nothing_to_scan_is_stopped(tmp_path: Path) -> None:
+    warm = workers.WarmWorker()
+    worker = warm.take()
+    assert worker is not None
+    warm._worker = worker
+    process = worker.process
+    assert process.is_alive()
+    assert scan_files([], 2, warm=warm) == []
+    assert not process.is_alive()
+    assert warm.take() is None
+    warm.close()  # closing twice is harmless

@@ -42,6 +42,11 @@ def preload_scanners() -> None:
         importlib.import_module(module)
 
 
+def preload_python_scanner() -> None:
+    """Load the Python scanner (libcst) now: a worker does it before its first file."""
+    importlib.import_module(SCANNERS["python"])
+
+
 def binary_facts(path: str, data: bytes) -> FileFacts:
     return FileFacts(
         path=path,

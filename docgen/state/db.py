@@ -99,11 +99,11 @@ class State:
 
     def page_inputs(self, out: Path) -> dict[str, str]:
         """Page -> the digest of what it was made from, for pages still as docgen left them."""
-        root = os.fspath(out)  # plain strings: a no-op build checks every page this way
+        root = os.path.join(out, "")  # plain strings: a no-op build checks every page this way
         found = {}
         for rel, stamp, inputs in self._conn.execute("SELECT path, stamp, inputs FROM pages"):
             try:
-                if inputs and stamp_of(os.stat(os.path.join(root, rel))) == stamp:
+                if inputs and stamp_of(os.stat(root + rel)) == stamp:
                     found[rel] = inputs
             except OSError:
                 continue
@@ -111,11 +111,11 @@ class State:
 
     def pages_intact(self, out: Path) -> int | None:
         """The number of pages when every recorded page is on disk as docgen left it."""
-        root = os.fspath(out)
+        root = os.path.join(out, "")  # as in `page_inputs`
         count = 0
         for rel, stamp in self._conn.execute("SELECT path, stamp FROM pages"):
             try:
-                if stamp_of(os.stat(os.path.join(root, rel))) != stamp:
+                if stamp_of(os.stat(root + rel)) != stamp:
                     return None
             except OSError:
                 return None

@@ -5,7 +5,8 @@ nothing to do."""
 from __future__ import annotations
 
 import hashlib
-from importlib import metadata
+import importlib.util
+from functools import cache
 from pathlib import Path
 
 from docgen import __version__
@@ -24,10 +25,12 @@ FACTS_CODE = (
 )
 
 
+@cache
 def facts_key() -> str:
-    """docgen's version, libcst's, and a digest of the code that makes facts."""
+    """docgen's version, libcst's, and a digest of the code that makes facts (the
+    installed code, fixed for the life of a process: computed once)."""
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{__version__}\0{metadata.version('libcst')}".encode())
+    digest = hashlib.sha256(f"{__version__}\0{libcst_version()}".encode())
     for name in FACTS_CODE:
         entry = package / name
         files = sorted(entry.rglob("*.py")) if entry.is_dir() else [entry]
@@ -35,6 +38,20 @@ def facts_key() -> str:
             digest.update(file.relative_to(package).as_posix().encode() + b"\0")
             digest.update(file.read_bytes())
     return digest.hexdigest()
+
+
+def libcst_version() -> str:
+    """The installed libcst's version file, read without importing libcst or the
+    package metadata machinery (both cost more than a build that finds nothing to do);
+    its distribution version where the file is missing."""
+    spec = importlib.util.find_spec("libcst")
+    if spec is not None and spec.origin is not None:
+        version_file = Path(spec.origin).with_name("_version.py")
+        if version_file.is_file():
+            return hashlib.sha256(version_file.read_bytes()).hexdigest()
+    from importlib import metadata
+
+    return metadata.version("libcst")
 
 
 #: Words of the problem a worker records for a file that timed out.
