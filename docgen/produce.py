@@ -27,9 +27,10 @@ from docgen.links import docs_page, folder_doc, folder_index, kw_page
 from docgen.options import BuildOptions
 from docgen.parallel_render import render_all
 from docgen.readfile import read_source
-from docgen.render import RenderContext, Renderer, make_environment
+from docgen.render.context import RenderContext
+from docgen.render.environment import make_environment
 from docgen.render.keyword_views import KeywordPlan
-from docgen.render.pages import TEMPLATES
+from docgen.render.pages import TEMPLATES, Renderer
 from docgen.scan.decode import decode_python, decode_text
 
 T = TypeVar("T")

@@ -338,10 +338,6 @@ def scan_files(
             meanwhile()
         return []
     with_sites = sites is not None and len(sources) >= PRELOAD_FROM
-    if len(sources) >= PRELOAD_FROM:
-        preload_scanners()
-    if with_sites:
-        preload_sites()
     ctx = _context()
     # Largest files first, so that no worker is left with a big one at the end;
     # results still come back in the order of `sources`.
@@ -349,9 +345,14 @@ def scan_files(
     workers: list[_Worker] = []
     try:
         early = warm.take() if warm is not None else None
-        if early is not None:
+        if early is not None:  # it parses while the scanners load here for the others
             _configure(early, settings, with_sites)
+            _assign(early, pending)
             workers.append(early)
+        if len(sources) >= PRELOAD_FROM:
+            preload_scanners(source.path for source in sources)
+        if with_sites:
+            preload_sites()
         while len(workers) < max(1, min(jobs, len(sources))):
             workers.append(_start(ctx, settings, with_sites))
         for worker in workers:

@@ -35,10 +35,12 @@ from docgen.index import RepoIndex, build_index
 from docgen.keywords import definition_sites
 from docgen.linkcheck import heading_anchors
 from docgen.links import Slugger, docs_page, folder_doc, folder_index, kw_page
-from docgen.render import RenderContext, Renderer, builtin_templates_dir, make_environment
-from docgen.render.context import Linker
+from docgen.render.context import Linker, RenderContext
+from docgen.render.environment import make_environment
+from docgen.render.pages import Renderer
 from docgen.render.python_views import import_statement
 from docgen.suite import collect
+from docgen.template_files import builtin_templates_dir
 
 MD = MarkdownIt("commonmark")
 OUT_IN_REPO = "docs/generated"  # the output folder, inside the fake repository

@@ -30,9 +30,11 @@ from docgen.index import RepoIndex, build_index
 from docgen.keywords import DefinitionSite, definition_sites
 from docgen.linkcheck import check_links, format_broken
 from docgen.links import docs_page, folder_doc, folder_index, kw_page
-from docgen.render import RenderContext, Renderer, make_environment
+from docgen.render.context import RenderContext
+from docgen.render.environment import make_environment
 from docgen.render.keyword_views import letter_of, letter_page
 from docgen.render.lookup import RepoLookup, module_stem, stem_tested_by
+from docgen.render.pages import Renderer
 from docgen.render.related import Related, rank_related
 
 OUT = "docs/generated"  # inside the fake repository

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.workers import describe_exit, scan_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
+from conftest import child_env
 from make_pathological import write_pathological
 
 
@@ -165,3 +167,22 @@ def test_a_warm_worker_with_nothing_to_scan_is_stopped(tmp_path: Path) -> None:
     assert not process.is_alive()
     assert warm.take() is None
     warm.close()  # closing twice is harmless
+
+
+def test_only_the_scanners_the_files_need_are_preloaded() -> None:
+    code = (
+        "import sys\n"
+        "from docgen.scan import preload_scanners\n"
+        "from docgen.keywords import preload_sites\n"
+        "preload_scanners(['README.md', 'notes.txt'])\n"
+        "preload_sites()\n"
+        "print(' '.join(str(m in sys.modules) for m in "
+        "('markdown_it', 'libcst', 'docgen.scan.cfamily', 'jinja2')))\n"
+        "preload_scanners()\n"
+        "print(' '.join(str(m in sys.modules) for m in ('libcst', 'docgen.scan.cfamily')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True
+    )
+    # Markdown's scanner only; keyword sites need the anchors, not the renderer's Jinja.
+    assert done.stdout.split("\n")[:2] == ["True False False False", "True True"]

@@ -1,15 +1,7 @@
 """Pages from facts: Jinja templates fed with view-models built in Python.
 
-The build calls `make_environment` once, wraps it in a `Renderer` with the
-repository index and a `RenderContext`, and asks for each page's text.
+The build calls `environment.make_environment` once, wraps it in a `pages.Renderer`
+with the repository index and a `context.RenderContext`, and asks for each page's
+text.  This package's own module loads nothing: the scan workers import `anchors`
+alone (for keyword sites) without Jinja and the views.
 """
-
-from __future__ import annotations
-
-from docgen.template_files import builtin_templates_dir
-
-from .context import RenderContext
-from .environment import make_environment
-from .pages import Renderer
-
-__all__ = ["RenderContext", "Renderer", "builtin_templates_dir", "make_environment"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import cast
 
 from docgen.facts import FileFacts, Problem
@@ -36,9 +36,12 @@ def scanner_for(language: str) -> Scanner:
     return cast(Scanner, importlib.import_module(module).scan)
 
 
-def preload_scanners() -> None:
-    """Load every scanner now, e.g. once before forking many workers that all need them."""
-    for module in sorted(set(SCANNERS.values())):
+def preload_scanners(paths: Iterable[str] | None = None) -> None:
+    """Load the scanners of these files (of every language when None) now, e.g. once
+    before forking many workers that all need them; a scanner no file needs is not
+    worth its loading time (libcst's is most of a small build's start)."""
+    languages = SCANNERS if paths is None else {language_for(path) for path in paths}
+    for module in sorted({SCANNERS[lang] for lang in languages if lang in SCANNERS}):
         importlib.import_module(module)
 
 

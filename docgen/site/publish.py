@@ -28,7 +28,7 @@ from docgen.atomic import atomic_write, page_mode
 from docgen.errors import DocgenError
 from docgen.links import DOCS_SUFFIX, href
 from docgen.parallel_render import render_all
-from docgen.render import make_environment
+from docgen.render.environment import make_environment
 from docgen.render.keyword_views import KEYWORDS_PAGE
 from docgen.site import FULLTEXT_FOLDER, SEARCH_FOLDER, SOURCE_FOLDER, STATIC_FOLDER, fulltext
 from docgen.site.html import Heading, SiteLinks, convert, html_page, make_parser, source_page
