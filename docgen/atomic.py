@@ -38,7 +38,7 @@ def atomic_write(
         atomic_write(target, data, mode)  # across file systems: beside the target
 
 
-def publish(fd: int, temp: Path, target: Path, data: bytes) -> os.stat_result:
+def publish(fd: int, temp: str | Path, target: str | Path, data: bytes) -> os.stat_result:
     """Write `data` to the open temporary file, rename it onto `target` and return its
     status (a rename keeps size and mtime); the temporary file never outlives a failure."""
     try:

@@ -6,6 +6,8 @@ is inside the file; blanking never moves a byte.
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 from docgen.scan.cfamily import language, scan
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_blanking import first_branches, neutralise
+from docgen.scan.cpp_macros import _defines
 from docgen.scan.settings import ScanSettings
 
 SETTINGS = settings(
@@ -132,3 +135,31 @@ def test_first_branches_reread_equals_a_fresh_parse(source: str) -> None:
         width = end - start
         tree.edit(start, end, end, (row, 0), (row, width), (row, width))
     assert str(parser.parse(retry, tree).root_node) == str(parser.parse(retry).root_node)
+
+
+#: what `cpp_macros._defines` must find: directives from the start of a line
+_LINE_DEFINE = re.compile(
+    rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?((?:[^\n]*\\\r?\n)*[^\n]*)", re.MULTILINE
+)
+_BLANKS = st.sampled_from([b"", b" ", b"\t", b"  \t"])
+_DEFINE_LINES = st.one_of(
+    st.tuples(
+        st.sampled_from([b"", b"int a; ", b"// ", b"x"]),  # only blanks make a directive
+        _BLANKS,
+        st.sampled_from([b"#", b"# ", b"#\t"]),
+        st.sampled_from([b"define", b"defin", b"undef"]),
+        st.sampled_from([b" ", b"\t", b""]),
+        st.sampled_from([b"A", b"x_1", b"_B(", b"9"]),
+        st.sampled_from([b"", b" __attribute__((x))", b" a \\", b" \\\r", b"#define C"]),
+    ).map(b"".join),
+    st.sampled_from([b"", b"int f();", b"\\", b"#if X"]),
+)
+
+
+@given(st.lists(_DEFINE_LINES, max_size=8).map(b"\n".join))
+def test_defines_are_the_directives_a_line_anchored_search_finds(data: bytes) -> None:
+    expected = []
+    for match in _LINE_DEFINE.finditer(data):
+        hash_at = match.start() + match.group(0).index(b"#")  # `_defines` starts at the `#`
+        expected.append(((hash_at, match.end()), match.groups()))
+    assert [(m.span(), m.groups()) for m in _defines(data)] == expected

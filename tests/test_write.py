@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from docgen.atomic import atomic_write, page_mode
+from docgen.errors import DocgenError
 from docgen.state import STATE_DIR, STATE_FILE, TEMP_DIR, open_state
-from docgen.write import write_pages
+from docgen.write import PageWriter, write_pages
 
 PAGE = '---\nsource: "a.py"\ngenerator: "docgen 0.1.0"\n---\n# Documentation\n'
 
@@ -93,3 +96,14 @@ def test_recorded_stamp_matches_the_page_on_disk(tmp_path: Path) -> None:
     (tmp_path / "a.py_docs.md").write_text(PAGE + "edited\n")
     with open_state(tmp_path) as state:
         assert state.pages_intact(tmp_path) is None
+
+
+@pytest.mark.parametrize("rel", ["../escape.md", "a/../../escape.md", "/tmp/escape.md", "a/.."])
+def test_a_page_outside_the_output_folder_is_refused(tmp_path: Path, rel: str) -> None:
+    out = tmp_path / "out"
+    writer = PageWriter(out, {})
+    with pytest.raises(DocgenError, match="outside the output folder"):
+        writer.write(rel, "text\n")
+    assert not (tmp_path / "escape.md").exists()
+    assert writer.write("a/b.md", "text\n").status == "written"
+    assert (out / "a" / "b.md").read_text() == "text\n"
