@@ -206,6 +206,33 @@ def test_learned_macros_follow_definitions_to_a_fixpoint() -> None:
     assert by_qualname(c, "Widget::f").attributes == ("MY_INLINE",)
 
 
+def test_a_call_of_an_attribute_macro_makes_an_attribute_macro() -> None:
+    # leveldb's thread-safety annotations: `GUARDED_BY(x)` calls a function-like
+    # attribute macro with arguments of its own, which are not words of its body
+    header = (
+        b"#if defined(__clang__)\n"
+        b"#define THREAD_ANNOTATION(x) __attribute__((x))\n"
+        b"#else\n#define THREAD_ANNOTATION(x)  // no-op\n#endif\n"
+        b"#define GUARDED_BY(x) THREAD_ANNOTATION(guarded_by(x))\n"
+        b"#define LOCKS_EXCLUDED(...) THREAD_ANNOTATION(locks_excluded(__VA_ARGS__))\n"
+        b"#define __extension__\n"
+        b"#define EXPR(x) __extension__ ({ x; })\n"  # an object-like one called: no attribute
+        b"#define CALLS(x) compute(x)\n"  # a call of a function: no attribute
+        b"#define UNCLOSED(x) THREAD_ANNOTATION(x\n"
+    )
+    learned = attribute_macros(macro_defs(header))
+    assert learned == {"THREAD_ANNOTATION()", "GUARDED_BY()", "LOCKS_EXCLUDED()", "__extension__"}
+    c = facts(
+        "class Counter {\n int n_ GUARDED_BY(mu_);\n void Add(int k) LOCKS_EXCLUDED(mu_) {}\n};",
+        macros=learned,
+    )
+    assert inventory(c) == {
+        ("class", "Counter", 1),
+        ("field", "Counter::n_", 2),
+        ("method", "Counter::Add", 3),
+    }
+
+
 def test_blanking_keeps_every_offset_and_directive() -> None:
     data = b"#ifdef TORCH_API\nclass TORCH_API Foo {};\nC10_LAUNCH_BOUNDS_1(128)\nvoid k();\n"
     blanked = neutralise(data, frozenset())
@@ -453,3 +480,66 @@ def test_macros_with_lower_case_names_are_blanked_where_used() -> None:
     assert facts.cfamily is not None
     found = {d.name: d.attributes for d in facts.cfamily.definitions}
     assert found == {"f": ("really_inline",), "g": ("my_api_v2",), "h": ()}
+
+
+def test_a_conditional_inside_an_initializer_list_leaves_the_scopes_whole() -> None:
+    # leveldb's util/env_windows.cc: an `#if` with no `#else` among a constructor's
+    # member initializers; read as written, every later class landed in `Limiter`
+    c = facts(
+        "namespace db {\n"
+        "class Limiter {\n"
+        " public:\n"
+        "  Limiter(int n)\n"
+        "      :\n"
+        "#if !defined(NDEBUG)\n"
+        "        max_(n),\n"
+        "#endif\n"
+        "        allowed_(n) {}\n"
+        "  int allowed_;\n"
+        "};\n"
+        "class Env {\n"
+        "  void Run();\n"
+        "};\n"
+        "}  // namespace db\n"
+    )
+    assert inventory(c) == {
+        ("namespace", "db", 1),
+        ("class", "db::Limiter", 2),
+        ("constructor", "db::Limiter::Limiter", 4),
+        ("field", "db::Limiter::allowed_", 10),
+        ("class", "db::Env", 12),
+        ("method", "db::Env::Run", 13),
+    }
+    assert c.error_lines == ()
+
+
+def test_a_class_defined_in_a_function_is_named_within_it() -> None:
+    # leveldb's `struct LogReporter : public log::Reader::Reporter { ... }` in DBImpl's
+    # methods: ctags lists these classes and their members, and so does docgen
+    c = facts(
+        "namespace db {\n"
+        "Status DB::Recover(int n) {\n"
+        "  struct LogReporter : public Reporter {\n"
+        "    int* status;\n"
+        "    void Corruption(size_t bytes) override {}\n"
+        "  };\n"
+        "  if (n) { class Inner { int x; }; }\n"
+        "  return Status();\n"
+        "}\n"
+        "void Free() { struct { int a; } anon; enum class Mode { kA }; }\n"
+        "}\n"
+    )
+    assert inventory(c) == {
+        ("namespace", "db", 1),
+        ("method", "db::DB::Recover", 2),
+        ("struct", "db::DB::Recover::LogReporter", 3),
+        ("field", "db::DB::Recover::LogReporter::status", 4),
+        ("method", "db::DB::Recover::LogReporter::Corruption", 5),
+        ("class", "db::DB::Recover::Inner", 7),
+        ("field", "db::DB::Recover::Inner::x", 7),
+        ("function", "db::Free", 10),
+        ("enum", "db::Free::Mode", 10),
+    }
+    local = by_qualname(c, "db::DB::Recover::LogReporter")
+    assert local.file_local and local.bases == ("public Reporter",)
+    assert not by_qualname(c, "db::DB::Recover").file_local

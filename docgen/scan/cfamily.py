@@ -130,17 +130,21 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     tree = parser.parse(parsed)
     root = tree.root_node
     walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
-    if root.has_error and (b"#else" in parsed or b"#elif" in parsed) and error_at_branch(root):
-        # branches that each open a class or function head: read the first ones only,
-        # and keep that reading when it finds more (the parser reads again only the
-        # lines blanked, which keep their length)
+    if root.has_error and b"#if" in parsed and error_at_branch(root):
+        # Branches that each open a class or function head: read the first branches
+        # only, kept when that finds more names.  A conditional with no other branch
+        # inside a construct (`: a_(x),` between `#if` and `#endif` among member
+        # initializers): the same reading leaves no code out, kept when it reads
+        # without a syntax error.  (The parser reads again only the lines blanked,
+        # which keep their length.)
         retry_data, changed = first_branches(parsed)
         for row, start, end in changed:
             width = end - start
             tree.edit(start, end, end, (row, 0), (row, width), (row, width))
         retry = parser.parse(retry_data, tree).root_node
         rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans)
-        if len(rewalked.definitions) > len(walked.definitions):
+        whole = b"#else" not in parsed and b"#elif" not in parsed  # no code left out
+        if len(rewalked.definitions) > len(walked.definitions) or (whole and not retry.has_error):
             root, walked = retry, rewalked
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()

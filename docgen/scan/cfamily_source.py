@@ -219,6 +219,24 @@ def descendants(node: Node, kind: str) -> list[Node]:
     return found
 
 
+#: a class, struct, union or enum with a body, as a function body may hold one
+LOCAL_TYPE = re.compile(rb"\b(?:class|struct|union|enum)\b[^;(){}]*\{")
+
+
+def local_types(body: Node) -> list[Node]:
+    """The outermost classes, structs, unions and enums with a body inside a function
+    body (those nested in them are the walk's, as in any class)."""
+    found = []
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in CLASS_KINDS and node.child_by_field_name("body") is not None:
+            found.append(node)
+            continue
+        stack.extend(node.named_children)
+    return sorted(found, key=lambda n: n.start_byte)
+
+
 def function_declarator(node: Node | None) -> Node | None:
     while node is not None:
         if node.type == "function_declarator":

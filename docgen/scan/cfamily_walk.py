@@ -15,10 +15,12 @@ from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_c
 from docgen.scan.cfamily_names import Frame, Recorder, Walked
 from docgen.scan.cfamily_source import (
     CLASS_KINDS,
+    LOCAL_TYPE,
     MACRO_NAME,
     TRANSPARENT,
     descendants,
     function_declarator,
+    local_types,
     one_line,
     split_qualified,
     unwrap,
@@ -215,14 +217,20 @@ class _Walker(Recorder):
         if body is None:
             return []
         self.code.body(body)
-        if b"define" in self.source.data[body.start_byte : body.end_byte]:
+        text = self.source.data[body.start_byte : body.end_byte]
+        within: list[Frame] = []
+        if b"define" in text:
             # a #define is file-wide wherever it is written
-            return [
+            within += [
                 Frame(c, (), "", frame.file_local)
                 for c in descendants(body, "preproc_def")
                 + descendants(body, "preproc_function_def")
             ]
-        return []
+        if name_node is not None and LOCAL_TYPE.search(text):
+            # a class defined in the function: named within it, seen nowhere else
+            scope = (*frame.scope, *self.source.qualified_parts(name_node))
+            within += [Frame(c, scope, "", True) for c in local_types(body)]
+        return within
 
     def callable(
         self,

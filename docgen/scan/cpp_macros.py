@@ -137,6 +137,31 @@ def _strip_balanced(body: str) -> str | None:
     return body
 
 
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def _calls_apart(body: str) -> tuple[str, list[str]] | None:
+    """The body without its calls, and the names called: what a function-like macro is
+    given is not a word of the body (`GUARDED_BY(x)` may expand to
+    `THREAD_ANNOTATION(guarded_by(x))`, a call of an attribute macro).  None if a call
+    does not close."""
+    kept: list[str] = []
+    called: list[str] = []
+    pos = 0
+    while (match := _CALL.search(body, pos)) is not None:
+        depth, i = 1, match.end()
+        while i < len(body) and depth:
+            depth += {"(": 1, ")": -1}.get(body[i], 0)
+            i += 1
+        if depth:
+            return None
+        kept.append(body[pos : match.start()])
+        called.append(match.group(1))
+        pos = i
+    kept.append(body[pos:])
+    return " ".join(kept), called
+
+
 def _has_meaning(name: str) -> bool:
     """Registration and test macros are read by the scanner, never blanked (some trees
     define them empty for builds that leave a kernel out)."""
@@ -194,12 +219,17 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
             found[MacroDef(key, (), namespace)] = None
             continue
         body = _strip_balanced(uncommented)
-        if body is None:
+        apart = _calls_apart(body) if body is not None else None
+        if apart is None:
             continue
+        body, called = apart
         words = _WORD.findall(body)
         if _WORD.sub("", body).strip():  # operators, numbers, strings: not an attribute
             continue
-        refs = tuple(sorted({w for w in words if w not in SPECIFIER_WORDS}))
+        # a call makes an attribute only of a function-like attribute macro: `NAME()`
+        # (`__extension__ (x)` is an expression)
+        names = {w for w in words if w not in SPECIFIER_WORDS} | {f"{c}()" for c in called}
+        refs = tuple(sorted(names))
         found[MacroDef(key, refs)] = None
     return tuple(found)
 
@@ -210,7 +240,8 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     for d in defs:
         if not d.namespace:
             by_name.setdefault(d.name, []).append(d.refs)
-    known = {name.removesuffix("()") for name in BUILTIN_MACROS}
+    # a plain word may name either kind of macro; a call `NAME()` a function-like one
+    known = {*BUILTIN_MACROS, *(name.removesuffix("()") for name in BUILTIN_MACROS)}
     chosen: set[str] = set()
     changed = True
     while changed:
@@ -220,7 +251,7 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
                 continue
             if any(all(ref in known for ref in refs) for refs in bodies):
                 chosen.add(name)
-                known.add(name.removesuffix("()"))
+                known.update((name, name.removesuffix("()")))
                 changed = True
     return frozenset(chosen)
 

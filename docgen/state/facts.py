@@ -20,7 +20,7 @@ from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
 from docgen.scan.languages import language_for
 from docgen.serialize import dumps, loads
-from docgen.state.keys import TIMEOUT_WORDS, facts_digest
+from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
@@ -186,7 +186,8 @@ def learned_macro_defs(
     conn: sqlite3.Connection, sources: Sequence[SourceFile], readonly: bool = False
 ) -> list[MacroDef]:
     """The attribute-macro `#define`s of these C-family files: from the state database for
-    files whose stamp is unchanged, read afresh (and remembered) for the others."""
+    files whose stamp (and docgen's code that reads them) is unchanged, read afresh (and
+    remembered) for the others."""
     exists = conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'macro_defs'"
     ).fetchone()
@@ -203,8 +204,9 @@ def learned_macro_defs(
     )
     found: list[MacroDef] = []
     fresh = []
+    code = facts_key()  # rows made by other code of docgen's are read afresh
     for source in sources:
-        stamp = json.dumps(list(source.stamp))
+        stamp = json.dumps([*source.stamp, code])
         row = known.get(source.path)
         if row is not None and source.stamp and row[0] == stamp:
             try:
