@@ -278,7 +278,8 @@ class WarmWorker:
     def __init__(self) -> None:
         self._worker: _Worker | None = None
         if "fork" in multiprocessing.get_all_start_methods():  # else it would load nothing
-            self._worker = _start(_context(), None, warm=True)
+            with contextlib.suppress(OSError):  # no process to spare: the build forks later
+                self._worker = _start(_context(), None, warm=True)
 
     def take(self) -> _Worker | None:
         worker, self._worker = self._worker, None
@@ -344,16 +345,22 @@ def scan_files(
     pending = sorted(enumerate(sources), key=lambda job: (job[1].size, -job[0]))
     workers: list[_Worker] = []
     try:
+        wanted = max(1, min(jobs, len(sources)))
         early = warm.take() if warm is not None else None
         if early is not None:  # it parses while the scanners load here for the others
-            _configure(early, settings, with_sites)
-            _assign(early, pending)
             workers.append(early)
-        if len(sources) >= PRELOAD_FROM:
-            preload_scanners(source.path for source in sources)
-        if with_sites:
-            preload_sites()
-        while len(workers) < max(1, min(jobs, len(sources))):
+            try:
+                _configure(early, settings, with_sites)
+                _assign(early, pending)
+            except OSError:  # it died before its first file: it costs none
+                pending.extend(reversed(early.jobs))
+                _stop(workers.pop())
+        if len(workers) < wanted:  # loaded once here, shared by the workers forked next
+            if len(sources) >= PRELOAD_FROM:
+                preload_scanners(source.path for source in sources)
+            if with_sites:
+                preload_sites()
+        while len(workers) < wanted:
             workers.append(_start(ctx, settings, with_sites))
         for worker in workers:
             _assign(worker, pending)

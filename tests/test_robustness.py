@@ -316,10 +316,12 @@ def test_a_worker_whose_build_was_killed_exits_by_itself(tmp_path: Path) -> None
         pytest.skip("needs /proc to tell a running process from an exited one")
     script = (
         "import sys, time\n"
-        "from docgen.workers import _context, _start\n"
-        "worker = _start(_context())\n"
-        "other = _start(_context())\n"
-        "print(worker.process.pid, other.process.pid, flush=True)\n"
+        "from docgen.scan.settings import DEFAULT_SETTINGS\n"
+        "from docgen.workers import WarmWorker, _context, _start\n"
+        "worker = _start(_context(), DEFAULT_SETTINGS)\n"
+        "other = _start(_context(), DEFAULT_SETTINGS)\n"
+        "warm = WarmWorker().take()\n"  # still waiting for its settings
+        "print(worker.process.pid, other.process.pid, warm.process.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
     env = child_env()
@@ -328,6 +330,8 @@ def test_a_worker_whose_build_was_killed_exits_by_itself(tmp_path: Path) -> None
     )
     assert proc.stdout is not None
     pids = [int(p) for p in proc.stdout.readline().split()]
+    assert len(pids) == 3  # the workers were started (else this test could not fail)
+    assert all(_running(pid) for pid in pids)
     proc.kill()
     proc.wait(timeout=10)
     deadline = time.monotonic() + 10

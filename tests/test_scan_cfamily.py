@@ -543,3 +543,50 @@ def test_a_class_defined_in_a_function_is_named_within_it() -> None:
     local = by_qualname(c, "db::DB::Recover::LogReporter")
     assert local.file_local and local.bases == ("public Reporter",)
     assert not by_qualname(c, "db::DB::Recover").file_local
+
+
+def test_a_class_in_a_function_is_read_once() -> None:
+    # the function's body and the class are both read: each launch, GPU call and
+    # #define in the class is still listed once; a base with parentheses is no bar
+    data = (
+        b"__global__ void k(int);\n"
+        b"void host() {\n"
+        b"  struct F : std::function<void(int)> {\n"
+        b"#define LOCAL_DEF 1\n"
+        b"    void go() { k<<<1, 2>>>(3); cudaMalloc(0, 0); }\n"
+        b"  };\n"
+        b"}\n"
+    )
+    c = scan("x.cu", data).cfamily
+    assert c is not None
+    assert inventory(c) == {
+        ("kernel", "k", 1),
+        ("function", "host", 2),
+        ("struct", "host::F", 3),
+        ("macro", "LOCAL_DEF", 4),
+        ("method", "host::F::go", 5),
+    }
+    assert [(k.kernel, k.line) for k in c.launches] == [("k", 5)]
+    assert [(u.name, u.line) for u in c.gpu_calls] == [("cudaMalloc", 5)]
+
+
+def test_a_spaced_else_keeps_its_branch() -> None:
+    # `# else` (glibc style) is a branch too: the first-branches reading, which would
+    # parse without an error here, leaves `only_in_else` out, so it is not taken for
+    # leaving nothing out (only for finding more names)
+    data = (
+        b"namespace n {\n"
+        b"# if defined(A)\n"
+        b"struct A : Base {\n"
+        b"  int a;\n"
+        b"# else\n"
+        b"struct A {\n"
+        b"  int only_in_else;\n"
+        b"# endif\n"
+        b"  int both;\n"
+        b"};\n"
+        b"}\n"
+    )
+    c = scan("x.h", data).cfamily
+    assert c is not None
+    assert "only_in_else" in {d.name for d in c.definitions}

@@ -186,3 +186,26 @@ def test_only_the_scanners_the_files_need_are_preloaded() -> None:
     )
     # Markdown's scanner only; keyword sites need the anchors, not the renderer's Jinja.
     assert done.stdout.split("\n")[:2] == ["True False False False", "True True"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+def test_a_warm_worker_dead_before_its_first_file_costs_no_file(tmp_path: Path) -> None:
+    sources = [_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(3)]
+    warm = workers.WarmWorker()
+    worker = warm.take()
+    assert worker is not None
+    worker.process.kill()
+    worker.process.join()
+    warm._worker = worker  # as if it had died while the build walked the tree
+    results = scan_files(sources, 2, warm=warm)
+    assert [r.facts.path for r in results] == [s.path for s in sources]
+    assert all(r.facts.parsed and not r.facts.problems for r in results)
+
+
+def test_no_process_to_spare_means_no_warm_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork(*args: object, **kwargs: object) -> workers._Worker:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(workers, "_start", no_fork)
+    with workers.WarmWorker() as warm:
+        assert warm.take() is None

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
-from docgen.scan.cpp_blanking import first_branches, lone_macros_blanked, neutralise
+from docgen.scan.cpp_blanking import (
+    OPENING,
+    OTHER_BRANCH,
+    first_branches,
+    lone_macros_blanked,
+    neutralise,
+)
 from docgen.scan.cpp_macros import macros_in_use
 from docgen.scan.decode import decode_text
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -130,7 +136,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     tree = parser.parse(parsed)
     root = tree.root_node
     walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
-    if root.has_error and b"#if" in parsed and error_at_branch(root):
+    if root.has_error and OPENING.search(parsed) and error_at_branch(root):
         # Branches that each open a class or function head: read the first branches
         # only, kept when that finds more names.  A conditional with no other branch
         # inside a construct (`: a_(x),` between `#if` and `#endif` among member
@@ -143,7 +149,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             tree.edit(start, end, end, (row, 0), (row, width), (row, width))
         retry = parser.parse(retry_data, tree).root_node
         rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans)
-        whole = b"#else" not in parsed and b"#elif" not in parsed  # no code left out
+        whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if len(rewalked.definitions) > len(walked.definitions) or (whole and not retry.has_error):
             root, walked = retry, rewalked
     problems = list(decoded.problems)

@@ -36,6 +36,9 @@ class CodeFacts:
     launches: list[KernelLaunch] = field(default_factory=list)
     gpu_calls: set[tuple[int, str]] = field(default_factory=set)
     test_cases: set[tuple[int, str]] = field(default_factory=set)
+    #: where the calls already read start: a class defined in a function is read with
+    #: the function's body and again as a class
+    calls_read: set[int] = field(default_factory=set)
 
     def text(self, node: Node | None) -> str:
         return self.source.text(node)
@@ -106,8 +109,9 @@ class CodeFacts:
             return
         for call in descendants(body, "call_expression"):
             function = call.child_by_field_name("function")
-            if function is None:
+            if function is None or call.start_byte in self.calls_read:
                 continue
+            self.calls_read.add(call.start_byte)
             name = bare(self.text(function).rsplit("::", 1)[-1])
             line = call.start_point[0] + 1
             config = next((c for c in call.named_children if c.type == "kernel_call_syntax"), None)

@@ -45,6 +45,9 @@ class Recorder:
         self.out = Walked()
         self.definitions: list[CDefinition] = []
         self._scopes: dict[tuple[str, ...], bool] = {}
+        #: where the #defines already recorded start (one in a class defined in a
+        #: function is met with the function's body and again with the class)
+        self._macros_read: set[int] = set()
 
     def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
         return self.source.text(node, start, end)
@@ -100,8 +103,9 @@ class Recorder:
     def macro(self, frame: Frame) -> None:
         node = frame.node
         name = node.child_by_field_name("name")
-        if name is None:
+        if name is None or node.start_byte in self._macros_read:
             return
+        self._macros_read.add(node.start_byte)
         params = node.child_by_field_name("parameters")
         end = params.end_byte if params is not None else name.end_byte
         self.add(

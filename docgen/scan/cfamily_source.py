@@ -220,7 +220,7 @@ def descendants(node: Node, kind: str) -> list[Node]:
 
 
 #: a class, struct, union or enum with a body, as a function body may hold one
-LOCAL_TYPE = re.compile(rb"\b(?:class|struct|union|enum)\b[^;(){}]*\{")
+LOCAL_TYPE = re.compile(rb"\b(?:class|struct|union|enum)\b[^;{}]*\{")
 
 
 def local_types(body: Node) -> list[Node]:

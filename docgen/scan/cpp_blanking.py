@@ -60,6 +60,10 @@ _LONE_MACRO = re.compile(
 )
 _NOT_CR = re.compile(rb"[^\r]")
 _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+#: a conditional's opening line, as `first_branches` reads one (`# if` too)
+OPENING = re.compile(rb"^[ \t]*#[ \t]*if", re.MULTILINE)
+#: a conditional's other branch, as `first_branches` reads one (`# else` too)
+OTHER_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b", re.MULTILINE)
 
 
 def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:

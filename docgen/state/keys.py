@@ -4,8 +4,10 @@ nothing to do."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import re
 from functools import cache
 from pathlib import Path
 
@@ -40,15 +42,21 @@ def facts_key() -> str:
     return digest.hexdigest()
 
 
+#: `__version__ = version = '1.9.0'` in the version file libcst's releases ship
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*(?:version\s*=\s*)?['"]([^'"]+)['"]""", re.M)
+
+
 def libcst_version() -> str:
-    """The installed libcst's version file, read without importing libcst or the
-    package metadata machinery (both cost more than a build that finds nothing to do);
-    its distribution version where the file is missing."""
+    """The installed libcst's version, read from its version file without importing libcst
+    or the package metadata machinery (both cost more than a build that finds nothing to
+    do); from the distribution's metadata where that file does not say."""
     spec = importlib.util.find_spec("libcst")
     if spec is not None and spec.origin is not None:
         version_file = Path(spec.origin).with_name("_version.py")
-        if version_file.is_file():
-            return hashlib.sha256(version_file.read_bytes()).hexdigest()
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            found = _VERSION_LINE.search(version_file.read_text(encoding="utf-8"))
+            if found is not None:
+                return found.group(1)
     from importlib import metadata
 
     return metadata.version("libcst")
