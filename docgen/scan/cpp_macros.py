@@ -115,19 +115,26 @@ class MacroDef:
     namespace: str = ""
 
 
+def _after_closing(body: str, start: int) -> int | None:
+    """Where the parenthesis opened just before `start` closes, plus one; None if it
+    does not."""
+    depth, i = 1, start
+    while i < len(body) and depth:
+        depth += {"(": 1, ")": -1}.get(body[i], 0)
+        i += 1
+    return None if depth else i
+
+
 def _strip_balanced(body: str) -> str | None:
     """The body with attribute calls and `[[...]]` removed; None if they do not close."""
     while True:
         match = _ATTRIBUTE_CALL.search(body)
         if match is None:
             break
-        depth, i = 1, match.end()
-        while i < len(body) and depth:
-            depth += {"(": 1, ")": -1}.get(body[i], 0)
-            i += 1
-        if depth:
+        end = _after_closing(body, match.end())
+        if end is None:
             return None
-        body = body[: match.start()] + " " + body[i:]
+        body = body[: match.start()] + " " + body[end:]
     while "[[" in body:
         start = body.index("[[")
         end = body.find("]]", start)
@@ -149,15 +156,12 @@ def _calls_apart(body: str) -> tuple[str, list[str]] | None:
     called: list[str] = []
     pos = 0
     while (match := _CALL.search(body, pos)) is not None:
-        depth, i = 1, match.end()
-        while i < len(body) and depth:
-            depth += {"(": 1, ")": -1}.get(body[i], 0)
-            i += 1
-        if depth:
+        end = _after_closing(body, match.end())
+        if end is None:
             return None
         kept.append(body[pos : match.start()])
         called.append(match.group(1))
-        pos = i
+        pos = end
     kept.append(body[pos:])
     return " ".join(kept), called
 
