@@ -173,3 +173,30 @@ def test_a_header_pairs_with_its_source_among_thousands_of_includers() -> None:
     # for a header, never a longer name that merely starts with the stem.
     assert pair_of(header, graph, files) == ("lib/core/Tensor.cpp", "src/Tensor.cpp")
     assert pair_of("src/Tensor.cpp", graph, files) == (header,)
+
+
+def test_a_class_in_a_function_is_said_to_be_local_to_it(
+    tmp_path: Path, docgen_build: Callable[..., object]
+) -> None:
+    repo = tmp_path / "local"
+    repo.mkdir()
+    (repo / "db.cc").write_text(
+        "namespace db {\n"
+        "static int helper() { return 1; }\n"
+        "int DB::Recover() {\n"
+        "  struct LogReporter {\n"
+        "    int status;\n"
+        "  };\n"
+        "  return helper();\n"
+        "}\n"
+        "}\n"
+    )
+    docgen_build(repo, tmp_path / "out")
+    page = (tmp_path / "out" / "db.cc_docs.md").read_text()
+    sections = {block.split("\n", 1)[0]: block for block in re.split(r"^#{3,4} ", page, flags=re.M)}
+    local = "- Local to the function [`db::DB::Recover`](#method-dbdbrecover)"
+    assert local in sections["struct `db::DB::Recover::LogReporter`"]
+    assert local in sections["field `db::DB::Recover::LogReporter::status`"]
+    assert "File-local" not in sections["struct `db::DB::Recover::LogReporter`"]
+    assert "- File-local (anonymous namespace or `static`)" in sections["function `db::helper`"]
+    assert "Local to" not in sections["method `db::DB::Recover`"]

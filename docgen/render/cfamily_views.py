@@ -114,6 +114,7 @@ class CDefinitionView:
     parent: LinkView | None  # the class of this file it belongs to
     counterparts: tuple[LinkView, ...]  # where it is defined (or declared), other places
     file_local: bool
+    local_to: LinkView | None  # the function it is defined in (a class in a function body)
 
 
 @dataclass(frozen=True)
@@ -202,9 +203,11 @@ def definition_views(
     lookup: RepoLookup,
 ) -> tuple[CDefinitionView, ...]:
     parents = _parents(items)
+    callables = {i.definition.qualname: i for i in items if i.definition.kind in CALLABLE_KINDS}
     views = []
     for item in items:
         d = item.definition
+        local_to = _enclosing_function(d, callables) if d.file_local else None
         owner = parents.get(d.qualname.rpartition("::")[0]) if "::" in d.qualname else None
         parent = (
             LinkView(owner.definition.qualname, linker.here(owner.anchor))
@@ -236,9 +239,34 @@ def definition_views(
                 parent=parent,
                 counterparts=counterparts,
                 file_local=d.file_local,
+                local_to=(
+                    LinkView(local_to.definition.qualname, linker.here(local_to.anchor))
+                    if local_to is not None
+                    else None
+                ),
             )
         )
     return tuple(views)
+
+
+#: the kinds of definition a class can be defined in
+CALLABLE_KINDS = frozenset(
+    {"function", "method", "constructor", "destructor", "operator", "kernel"}
+)
+
+
+def _enclosing_function(
+    d: CDefinition, callables: dict[str, AnchoredCDefinition]
+) -> AnchoredCDefinition | None:
+    """The function of this file whose body holds `d` (its scope's nearest callable whose
+    lines hold `d`'s), for a class defined in a function and the members of that class."""
+    scope = d.qualname
+    while "::" in scope:
+        scope = scope.rpartition("::")[0]
+        found = callables.get(scope)
+        if found is not None and found.definition.line <= d.line <= found.definition.end_line:
+            return found
+    return None
 
 
 def registration_views(
