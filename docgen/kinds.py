@@ -20,3 +20,9 @@ CKind = Literal[
     "macro",
     "kernel",
 ]
+
+#: kinds that have a body: declared in one place and defined in another, and what a
+#: class can be defined inside
+CALLABLE_KINDS: frozenset[CKind] = frozenset(
+    {"function", "method", "constructor", "destructor", "operator", "kernel"}
+)

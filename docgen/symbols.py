@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from docgen.facts import CDefinition, ScannedFile
+from docgen.kinds import CALLABLE_KINDS
 from docgen.scan.cfamily_macros import split_commas
 
-#: kinds that can be declared in one place and defined in another
-CALLABLE_KINDS = frozenset({"function", "method", "constructor", "destructor", "operator"})
 _BRACKET = re.compile(r"[(<\[{)>\]}]")
 _BRACKET_OR_EQUALS = re.compile(r"[(<\[{)>\]}=]")
 #: a type, then a parameter's name: the name follows a space or a symbol, never a letter
@@ -249,7 +248,7 @@ class CppSymbols:
             path = scanned.facts.path
             for d in c.definitions:
                 kind = d.kind
-                if kind in CALLABLE_KINDS or kind == "kernel":
+                if kind in CALLABLE_KINDS:
                     if not _deleted(d):
                         candidates.append((path, d))
                         forms.setdefault(d.qualname, set()).add(d.is_definition)

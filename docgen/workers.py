@@ -12,14 +12,13 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import gc
-import hashlib
 import multiprocessing
 import os
 import signal
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -27,17 +26,17 @@ from typing import Any
 
 from docgen.analyze import analyzed
 from docgen.discover import SourceFile
-from docgen.facts import FileFacts, Problem, PythonFacts, ScannedFile
+from docgen.facts import ScannedFile
 from docgen.interrupts import interrupts_blocked, unblock_interrupts
 from docgen.keywords import DefinitionSite, preload_sites, sites_of
-from docgen.readfile import open_regular, read_source
-from docgen.scan import preload_python_scanner, preload_scanners, scan_file
+from docgen.readfile import read_source
+from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
-from docgen.scan.languages import is_binary, language_for
+from docgen.scan.languages import language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
-from docgen.scan.text import scan as scan_text
 from docgen.serialize import dumps
 from docgen.state.keys import TIMEOUT_WORDS
+from docgen.unparsed import crashed_facts, oversized_facts, unreadable_facts
 
 Progress = Callable[[int], None]
 
@@ -51,7 +50,7 @@ def scan_one(source: SourceFile, settings: ScanSettings = DEFAULT_SETTINGS) -> S
     """Read, scan and analyze one file (runs inside a worker)."""
     try:
         if source.size > MAX_PARSE_BYTES:
-            return ScannedFile(oversized_facts(source))
+            return ScannedFile(oversized_facts(source, MAX_PARSE_BYTES))
         data = read_source(source)
     except OSError as exc:
         return ScannedFile(unreadable_facts(source, exc))
@@ -67,96 +66,6 @@ def scan_data(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS)
     elif facts.kind == "cfamily":
         text = decode_text(data).text
     return analyzed(facts, text)
-
-
-def unreadable_facts(source: SourceFile, exc: OSError) -> FileFacts:
-    return FileFacts(
-        path=source.path,
-        kind="text",
-        language=language_for(source.path),
-        size=source.size,
-        sha256="",
-        parsed=False,
-        problems=(Problem(0, f"could not be read: {exc.strerror or exc}", "error"),),
-    )
-
-
-def oversized_facts(source: SourceFile) -> FileFacts:
-    """A file too large to parse: its hash, size and line count, read as a stream."""
-    digest = hashlib.sha256()
-    size = lines = 0
-    last = b"\n"
-    binary = False
-    with open_regular(source) as handle:
-        while chunk := handle.read(1 << 20):
-            if size == 0:
-                binary = is_binary(chunk)
-            digest.update(chunk)
-            size += len(chunk)
-            lines += chunk.count(b"\n")
-            last = chunk[-1:]
-    if binary:  # like any binary file: listed in its folder, no pages
-        return FileFacts(
-            path=source.path,
-            kind="binary",
-            language="",
-            size=size,
-            sha256=digest.hexdigest(),
-            parsed=False,
-        )
-    if last != b"\n":
-        lines += 1
-    language = language_for(source.path)
-    message = (
-        f"not parsed: {human_size(size)} is more than the {human_size(MAX_PARSE_BYTES)} "
-        "docgen parses; no keywords were extracted"
-    )
-    return FileFacts(
-        path=source.path,
-        kind="python" if language == "python" else "text",
-        language=language,
-        size=size,
-        sha256=digest.hexdigest(),
-        line_count=lines,
-        parsed=False,
-        problems=(Problem(0, message, "warning"),),
-        python=PythonFacts() if language == "python" else None,
-    )
-
-
-def human_size(size: int) -> str:
-    if size < 1024:
-        return f"{size:,} bytes"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
-
-
-def crashed_facts(source: SourceFile, how: str) -> ScannedFile:
-    """Facts for a file whose scanner killed or hung its process: metadata and text, no parse."""
-    try:
-        data = read_source(source)
-    except OSError as exc:
-        return ScannedFile(unreadable_facts(source, exc))
-    return crashed_data(source.path, data, how)
-
-
-def crashed_data(path: str, data: bytes, how: str) -> ScannedFile:
-    """`crashed_facts` of bytes already read."""
-    facts = scan_text(path, data)
-    language = language_for(path)
-    problem = Problem(0, f"the scanner {how} on this file; it is shown unparsed", "error")
-    kind = "python" if language == "python" else facts.kind
-    encoding = decode_python(data).encoding if kind == "python" else decode_text(data).encoding
-    facts = replace(
-        facts,
-        kind=kind,
-        language=language,
-        encoding=encoding,
-        parsed=False,
-        problems=(*facts.problems, problem),
-    )
-    return ScannedFile(facts)
 
 
 def describe_exit(exitcode: int | None) -> str:
@@ -176,7 +85,7 @@ def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
     unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
     faulthandler.disable()  # a crash is reported once, by the parent, as a warning
     if warm:
-        preload_python_scanner()
+        preload_scanners(("python",))
     # Parse trees are freed by reference counting; the cycle collector's passes over
     # libcst's many young objects cost several percent of a parse, so it runs only
     # every few files here.
@@ -357,7 +266,7 @@ def scan_files(
                 _stop(workers.pop())
         if len(workers) < wanted:  # loaded once here, shared by the workers forked next
             if len(sources) >= PRELOAD_FROM:
-                preload_scanners(source.path for source in sources)
+                preload_scanners({language_for(source.path) for source in sources})
             if with_sites:
                 preload_sites()
         while len(workers) < wanted:

@@ -174,7 +174,7 @@ def test_only_the_scanners_the_files_need_are_preloaded() -> None:
         "import sys\n"
         "from docgen.scan import preload_scanners\n"
         "from docgen.keywords import preload_sites\n"
-        "preload_scanners(['README.md', 'notes.txt'])\n"
+        "preload_scanners(['markdown', 'text'])\n"
         "preload_sites()\n"
         "print(' '.join(str(m in sys.modules) for m in "
         "('markdown_it', 'libcst', 'docgen.scan.cfamily', 'jinja2')))\n"

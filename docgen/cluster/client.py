@@ -32,14 +32,8 @@ from docgen.readfile import read_source
 from docgen.scan.settings import ScanSettings
 from docgen.serialize import dumps, from_data, loads
 from docgen.state.keys import facts_key
-from docgen.workers import (
-    MAX_PARSE_BYTES,
-    Progress,
-    scan_files,
-    scan_one,
-    tick,
-    unreadable_facts,
-)
+from docgen.unparsed import unreadable_facts
+from docgen.workers import MAX_PARSE_BYTES, Progress, scan_files, scan_one, tick
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -145,7 +145,7 @@ def _started(process: ScanProcess) -> str:
 
 def _crashed(path: str, data: bytes, how: str) -> str:
     from docgen.serialize import dumps
-    from docgen.workers import crashed_data
+    from docgen.unparsed import crashed_data
 
     return dumps(crashed_data(path, data, how))
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from docgen.facts import CDefinition, FileFacts
 from docgen.includes import IncludeGraph
+from docgen.kinds import CALLABLE_KINDS
 from docgen.links import docs_page
 
 from .anchors import (
@@ -247,12 +248,6 @@ def definition_views(
             )
         )
     return tuple(views)
-
-
-#: the kinds of definition a class can be defined in
-CALLABLE_KINDS = frozenset(
-    {"function", "method", "constructor", "destructor", "operator", "kernel"}
-)
 
 
 def _enclosing_function(

@@ -36,18 +36,13 @@ def scanner_for(language: str) -> Scanner:
     return cast(Scanner, importlib.import_module(module).scan)
 
 
-def preload_scanners(paths: Iterable[str] | None = None) -> None:
-    """Load the scanners of these files (of every language when None) now, e.g. once
-    before forking many workers that all need them; a scanner no file needs is not
-    worth its loading time (libcst's is most of a small build's start)."""
-    languages = SCANNERS if paths is None else {language_for(path) for path in paths}
-    for module in sorted({SCANNERS[lang] for lang in languages if lang in SCANNERS}):
+def preload_scanners(languages: Iterable[str] | None = None) -> None:
+    """Load the scanners of these languages (of every one when None) now, e.g. once before
+    forking many workers that all need them; a scanner no file needs is not worth its
+    loading time (libcst's is most of a small build's start)."""
+    chosen = SCANNERS if languages is None else languages
+    for module in sorted({SCANNERS[lang] for lang in chosen if lang in SCANNERS}):
         importlib.import_module(module)
-
-
-def preload_python_scanner() -> None:
-    """Load the Python scanner (libcst) now: a worker does it before its first file."""
-    importlib.import_module(SCANNERS["python"])
 
 
 def binary_facts(path: str, data: bytes) -> FileFacts:

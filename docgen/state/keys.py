@@ -22,6 +22,7 @@ FACTS_CODE = (
     "analyze.py",
     "serialize.py",
     "workers.py",
+    "unparsed.py",
     "readfile.py",
     "scan",
 )
