@@ -23,6 +23,7 @@ from docgen.scan import cfamily_walk
 from docgen.scan.cpp_blanking import (
     OPENING,
     OTHER_BRANCH,
+    directive_comments_blanked,
     first_branches,
     lone_macros_blanked,
     neutralise,
@@ -130,6 +131,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     dialect = dialect_for(path, data, settings)
     blanked = neutralise(data, settings.macro_table, macros_in_use(data))
     parsed, lone = lone_macros_blanked(blanked.data)
+    parsed = directive_comments_blanked(parsed)
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))

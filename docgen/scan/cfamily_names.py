@@ -71,6 +71,7 @@ class Recorder:
         is_definition: bool,
         bases: tuple[str, ...] = (),
         file_local: bool = False,
+        end_line: int = 0,  # when not the end of `node`
     ) -> None:
         blanked = self.source.blanked_names
         if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
@@ -89,7 +90,7 @@ class Recorder:
                 name=name,
                 qualname="::".join((*frame.scope, *qualifier, name)),
                 line=name_line,
-                end_line=node.end_point[0] + 1,
+                end_line=end_line or node.end_point[0] + 1,
                 declaration=declaration,
                 is_definition=is_definition,
                 template=frame.template,
@@ -130,3 +131,18 @@ class Recorder:
             self.out.includes.append((node.start_point[0] + 1, raw.strip('"'), False))
 
     # ------------------------------------------------- macros, bodies, launches
+
+
+def callable_kind(name: str, qualifier: tuple[str, ...], in_class: str) -> CKind:
+    """What a function's name and where it stands make it: `~Foo` a destructor, `Foo` in
+    `Foo` (or `Foo::Foo`) a constructor, a function of a class (or of `Upper::`) a method."""
+    owner = qualifier[-1] if qualifier else in_class
+    if name.startswith("~"):
+        return "destructor"
+    if name.startswith("operator"):
+        return "operator"
+    if owner and name == owner:
+        return "constructor"
+    if in_class or (qualifier and owner[:1].isupper()):
+        return "method"
+    return "function"

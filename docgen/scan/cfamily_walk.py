@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from docgen.facts import CKind
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_commas
-from docgen.scan.cfamily_names import Frame, Recorder, Walked
+from docgen.scan.cfamily_names import Frame, Recorder, Walked, callable_kind
+from docgen.scan.cfamily_recovery import error_children
 from docgen.scan.cfamily_source import (
     CLASS_KINDS,
     LOCAL_TYPE,
@@ -41,7 +41,9 @@ class _Walker(Recorder):
             frame = stack.pop()
             node = frame.node
             kind = node.type
-            if kind in TRANSPARENT:
+            if kind == "ERROR":
+                stack.extend(reversed(error_children(self, frame)))
+            elif kind in TRANSPARENT:
                 stack.extend(
                     Frame(c, frame.scope, frame.in_class, frame.file_local)
                     for c in reversed(node.named_children)
@@ -247,19 +249,9 @@ class _Walker(Recorder):
         qualifier, name = tuple(parts[:-1]), parts[-1]
         if not name:
             return
-        owner = qualifier[-1] if qualifier else frame.in_class
         # `Foo::~Foo() = default;` out of its class defines it; inside the class it declares it
         is_definition = is_definition or (node.type == "function_definition" and bool(qualifier))
-        if name.startswith("~"):
-            kind: CKind = "destructor"
-        elif name.startswith("operator"):
-            kind = "operator"
-        elif owner and name == owner:
-            kind = "constructor"
-        elif frame.in_class or (qualifier and owner[:1].isupper()):
-            kind = "method"
-        else:
-            kind = "function"
+        kind = callable_kind(name, qualifier, frame.in_class)
         if body is not None:
             header_end = body.start_byte
             for child in node.named_children:

@@ -79,6 +79,31 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     return bytes(out), frozenset(names)
 
 
+#: a `#define` continued over several lines, from its `#` (checked to start its line)
+_CONTINUED_DEFINE = re.compile(rb"#[ \t]*define\b[^\n]*\\\r?\n(?:[^\n]*\\\r?\n)*[^\n]*")
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+
+
+def directive_comments_blanked(data: bytes) -> bytes:
+    """Block comments inside a `#define` continued over several lines, blanked: the
+    grammars end the macro's body at such a comment and read the rest of it as code
+    (`NEQCHECKGOTO` after a `/* Print the back trace */` line in the body of the macro
+    before it).  The preprocessor drops them too; a comment not closed within the
+    directive stays."""
+    if b"/*" not in data or b"define" not in data:
+        return data
+    out: bytearray | None = None
+    for match in _CONTINUED_DEFINE.finditer(data):
+        start, end = match.span()
+        if b"/*" not in data[start:end] or data[data.rfind(b"\n", 0, start) + 1 : start].strip():
+            continue
+        for comment in _BLOCK_COMMENT.finditer(data, start, end):
+            if out is None:
+                out = bytearray(data)
+            out[comment.start() : comment.end()] = comment.group().translate(_BLANKED)
+    return data if out is None else bytes(out)
+
+
 def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
     """The file as if the first branch of every `#if`/`#ifdef` were taken: the code of the
     other branches and the conditional lines themselves blanked (lines kept); `#define`

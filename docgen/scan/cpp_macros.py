@@ -7,7 +7,8 @@ docgen does what comes to the same for a parser without moving a byte (see
 
 A macro counts as an attribute macro when some `#define` of it has an empty
 body or a body made only of attributes (`__attribute__((...))`,
-`__declspec(...)`, `[[...]]`, `__launch_bounds__(...)`), specifiers such as
+`__declspec(...)`, `[[...]]`, `__launch_bounds__(...)`), pragmas (`_Pragma(...)`,
+which leave no code: `#pragma unroll` in a macro), specifiers such as
 `inline`, CUDA qualifiers, and other attribute macros.  Function-like macros are
 written `NAME()` in the sets here; their argument list is blanked with them.
 """
@@ -97,7 +98,10 @@ RESERVED: frozenset[str] = frozenset(
 #: blanks stand before it on its line
 _DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?((?:[^\n]*\\\r?\n)*[^\n]*)")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
-_ATTRIBUTE_CALL = re.compile(r"\b(?:__attribute__|__declspec|__launch_bounds__|alignas)\s*\(")
+#: calls that leave nothing for a parser: attributes, and pragmas (`_Pragma("unroll")`)
+_ATTRIBUTE_CALL = re.compile(
+    r"\b(?:__attribute__|__declspec|__launch_bounds__|alignas|_Pragma|__pragma)\s*\("
+)
 _WORD = re.compile(r"[A-Za-z_]\w*")
 #: identifiers that can be macro names worth looking up: upper case, or `__` words
 CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
