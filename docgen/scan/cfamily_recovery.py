@@ -93,15 +93,15 @@ def error_children(walker: Recorder, frame: Frame) -> list[Frame]:
             scopes.append((end, _namespace(walker, frame, scope, children, i, end)))
             i += 3
             continue
-        end = closing.get(i + 1)
-        if end is not None and _function(walker, frame, scope, children, i, end):
+        body_end = closing.get(i + 1)
+        if body_end is not None and _function(walker, frame, scope, children, i, body_end):
             # the body's #defines and #includes are the file's, wherever they stand
             out += [
                 Frame(c, (), "", frame.file_local)
-                for c in children[i + 2 : end]
+                for c in children[i + 2 : body_end]
                 if c.type in _FILE_WIDE
             ]
-            i = end + 1
+            i = body_end + 1
             continue
         if child.is_named:
             out.append(Frame(child, scope, frame.in_class, frame.file_local))
