@@ -3,22 +3,10 @@ macros, and heads left in a stretch it could not parse (cases from NCCL's source
 
 from __future__ import annotations
 
-from docgen.facts import CFacts
-from docgen.scan.cfamily import scan
+from test_scan_cfamily import facts, inventory
+
 from docgen.scan.cpp_blanking import directive_comments_blanked
 from docgen.scan.cpp_macros import attribute_macros, macro_defs
-from docgen.scan.settings import ScanSettings
-
-
-def facts(source: str, path: str = "x.cpp", macros: frozenset[str] = frozenset()) -> CFacts:
-    result = scan(path, source.encode(), ScanSettings(macros)).cfamily
-    assert result is not None
-    return result
-
-
-def inventory(c: CFacts) -> set[tuple[str, str, int]]:
-    return {(d.kind, d.qualname, d.line) for d in c.definitions}
-
 
 CHECKS = """\
 #define NEQCHECK(statement, value) \\

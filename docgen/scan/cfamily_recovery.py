@@ -22,24 +22,7 @@ if TYPE_CHECKING:
     from docgen.scan.cfamily_names import Recorder
 
 _NAMESPACE_NAMES = frozenset({"identifier", "namespace_identifier", "nested_namespace_specifier"})
-#: what may stand before a function's declarator in its head
-_HEAD = frozenset(
-    {
-        "storage_class_specifier",
-        "type_qualifier",
-        "primitive_type",
-        "type_identifier",
-        "sized_type_specifier",
-        "template_type",
-        "qualified_identifier",
-        "placeholder_type_specifier",
-        "attribute_specifier",
-        "attribute_declaration",
-        "virtual",
-        "explicit_function_specifier",
-    }
-)
-#: of those, the ones that make it a return type (a head needs one: `FOO(x) {` is a macro)
+#: what makes a function's head one with a return type (`FOO(x) {` is a macro's use)
 _TYPES = frozenset(
     {
         "primitive_type",
@@ -50,8 +33,15 @@ _TYPES = frozenset(
         "placeholder_type_specifier",
     }
 )
-
-
+#: what may stand before a function's declarator in its head
+_HEAD = _TYPES | {
+    "storage_class_specifier",
+    "type_qualifier",
+    "attribute_specifier",
+    "attribute_declaration",
+    "virtual",
+    "explicit_function_specifier",
+}
 _CONDITIONAL = frozenset({"#if", "#ifdef", "#ifndef", "#elif", "#else", "#endif", "preproc_else"})
 _FILE_WIDE = frozenset({"preproc_def", "preproc_function_def", "preproc_include"})
 
@@ -129,8 +119,8 @@ def _namespace(
 ) -> tuple[str, ...]:
     """Record `namespace a::b {` at `children[at]`; the scope inside it."""
     keyword, name, brace = children[at], children[at + 1], children[at + 2]
-    closer = children[end] if end < len(children) else keyword.parent
-    end_line = (closer or brace).end_point[0] + 1
+    closer = children[end] if end < len(children) else frame.node  # to the end of the run
+    end_line = closer.end_point[0] + 1
     for part in walker.text(name).split("::"):
         part = part.strip()
         if part:
