@@ -43,6 +43,7 @@ from docgen.scan.cpp_macros import (
     attribute_macros,
     macro_defs,
     namespace_macros,
+    wrapper_macros,
 )
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
 from docgen.scan.settings import ScanSettings
@@ -92,7 +93,10 @@ def docgen_entries(repo: Path, paths: list[str]) -> tuple[set[Key], ScanSettings
     data = {p: (repo / p).read_bytes() for p in paths}
     defs = [d for blob in data.values() for d in macro_defs(blob)]
     cpp = any(p.lower().endswith(CPP_SOURCE_SUFFIXES) for p in paths)
-    settings = ScanSettings(attribute_macros(defs), "cpp" if cpp else "c", namespace_macros(defs))
+    learned = attribute_macros(defs)
+    settings = ScanSettings(
+        learned, "cpp" if cpp else "c", namespace_macros(defs), wrapper_macros(defs, learned)
+    )
     found: set[Key] = set()
     for path in paths:
         facts = scan_file(path, data[path], settings).cfamily
@@ -121,6 +125,9 @@ def ctags_entries(repo: Path, paths: list[str], settings: ScanSettings) -> set[K
     ]
     for name in sorted(BUILTIN_MACROS | settings.attribute_macros | set(CUDA_WORDS)):
         command.append(f"-D{name[:-2]}(...)=" if name.endswith("()") else f"-D{name}=")
+    for name, place in settings.wrapper_macros:  # the argument kept, the others dropped
+        params = ",".join(f"a{i}" for i in range(1, place + 1))
+        command.append(f"-D{name[:-2]}({params},...)=a{place}")
     for name, expansion in settings.namespace_macros:  # as docgen reads them: one brace each
         body = "}" if expansion == "}" else f"namespace {expansion.replace('$1', 'x')} {{"
         head = f"{name[:-2]}(x)" if name.endswith("()") else name
@@ -164,7 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     paths = [s.path for s in discover(repo).files if language_for(s.path) in C_FAMILY]
     ours, settings = docgen_entries(repo, paths)
     theirs = ctags_entries(repo, paths, settings)
-    macros = len(settings.attribute_macros) + len(settings.namespace_macros)
+    macros = (
+        len(settings.attribute_macros)
+        + len(settings.namespace_macros)
+        + len(settings.wrapper_macros)
+    )
     print(f"{repo.name}: {len(paths):,} C-family files, {macros} learned macros")
     print()
     print("| category | ctags | docgen | found | found % | extra | ctags: macro uses |")

@@ -13,7 +13,7 @@ from docgen.facts import ScannedFile
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
-from docgen.scan.cpp_macros import attribute_macros, namespace_macros
+from docgen.scan.cpp_macros import attribute_macros, namespace_macros, wrapper_macros
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
@@ -146,6 +146,10 @@ def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> 
     defs = state.macro_defs(sources)
     learned = attribute_macros(defs)
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
+    attributes = learned | frozenset(options.cpp_macros)
     return ScanSettings(
-        learned | frozenset(options.cpp_macros), "cpp" if cpp else "c", namespace_macros(defs)
+        attributes,
+        "cpp" if cpp else "c",
+        namespace_macros(defs),
+        wrapper_macros(defs, attributes),
     )

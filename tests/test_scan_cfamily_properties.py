@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 
 from docgen.scan.cfamily import language, scan
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_blanking import first_branches, neutralise
+from docgen.scan.cpp_blanking import (
+    MacroTable,
+    directive_comments_blanked,
+    first_branches,
+    neutralise,
+)
 from docgen.scan.cpp_macros import _defines
 from docgen.scan.settings import ScanSettings
 
@@ -66,13 +71,22 @@ FRAGMENTS = st.sampled_from(
         "C10_LAUNCH_BOUNDS_1(128)",
         "(((",
         ")))",
+        "#define CHECK(x) \\\n  do { /* note */ \\\n  } while (0)",
+        '#define PATTERN "/*" \\\n  "*/"',
+        'WRAP(int w(int a), "hint (a, b)");',
+        "WRAP(",
+        "namespace a::inline b {",
     ]
 )
 SOURCES = st.lists(FRAGMENTS, max_size=25).map("\n".join)
 
 
+#: `WRAP(declaration, hint)` keeps its first argument (see `cpp_macros.wrapper_macros`)
+WRAPPING = ScanSettings(frozenset(), "cpp", (), (("WRAP()", 1),))
+
+
 def check(path: str, data: bytes) -> None:
-    result = scan(path, data, ScanSettings(frozenset()))
+    result = scan(path, data, WRAPPING)
     c = result.cfamily
     assert c is not None
     for d in c.definitions:
@@ -100,7 +114,7 @@ def test_arbitrary_bytes_never_raise(data: bytes) -> None:
 @given(SOURCES)
 def test_blanking_keeps_length_and_lines(source: str) -> None:
     data = source.encode()
-    blanked = neutralise(data, frozenset({"FOO_API", "BAR()"}))
+    blanked = neutralise(data, MacroTable.of({"FOO_API", "BAR()"}, (), (("WRAP()", 1),)))
     assert len(blanked.data) == len(data)
     assert blanked.data.count(b"\n") == data.count(b"\n")
     for start, end, _ in blanked.spans:
@@ -163,3 +177,36 @@ def test_defines_are_the_directives_a_line_anchored_search_finds(data: bytes) ->
         hash_at = match.start() + match.group(0).index(b"#")  # `_defines` starts at the `#`
         expected.append(((hash_at, match.end()), match.groups()))
     assert [(m.span(), m.groups()) for m in _defines(data)] == expected
+
+
+_DIRECTIVE_PIECES = st.sampled_from(
+    [
+        b"#define A(x) \\\n",
+        b"#define B 1\n",
+        b"  x /* c */ \\\n",
+        b"/* a \\\n b */",
+        b'"/*"',
+        b"'/'",
+        b"\\\r\n",
+        b"// x \\\n",
+        b"int y; /* z */\n",
+        b"\n",
+        b"*/",
+        b"/*",
+        b"y = 1; #define C \\\n",
+    ]
+)
+
+
+@SETTINGS
+@given(st.lists(_DIRECTIVE_PIECES, max_size=20).map(b"".join))
+def test_comment_blanking_keeps_lines_splices_and_code(data: bytes) -> None:
+    blanked = directive_comments_blanked(data)
+    assert len(blanked) == len(data)
+    for i, (before, after) in enumerate(zip(data, blanked, strict=True)):
+        if before != after:  # only ever blanked, and never a line end or a splice
+            assert after == ord(" ") and before not in b"\r\n", (i, data)
+            assert not data.startswith(b"\\\n", i) and not data.startswith(b"\\\r\n", i)
+    # what lies outside a continued #define is never touched
+    first = data.find(b"#define")
+    assert blanked[: max(first, 0)] == data[: max(first, 0)]

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from test_scan_cfamily import facts, inventory
 
+from docgen.scan.cfamily import scan
 from docgen.scan.cpp_blanking import directive_comments_blanked
-from docgen.scan.cpp_macros import attribute_macros, macro_defs
+from docgen.scan.cpp_macros import attribute_macros, macro_defs, wrapper_macros
+from docgen.scan.settings import ScanSettings
 
 CHECKS = """\
 #define NEQCHECK(statement, value) \\
@@ -60,6 +62,30 @@ def test_only_comments_within_a_continued_define_are_blanked() -> None:
     assert directive_comments_blanked(b"int x; /* no define */") == b"int x; /* no define */"
 
 
+def test_a_comment_over_continued_lines_keeps_their_backslashes() -> None:
+    source = (
+        "#define LIST(_) \\\n  _(a) \\\n  /* first \\\n   * second */ \\\n  _(b)\n"
+        "int after(void) { return 0; }\n"
+    )
+    blanked = directive_comments_blanked(source.encode())
+    assert blanked.count(b"\\\n") == 4
+    c = facts(source, "x.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {("macro", "LIST", 1), ("function", "after", 6)}
+
+
+def test_a_comment_opener_in_a_string_is_no_comment() -> None:
+    # the grammars take `"/*"` for a comment all the same: the literal's text is blanked
+    source = '#define PATTERN "*.h" \\\n  "/*" \\\n  "x*/y"\nstruct after { int a; };\n'
+    c = facts(source, "x.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("macro", "PATTERN", 1),
+        ("struct", "after", 4),
+        ("field", "after::a", 4),
+    }
+
+
 def test_a_pragma_macro_is_blanked_where_it_is_used() -> None:
     header = (
         b"#define DO_PRAGMA(x) _Pragma(#x)\n"
@@ -81,35 +107,32 @@ def test_a_pragma_macro_is_blanked_where_it_is_used() -> None:
     assert inventory(c) == {("function", "load", 1), ("function", "after", 5)}
 
 
-# `typename T = void*` among template parameters is beyond tree-sitter-cpp: the whole
-# namespace around it becomes one ERROR node with the struct swallowing its `}`.
-SWALLOWED = """\
-namespace nccl_ep {
-
-namespace inner {
-int helper(int x) { return x; }
-}
-
-struct Layout {
-    template <typename out_t = void*, typename in_t = void*>
-    static out_t advance(const in_t& p, int n) { return reinterpret_cast<out_t>(p); }
-};
-
-} // namespace nccl_ep
-"""
+# Namespaces left open make one ERROR run of what follows them: the heads in the run
+# still scope the names after them (`f` was read as a global function).
+OPEN_NAMESPACES = "namespace x {\nnamespace a::inline b {\nint f() { return 1; }\n"
 
 
 def test_a_namespace_head_in_an_error_still_scopes_what_follows() -> None:
-    c = facts(SWALLOWED, "common.hpp")
+    c = facts(OPEN_NAMESPACES, "open.hpp")
     assert c.error_lines  # the grammar's failure is still reported
-    found = inventory(c)
-    assert ("namespace", "nccl_ep", 1) in found
-    assert ("namespace", "nccl_ep::inner", 3) in found
-    assert ("function", "nccl_ep::inner::helper", 4) in found
-    assert ("struct", "nccl_ep::Layout", 7) in found
-    (ns,) = [d for d in c.definitions if d.qualname == "nccl_ep"]
-    assert ns.declaration == "namespace nccl_ep"
-    assert ns.end_line == 12  # the end of the stretch that swallowed its `}`
+    assert inventory(c) == {
+        ("namespace", "x", 1),
+        ("namespace", "x::a", 2),
+        ("namespace", "x::a::b", 2),
+        ("function", "x::a::b::f", 3),
+    }
+    (ns,) = [d for d in c.definitions if d.qualname == "x"]
+    assert ns.declaration == "namespace x"
+    assert ns.end_line == 3  # the end of the run, which never closes it
+
+
+def test_an_inline_namespace_in_a_nested_head_is_a_namespace() -> None:
+    c = facts("namespace a::inline b {\nint f() { return 1; }\n}\n")
+    assert inventory(c) == {
+        ("namespace", "a", 1),
+        ("namespace", "a::b", 1),
+        ("function", "a::b::f", 2),
+    }
 
 
 def test_heads_in_other_branches_are_not_nested() -> None:
@@ -125,19 +148,79 @@ def test_heads_in_other_branches_are_not_nested() -> None:
     assert not any("DEFAULT" in d.qualname for d in c.definitions)
 
 
-def test_a_function_head_in_an_error_is_read_to_its_closing_brace() -> None:
-    # the stray `)` makes an ERROR of the run; the head before it still opens a function
-    source = (
-        "typedef int T;\n"
-        "T first(int a) {\n  return a;\n}\n"
-        "static T broken(const T& cfg) {\n  Foo bar(x));\n  return cfg;\n}\n"
-        "T last() { return 0; }\n"
+GGML_MACROS = """\
+#ifdef __GNUC__
+#    define GGML_DEPRECATED(func, hint) func __attribute__((deprecated(hint)))
+#elif defined(_MSC_VER)
+#    define GGML_DEPRECATED(func, hint) __declspec(deprecated(hint)) func
+#else
+#    define GGML_DEPRECATED(func, hint) func
+#endif
+#define GGML_API __attribute__((visibility("default")))
+"""
+
+
+def test_a_macro_that_wraps_a_declaration_keeps_what_it_wraps() -> None:
+    # ggml.h: `GGML_DEPRECATED(decl, hint)` around hundreds of its API's prototypes
+    defs = macro_defs(GGML_MACROS.encode())
+    learned = attribute_macros(defs)
+    assert learned == {"GGML_API"}
+    wrappers = wrapper_macros(defs, learned)
+    assert wrappers == (("GGML_DEPRECATED()", 1),)
+    source = GGML_MACROS + (
+        "GGML_DEPRECATED(\n"
+        "    GGML_API double ggml_type_sizef(int type), // as float (a, b)\n"
+        '    "use ggml_row_size(), not this");\n'
+        "GGML_API int ggml_after(int x);\n"
     )
-    c = facts(source, "x.cu")
-    found = inventory(c)
-    assert ("function", "broken", 5) in found
-    (broken,) = [d for d in c.definitions if d.name == "broken"]
-    assert broken.is_definition and broken.file_local
-    assert broken.declaration == "static T broken(const T& cfg)"
-    assert broken.end_line == 8
-    assert not any(d.name == "bar" for d in c.definitions)  # a statement, never a name
+    result = scan("ggml.h", source.encode(), ScanSettings(learned, "c", (), wrappers)).cfamily
+    assert result is not None
+    assert result.error_lines == ()
+    functions = {d.name: d for d in result.definitions if d.kind == "function"}
+    assert {(d.name, d.line) for d in functions.values()} == {
+        ("ggml_type_sizef", 10),
+        ("ggml_after", 12),
+    }
+    sizef = functions["ggml_type_sizef"]
+    assert sizef.attributes == ("GGML_DEPRECATED", "GGML_API")
+    assert sizef.declaration == "GGML_API double ggml_type_sizef(int type)"
+    assert "GGML_DEPRECATED" in result.neutralised
+    without = scan("ggml.h", source.encode(), ScanSettings(learned, "c")).cfamily
+    assert without is not None and without.error_lines  # what the grammar alone makes of it
+
+
+def test_macros_that_keep_nothing_or_more_than_an_argument_wrap_nothing() -> None:
+    header = (
+        b"#define STR(x) #x\n"
+        b"#define CAT(a, b) a##b\n"
+        b"#define TWICE(x) x x\n"
+        b"#define CALL(f) f(1)\n"
+        b"#define CODE(x) x + 1\n"
+        b"#define SECOND(a, b) [[nodiscard]] b\n"
+        b"#define UNKNOWN_AROUND(x) SOMETHING x\n"
+    )
+    defs = macro_defs(header)
+    assert wrapper_macros(defs, attribute_macros(defs)) == (("SECOND()", 2),)
+
+
+def test_a_use_of_this_files_macro_is_never_a_function() -> None:
+    source = (
+        "struct Impl {\n"
+        "#define NOT_SUPPORTED(name) \\\n  int name() { return 0; }\n"
+        "  NOT_SUPPORTED(add)\n"
+        "  NOT_SUPPORTED(sub)\n"
+        "#undef NOT_SUPPORTED\n"
+        "  int kept();\n"
+        "};\n"
+        "#if defined(FAST)\n#define LOAD16(p) (*(const short*)(p))\n#else\n"
+        "inline short LOAD16(const void* p) { return 0; }\n#endif\n"
+        "#define os_alloc(n) malloc(n)\n"
+        "static void* os_alloc(int n) { return 0; }\n"
+    )
+    names = {(d.kind, d.qualname, d.line) for d in facts(source, "impl.h").definitions}
+    assert not any("NOT_SUPPORTED" in qualname for kind, qualname, _ in names if kind != "macro")
+    assert ("method", "Impl::kept", 7) in names
+    # defined in the other branch of its conditional: a function here, as written
+    assert ("function", "LOAD16", 12) in names
+    # a lower-case function under a macro's name is listed as written
+    assert ("function", "os_alloc", 15) in names

@@ -78,6 +78,16 @@ def bare(name: str) -> str:
     return "::".join(split_qualified(name))
 
 
+def namespace_parts(written: str) -> list[str]:
+    """`a::inline b` (C++20) -> ["a", "b"]: the namespaces a head opens, outermost first."""
+    parts = (part.strip() for part in written.split("::"))
+    return [
+        part.removeprefix("inline").strip() if part.startswith("inline ") else part
+        for part in parts
+        if part
+    ]
+
+
 def split_qualified(text: str) -> list[str]:
     """`a::Foo<std::string>::bar` -> ["a", "Foo", "bar"]: `::` splits only outside template
     arguments, which are dropped; an `operator...` ends the name as it is written."""
@@ -141,7 +151,11 @@ class Source:
         self.parsed = parsed  # a namespace macro's use reads as the namespace it opens
         self.spans = spans
         self.starts = [s[0] for s in spans]
-        self.blanked_names = frozenset(text.split("(", 1)[0].strip() for _, _, text in spans)
+        self.blanked_names = frozenset(
+            text.split("(", 1)[0].strip() for _, _, text in spans if text
+        )
+        #: what wrapping macros drop (see `cpp_blanking.Blanked.spans`)
+        self.dropped = [(start, end) for start, end, text in spans if not text]
 
     def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
         if node is None:
@@ -150,6 +164,18 @@ class Source:
         hi = node.end_byte if end is None else end
         return self.data[lo:hi].decode("utf-8", "replace")
 
+    def written(self, start: int, end: int) -> str:
+        """The file's text from `start` to `end`, less what a wrapping macro drops."""
+        pieces, pos = [], start
+        for dropped_start, dropped_end in self.dropped:
+            if dropped_start >= end:
+                break
+            if dropped_end > pos:
+                pieces.append(self.data[pos : max(pos, dropped_start)])
+                pos = dropped_end
+        pieces.append(self.data[pos:end])
+        return b"".join(pieces).decode("utf-8", "replace")
+
     def attributes(self, node: Node, header_end: int) -> tuple[list[str], int]:
         """Blanked macros on the declaration and where its written text begins: those
         inside its head, and those before it with nothing but spaces between."""
@@ -157,14 +183,14 @@ class Source:
         first = last = bisect.bisect_left(self.starts, start)
         reach = start
         while first > 0:  # back over the macros that lead up to it
-            s_start, s_end, _ = self.spans[first - 1]
-            if s_end < reach and not self.data[s_end:reach].isspace():
-                break
+            s_start, s_end, text = self.spans[first - 1]
+            if not text or (s_end < reach and not self.data[s_end:reach].isspace()):
+                break  # what a wrapping macro drops ends the declaration before
             first -= 1
             reach = s_start
         while last < len(self.spans) and self.spans[last][0] < header_end:
             last += 1
-        found = [text for _, _, text in self.spans[first:last]]
+        found = [text for _, _, text in self.spans[first:last] if text]
         begin = min(start, self.spans[first][0]) if first < last else start
         found.extend(c.type for c in node.children if c.type in CUDA_QUALIFIERS)
         return found, begin

@@ -21,6 +21,7 @@ from docgen.scan.cfamily_source import (
     descendants,
     function_declarator,
     local_types,
+    namespace_parts,
     one_line,
     split_qualified,
     unwrap,
@@ -127,10 +128,7 @@ class _Walker(Recorder):
             inner = Frame(node, scope, "", True)
         else:
             written = self.source.parsed[name.start_byte : name.end_byte].decode("utf-8", "replace")
-            for part in written.split("::"):
-                part = part.strip()
-                if not part:
-                    continue
+            for part in namespace_parts(written):
                 self.add(
                     Frame(node, scope, "", frame.file_local),
                     node,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE
@@ -22,7 +22,10 @@ class Blanked:
     """Source bytes with attribute macros overwritten, and what was there."""
 
     data: bytes
-    spans: tuple[tuple[int, int, str], ...]  # (start byte, end byte, text as written), sorted
+    #: (start byte, end byte, text as written), sorted; a wrapping macro has two: an empty
+    #: one at the start of the argument it keeps, with its name for text, and the rest
+    #: of its call with "" for text (dropped from the declaration as docgen shows it)
+    spans: tuple[tuple[int, int, str], ...]
     names: tuple[str, ...]  # macro names blanked, sorted
 
 
@@ -33,6 +36,8 @@ class MacroTable:
     function_like: Mapping[str, bool]  # name -> whether its argument list goes with it
     opening: Mapping[str, str]  # namespace macro -> its expansion (see `namespace_macros`)
     unusual: tuple[str, ...]  # names `CANDIDATE` cannot find (`really_inline`)
+    #: wrapping macro -> the place of the argument it keeps (see `wrapper_macros`)
+    keeps: Mapping[str, int] = field(default_factory=dict)
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
@@ -42,17 +47,23 @@ class MacroTable:
         return re.compile(b"|".join(re.escape(n.encode()) for n in self.unusual))
 
     @classmethod
-    def of(cls, macros: Iterable[str], namespaces: Iterable[tuple[str, str]] = ()) -> MacroTable:
+    def of(
+        cls,
+        macros: Iterable[str],
+        namespaces: Iterable[tuple[str, str]] = (),
+        wrappers: Iterable[tuple[str, int]] = (),
+    ) -> MacroTable:
         table: dict[str, bool] = {}
+        keeps = {name.removesuffix("()"): place for name, place in wrappers}
         # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
         # function-like: its arguments go with it only where `(` follows.  Sorted, so the
         # table never depends on the order of a set.
-        for name in sorted({*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces)}):
+        for name in sorted({*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps}):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual)
+        return cls(table, opening, unusual, keeps)
 
 
 _LONE_MACRO = re.compile(
@@ -79,29 +90,79 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     return bytes(out), frozenset(names)
 
 
-#: a `#define` continued over several lines, from its `#` (checked to start its line)
-_CONTINUED_DEFINE = re.compile(rb"#[ \t]*define\b[^\n]*\\\r?\n(?:[^\n]*\\\r?\n)*[^\n]*")
-_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
+_DEFINE_START = re.compile(rb"#[ \t]*define\b")
+#: what can hide or open a comment inside a directive: a literal's quote, `/*`, `//`
+_LEXEME = re.compile(rb"[\"']|/[*/]")
+_SPLICE = re.compile(rb"\\\r?\n")
 
 
 def directive_comments_blanked(data: bytes) -> bytes:
     """Block comments inside a `#define` continued over several lines, blanked: the
     grammars end the macro's body at such a comment and read the rest of it as code
     (`NEQCHECKGOTO` after a `/* Print the back trace */` line in the body of the macro
-    before it).  The preprocessor drops them too; a comment not closed within the
-    directive stays."""
+    before it).  The preprocessor drops them too.  A backslash that continues a line
+    inside the comment stays; a `/*` in a string literal is no comment, but the
+    grammars take it for one, so such a literal's text is blanked too (its quotes
+    stay); a comment not closed within the directive stays.  Linear in the file's
+    length."""
     if b"/*" not in data or b"define" not in data:
         return data
     out: bytearray | None = None
-    for match in _CONTINUED_DEFINE.finditer(data):
-        start, end = match.span()
-        if b"/*" not in data[start:end] or data[data.rfind(b"\n", 0, start) + 1 : start].strip():
+    pos = 0
+    while (match := _DEFINE_START.search(data, pos)) is not None:
+        start = match.start()
+        if data[data.rfind(b"\n", 0, start) + 1 : start].strip(b" \t"):
+            line_end = data.find(b"\n", start)  # no directive starts later on this line
+            pos = len(data) if line_end < 0 else line_end + 1
             continue
-        for comment in _BLOCK_COMMENT.finditer(data, start, end):
+        end = _directive_end(data, start)
+        pos = end + 1
+        if data.find(b"/*", start, end) < 0 or data.find(b"\n", start, end) < 0:
+            continue  # no comment, or one line: the grammars read it whole
+        i = start
+        while (lexeme := _LEXEME.search(data, i, end)) is not None:
+            i = lexeme.start()
+            if data[i] in b"\"'":
+                closing = _string_end(data, i)
+                if data.find(b"/", i, closing) >= 0:  # `"/*"`: the grammars see a comment
+                    if out is None:
+                        out = bytearray(data)
+                    out[i + 1 : closing] = _blanked_keeping_splices(data[i + 1 : closing])
+                i = closing + 1
+                continue
+            if data[i + 1] == ord("/"):
+                break  # a line comment runs on over the continued lines: left as written
+            close = data.find(b"*/", i + 2, end)
+            if close < 0:
+                break
             if out is None:
                 out = bytearray(data)
-            out[comment.start() : comment.end()] = comment.group().translate(_BLANKED)
+            out[i : close + 2] = _blanked_keeping_splices(data[i : close + 2])
+            i = close + 2
     return data if out is None else bytes(out)
+
+
+def _directive_end(data: bytes, pos: int) -> int:
+    """Where the directive on the line at `pos` ends: the newline of its last line (one
+    not continued with a backslash), or the end of the file."""
+    while True:
+        line_end = data.find(b"\n", pos)
+        if line_end < 0:
+            return len(data)
+        last = line_end - 1
+        if last >= 0 and data[last] == ord("\r"):
+            last -= 1
+        if last < pos or data[last] != ord("\\"):
+            return line_end
+        pos = line_end + 1
+
+
+def _blanked_keeping_splices(text: bytes) -> bytes:
+    """`text` blanked but for its line ends and the backslashes that continue lines."""
+    blanked = bytearray(text.translate(_BLANKED))
+    for splice in _SPLICE.finditer(text):
+        blanked[splice.start()] = ord("\\")
+    return bytes(blanked)
 
 
 def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
@@ -167,21 +228,18 @@ def _line_is_directive(data: bytes, pos: int) -> bool:
 
 
 def _args_end(data: bytes, pos: int) -> int:
-    """The end of a parenthesised argument list starting at or after `pos`, else `pos`."""
+    """The end of a parenthesised argument list starting at or after `pos`, else `pos`
+    (also when it does not close within `_CALL_REACH` bytes)."""
     i = pos
     while i < len(data) and data[i] in b" \t":
         i += 1
     if i >= len(data) or data[i] != ord("("):
         return pos
     depth = 0
-    for j in range(i, len(data)):
-        ch = data[j]
-        if ch == ord("("):
-            depth += 1
-        elif ch == ord(")"):
-            depth -= 1
-            if depth == 0:
-                return j + 1
+    for paren in _PAREN.finditer(data, i, min(len(data), i + _CALL_REACH)):
+        depth += 1 if paren.group() == b"(" else -1
+        if depth == 0:
+            return paren.end()
     return pos  # unbalanced: leave the rest alone
 
 
@@ -213,6 +271,7 @@ def neutralise(
     spans: list[tuple[int, int, str]] = []
     used: set[str] = set()
     last_end = 0
+    dead = (0, 0)
     for match in pattern.finditer(data):
         start, end = match.span()
         if start < last_end:
@@ -220,6 +279,21 @@ def neutralise(
         if _line_is_directive(data, start):
             continue
         name = match.group().decode("ascii")
+        if name in prepared.keeps:
+            kept = _kept_argument(data, end, prepared.keeps[name])
+            if kept is None:
+                continue  # not called, or the argument is not there: left as written
+            (keep_start, keep_end), close = kept
+            out[start:keep_start] = data[start:keep_start].translate(_BLANKED)
+            out[keep_end:close] = data[keep_end:close].translate(_BLANKED)
+            spans.append((keep_start, keep_start, name))  # what it wraps is written as is
+            spans.append((keep_end, close, ""))  # what it drops, never shown
+            used.add(name)
+            last_end = end  # macros inside the argument kept are blanked in their turn
+            dead = (keep_end, close)
+            continue
+        if dead[0] <= start < dead[1]:
+            continue  # inside the arguments a wrapping macro drops
         if table[name]:
             end = _args_end(data, end)
         out[start:end] = data[start:end].translate(_BLANKED)
@@ -233,7 +307,60 @@ def neutralise(
                 out[start : start + len(written)] = written.encode()
             continue  # a namespace is no attribute of what follows
         spans.append((start, end, text))
-    return Blanked(bytes(out), tuple(spans), tuple(sorted(used)))
+    return Blanked(bytes(out), tuple(sorted(spans)), tuple(sorted(used)))
+
+
+#: how far a macro's call is followed for its closing parenthesis: an attribute's
+#: arguments or a declaration are never longer, and a file of unclosed calls costs no
+#: more than this per call
+_CALL_REACH = 1 << 11
+_PAREN = re.compile(rb"[()]")
+#: what a call's arguments are read by: brackets, commas, and literals and comments,
+#: which hide both
+_CALL_TOKEN = re.compile(
+    rb"[()\[\]{},]|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"
+)
+
+
+def _kept_argument(data: bytes, pos: int, place: int) -> tuple[tuple[int, int], int] | None:
+    """For a call whose `(` is at or after `pos` (after blanks): the span of its
+    argument at `place` (from 1, blanks around it left out) and the end of the call;
+    None without such a call.  Commas inside brackets, strings and comments part
+    nothing."""
+    i = pos
+    while i < len(data) and data[i] in b" \t\r\n":
+        i += 1
+    if i >= len(data) or data[i] != ord("("):
+        return None
+    starts, depth, close = [i + 1], 0, -1
+    for token in _CALL_TOKEN.finditer(data, i, min(len(data), i + _CALL_REACH)):
+        first = data[token.start()]
+        if first in b"([{":
+            depth += 1
+        elif first in b")]}":
+            depth -= 1
+            if depth == 0:
+                close = token.start()
+                break
+        elif first == ord(",") and depth == 1:
+            starts.append(token.end())
+    if close < 0 or place > len(starts):
+        return None
+    start = starts[place - 1]
+    end = starts[place] - 1 if place < len(starts) else close
+    text = data[start:end]
+    lead = len(text) - len(text.lstrip())
+    return (start + lead, start + len(text.rstrip())), close + 1
+
+
+def _string_end(data: bytes, pos: int) -> int:
+    """The closing quote of the string or character literal opened at `pos` (the end of
+    its line when it does not close there)."""
+    quote = data[pos]
+    i = pos + 1
+    while i < len(data) and data[i] != quote and data[i] != ord("\n"):
+        i += 2 if data[i] == ord("\\") else 1
+    return min(i, len(data) - 1)
 
 
 def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:

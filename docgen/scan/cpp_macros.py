@@ -117,6 +117,10 @@ class MacroDef:
     #: a namespace macro: "a::b" for `namespace a { inline namespace b {` ("$1" stands for
     #: the first argument of a function-like one), "}" for a macro of closing braces
     namespace: str = ""
+    #: a macro that expands to one of its arguments with attributes around it
+    #: (`GGML_DEPRECATED(func, hint)` -> `func __attribute__((deprecated(hint)))`):
+    #: that argument's place, from 1; 0 for any other macro
+    wraps: int = 0
 
 
 def _after_closing(body: str, start: int) -> int | None:
@@ -237,8 +241,10 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         # a call makes an attribute only of a function-like attribute macro: `NAME()`
         # (`__extension__ (x)` is an expression)
         names = {w for w in words if w not in SPECIFIER_WORDS} | {f"{c}()" for c in called}
-        refs = tuple(sorted(names))
-        found[MacroDef(key, refs)] = None
+        kept = [w for w in words if w in params]
+        wraps = params.index(kept[0]) + 1 if len(kept) == 1 and kept[0] not in called else 0
+        refs = tuple(sorted(names - set(kept))) if wraps else tuple(sorted(names))
+        found[MacroDef(key, refs, wraps=wraps)] = None
     return tuple(found)
 
 
@@ -246,7 +252,7 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        if not d.namespace:
+        if not d.namespace and not d.wraps:
             by_name.setdefault(d.name, []).append(d.refs)
     # a plain word may name either kind of macro; a call `NAME()` a function-like one
     known = {*BUILTIN_MACROS, *(name.removesuffix("()") for name in BUILTIN_MACROS)}
@@ -293,4 +299,19 @@ def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     chosen: dict[str, str] = {}
     for name, namespace in sorted({(d.name, d.namespace) for d in defs if d.namespace}):
         chosen.setdefault(name, namespace)
+    return tuple(sorted(chosen.items()))
+
+
+def wrapper_macros(
+    defs: Iterable[MacroDef], attributes: frozenset[str]
+) -> tuple[tuple[str, int], ...]:
+    """Function-like macros that expand to one of their arguments with only attributes
+    around it (see `MacroDef.wraps`), each with the place of that argument (the first
+    in sorted order); not those some other `#define` makes attribute macros."""
+    known = {*BUILTIN_MACROS, *attributes}
+    known |= {name.removesuffix("()") for name in known}
+    chosen: dict[str, int] = {}
+    for d in sorted(defs, key=lambda d: (d.name, d.wraps, d.refs)):
+        if d.wraps and d.name not in attributes and all(ref in known for ref in d.refs):
+            chosen.setdefault(d.name, d.wraps)
     return tuple(sorted(chosen.items()))

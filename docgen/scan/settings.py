@@ -30,13 +30,16 @@ class ScanSettings:
     headers_as: str = "cpp"
     #: (macro, expansion) of macros that open or close namespaces (see cpp_macros)
     namespace_macros: tuple[tuple[str, str], ...] = ()
+    #: (macro, place of the argument kept) of macros that wrap a declaration in
+    #: attributes, such as `GGML_DEPRECATED(func, hint)` (see cpp_macros)
+    wrapper_macros: tuple[tuple[str, int], ...] = ()
 
     @cached_property
     def macro_table(self) -> MacroTable:
         """The macros prepared once for every file a worker scans with these settings."""
         from docgen.scan.cpp_blanking import MacroTable
 
-        return MacroTable.of(self.attribute_macros, self.namespace_macros)
+        return MacroTable.of(self.attribute_macros, self.namespace_macros, self.wrapper_macros)
 
     def key(self) -> str:
         digest = hashlib.sha256(self.headers_as.encode() + b"\0")
@@ -44,6 +47,8 @@ class ScanSettings:
             digest.update(name.encode() + b"\0")
         for name, expansion in self.namespace_macros:
             digest.update(f"{name}={expansion}".encode() + b"\0")
+        for name, place in self.wrapper_macros:
+            digest.update(f"{name}@{place}".encode() + b"\0")
         return digest.hexdigest()
 
 
