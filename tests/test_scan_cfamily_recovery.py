@@ -224,3 +224,53 @@ def test_a_use_of_this_files_macro_is_never_a_function() -> None:
     assert ("function", "LOAD16", 12) in names
     # a lower-case function under a macro's name is listed as written
     assert ("function", "os_alloc", 15) in names
+
+
+def test_a_line_that_is_one_macro_call_is_blanked() -> None:
+    # ggml's OpenVINO passes: the class was lost to the call with no `;` in its body
+    source = (
+        "namespace ov {\n"
+        "class FuseToSDPA : public MatcherPass {\n"
+        "public:\n"
+        '    OPENVINO_MATCHER_PASS_RTTI("ov::FuseToSDPA")\n'
+        "    FuseToSDPA();\n"
+        "};\n"
+        "class FDE {\n"
+        " public:\n"
+        "  FDE(void* data, int n)\n"
+        "      : data_(data) {}\n"
+        "  DEFINE_ACCESSOR(size)  // a comment\n"
+        "  void* data_;\n"
+        "};\n"
+        "}\n"
+        "CUSTOM_BLOCK(name)\n"
+        "{\n"
+        "}\n"
+    )
+    c = facts(source, "fuse_to_sdpa.h")
+    assert c.error_lines == ()
+    found = inventory(c)
+    assert ("class", "ov::FuseToSDPA", 2) in found
+    assert ("constructor", "ov::FuseToSDPA::FuseToSDPA", 5) in found
+    # an upper-case constructor whose initializers follow on the next line is no macro
+    assert ("constructor", "ov::FDE::FDE", 9) in found
+    assert ("field", "ov::FDE::data_", 12) in found
+    assert {"OPENVINO_MATCHER_PASS_RTTI", "DEFINE_ACCESSOR"} <= set(c.neutralised)
+    assert "CUSTOM_BLOCK" not in c.neutralised  # its body opens on the next line
+    assert not any(d.name in ("size", "DEFINE_ACCESSOR") for d in c.definitions)
+
+
+def test_functions_in_a_c_block_the_grammar_could_not_place_are_the_files() -> None:
+    # jemalloc's ctl.c: a brace the grammar could not place took the rest of the file
+    # into one block; in C its functions are still the file's
+    source = (
+        "{\n\tint x;\n\nstatic int\nfirst_ctl(int a) {\n\treturn a;\n}\n\n"
+        "int second(void) { return 0; }\n"
+    )
+    c = facts(source, "ctl.c")
+    assert c.error_lines
+    assert inventory(c) == {("function", "first_ctl", 5), ("function", "second", 9)}
+    (first,) = [d for d in c.definitions if d.name == "first_ctl"]
+    assert first.file_local
+    # in C++ such a block may hold a class's members: nothing is read from it
+    assert inventory(facts(source, "ctl.cc")) == set()

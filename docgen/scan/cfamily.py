@@ -137,7 +137,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     parser = tree_sitter.Parser(language(dialect))
     tree = parser.parse(parsed)
     root = tree.root_node
-    walked = cfamily_walk.walk(root, data, parsed, blanked.spans)
+    walked = cfamily_walk.walk(root, data, parsed, blanked.spans, dialect)
     if root.has_error and OPENING.search(parsed) and error_at_branch(root):
         # Branches that each open a class or function head: read the first branches
         # only, kept when that finds more names.  A conditional with no other branch
@@ -150,7 +150,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             width = end - start
             tree.edit(start, end, end, (row, 0), (row, width), (row, width))
         retry = parser.parse(retry_data, tree).root_node
-        rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans)
+        rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans, dialect)
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if len(rewalked.definitions) > len(walked.definitions) or (whole and not retry.has_error):
             root, walked = retry, rewalked

@@ -1,4 +1,5 @@
-"""Names in a stretch the grammar could not parse (an ERROR node).
+"""Names in a stretch the grammar could not parse (an ERROR node, or a C block
+where declarations stand).
 
 A construct the grammar lacks (`typename T = void*` among template
 parameters, a namespace left open) can leave a whole namespace as a flat run
@@ -96,3 +97,19 @@ def _namespace(
         )
         scope = (*scope, part)
     return scope
+
+
+def misread_block_functions(frame: Frame) -> list[Frame]:
+    """The functions with a return type in a C block where declarations stand: the
+    grammar's reading of a brace it could not place (jemalloc's `#define` inside an
+    initializer took the rest of ctl.c into one).  Its other children are read as
+    statements and left out; in C++ such a block may hold a class's members, so only
+    C files are read so."""
+    parent = frame.node.parent
+    if parent is None or parent.type not in ("translation_unit", "ERROR", "declaration_list"):
+        return []  # a block in a function's body
+    return [
+        Frame(c, frame.scope, "", frame.file_local)
+        for c in frame.node.named_children
+        if c.type == "function_definition" and c.child_by_field_name("type")
+    ]

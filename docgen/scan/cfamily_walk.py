@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_commas
 from docgen.scan.cfamily_names import Frame, Recorder, Walked, callable_kind
-from docgen.scan.cfamily_recovery import error_children
+from docgen.scan.cfamily_recovery import error_children, misread_block_functions
 from docgen.scan.cfamily_source import (
     CLASS_KINDS,
     LOCAL_TYPE,
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 class _Walker(Recorder):
     """The walk itself: one handler per kind of node that declares names."""
 
+    #: whether functions in a block the grammar could not place are read (`_misread_block`)
+    misread_blocks = False
+
     # --------------------------------------------------------------- the walk
 
     def run(self, root: Node) -> Walked:
@@ -49,6 +52,8 @@ class _Walker(Recorder):
                     Frame(c, frame.scope, frame.in_class, frame.file_local)
                     for c in reversed(node.named_children)
                 )
+            elif kind == "compound_statement" and self.misread_blocks:
+                stack.extend(reversed(misread_block_functions(frame)))
             elif kind == "linkage_specification":
                 body = node.child_by_field_name("body")
                 if body is not None:
@@ -384,6 +389,14 @@ class _Walker(Recorder):
         return [Frame(type_node, frame.scope, frame.in_class, frame.file_local, "", outer)]
 
 
-def walk(root: Node, data: bytes, parsed: bytes, spans: tuple[tuple[int, int, str], ...]) -> Walked:
+def walk(
+    root: Node,
+    data: bytes,
+    parsed: bytes,
+    spans: tuple[tuple[int, int, str], ...],
+    dialect: str = "cpp",
+) -> Walked:
     """The names of one parse tree; `parsed` is what the parser read, `data` the file."""
-    return _Walker(data, parsed, spans).run(root)
+    walker = _Walker(data, parsed, spans)
+    walker.misread_blocks = dialect == "c"  # C has no classes a block could hold members of
+    return walker.run(root)

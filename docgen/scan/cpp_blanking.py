@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE
+from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE, has_meaning
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,12 @@ class MacroTable:
 _LONE_MACRO = re.compile(
     rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?$)", re.MULTILINE
 )
+#: an upper-case word called at the start of a line (see `lone_macros_blanked`)
+_LONE_CALL = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.MULTILINE)
+#: the rest of a line after a call: nothing, or a comment
+_LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
+#: how a line that continues the call before it starts (`{` a body, `:` initializers)
+_GOES_ON = re.compile(rb"[{:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 _NOT_CR = re.compile(rb"[^\r]")
 _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
 #: a conditional's opening line, as `first_branches` reads one (`# if` too)
@@ -80,13 +86,30 @@ OTHER_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b", re
 def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     """A line that is one upper-case word and nothing else is a macro's use
     (`PROTOBUF_NAMESPACE_OPEN`, `C10_DIAGNOSTIC_POP`): no statement or declaration
-    looks so.  Blanked, wherever it is defined (often in a file docgen never sees)."""
+    looks so.  So is a line that is one upper-case word called, with nothing after it
+    and a next line that does not go on with it (`{`, `: x_(x)`, `const`, ...), as
+    `OPENVINO_RTTI("Name")` or `Q_PROPERTY(int x READ x)` in a class body and
+    `DEFINE_OP(add)` at file scope; a registration or test macro is never one.
+    Blanked, wherever it is defined (often in a file docgen never sees)."""
     out = bytearray(data)
     names: set[str] = set()
     for match in _LONE_MACRO.finditer(data):
         start, end = match.span(1)
         out[start:end] = b" " * (end - start)
         names.add(match.group(1).decode("ascii"))
+    if b"(" not in data:
+        return bytes(out), frozenset(names)
+    for match in _LONE_CALL.finditer(data):
+        start, name_end = match.span(1)
+        name = match.group(1).decode("ascii")
+        end = _args_end(data, name_end)
+        rest = _LINE_REST.match(data, end) if end > name_end else None
+        if rest is None or has_meaning(name) or _line_is_directive(data, start):
+            continue
+        if _GOES_ON.match(data[rest.end() : rest.end() + 200].lstrip()):
+            continue  # a block macro's body, or a constructor's initializers, on the next line
+        out[start:end] = data[start:end].translate(_BLANKED)
+        names.add(name)
     return bytes(out), frozenset(names)
 
 

@@ -174,7 +174,7 @@ def _calls_apart(body: str) -> tuple[str, list[str]] | None:
     return " ".join(kept), called
 
 
-def _has_meaning(name: str) -> bool:
+def has_meaning(name: str) -> bool:
     """Registration and test macros are read by the scanner, never blanked (some trees
     define them empty for builds that leave a kernel out)."""
     return name in BLOCK_REGISTRATIONS or name in TEST_MACROS or is_dispatch_macro(name)
@@ -214,7 +214,7 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     found: dict[MacroDef, None] = {}
     for match in _defines(data):
         name = match.group(1).decode("ascii")
-        if name in RESERVED or _INCLUDE_GUARD.search(name) or _has_meaning(name):
+        if name in RESERVED or _INCLUDE_GUARD.search(name) or has_meaning(name):
             continue
         raw = match.group(3).decode("utf-8", "replace")
         params: list[str] = []
