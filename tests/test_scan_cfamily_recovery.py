@@ -77,6 +77,8 @@ def test_a_comment_over_continued_lines_keeps_their_backslashes() -> None:
 def test_a_comment_opener_in_a_string_is_no_comment() -> None:
     # the grammars take `"/*"` for a comment all the same: the literal's text is blanked
     source = '#define PATTERN "*.h" \\\n  "/*" \\\n  "x*/y"\nstruct after { int a; };\n'
+    blanked = directive_comments_blanked(source.encode())
+    assert blanked == source.encode().replace(b'"/*"', b'"  "').replace(b'"x*/y"', b'"    "')
     c = facts(source, "x.h")
     assert c.error_lines == ()
     assert inventory(c) == {
@@ -207,8 +209,8 @@ def test_a_use_of_this_files_macro_is_never_a_function() -> None:
     source = (
         "struct Impl {\n"
         "#define NOT_SUPPORTED(name) \\\n  int name() { return 0; }\n"
-        "  NOT_SUPPORTED(add)\n"
-        "  NOT_SUPPORTED(sub)\n"
+        "  NOT_SUPPORTED(add);\n"  # with `;`: no lone macro line, read as a declaration
+        "  NOT_SUPPORTED(sub);\n"
         "#undef NOT_SUPPORTED\n"
         "  int kept();\n"
         "};\n"
@@ -266,11 +268,46 @@ def test_functions_in_a_c_block_the_grammar_could_not_place_are_the_files() -> N
     source = (
         "{\n\tint x;\n\nstatic int\nfirst_ctl(int a) {\n\treturn a;\n}\n\n"
         "int second(void) { return 0; }\n"
+        "#define OP(a) a\ntypedef struct s s_t;\nstruct s { int a; };\n"
     )
     c = facts(source, "ctl.c")
     assert c.error_lines
-    assert inventory(c) == {("function", "first_ctl", 5), ("function", "second", 9)}
+    assert inventory(c) == {
+        ("function", "first_ctl", 5),
+        ("function", "second", 9),
+        ("macro", "OP", 10),
+        ("typedef", "s_t", 11),
+        ("struct", "s", 12),
+        ("field", "s::a", 12),
+    }
     (first,) = [d for d in c.definitions if d.name == "first_ctl"]
     assert first.file_local
     # in C++ such a block may hold a class's members: nothing is read from it
     assert inventory(facts(source, "ctl.cc")) == set()
+
+
+def test_a_macro_defined_in_another_conditional_leaves_the_name() -> None:
+    # redis's zmalloc.h: the macro and the prototype stand in exclusive conditionals
+    source = (
+        "#ifdef HAVE_SIZE\n#define zsize(p) m(p)\n#endif\n"
+        "#ifndef HAVE_SIZE\nsize_t zsize(void *ptr);\n#endif\n"
+        "#define twice(x) x\nint twice(int x);\n"
+    )
+    found = inventory(facts(source, "zmalloc.h"))
+    assert ("function", "zsize", 5) in found
+    assert ("function", "twice", 8) not in found  # in force where it is used
+
+
+def test_a_head_whose_parameters_open_on_the_next_line_is_no_macro_line() -> None:
+    # jemalloc: `MAKE_NAME(je_, smallocx)` then `(size_t size, ...)` on the next line
+    source = "int ATTR\nMAKE_NAME(je_, smallocx)\n  (size_t size, int flags) {\n  return 0;\n}\n"
+    c = facts(source, "jemalloc.c")
+    assert "MAKE_NAME" not in c.neutralised
+    assert not any(d.name in ("ATTR", "MAKE_NAME") for d in c.definitions)
+
+
+def test_a_registration_on_a_line_of_its_own_is_read_not_blanked() -> None:
+    source = "namespace at::native {\nREGISTER_DISPATCH(add_stub, &add_kernel)\n}\n"
+    c = facts(source, "kernel.cpp")
+    assert "REGISTER_DISPATCH" not in c.neutralised
+    assert [r.name for r in c.registrations] == ["add_stub"]

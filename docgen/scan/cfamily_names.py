@@ -4,8 +4,6 @@ keywords, blanked macros and misread heads out."""
 
 from __future__ import annotations
 
-import itertools
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
@@ -13,48 +11,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from docgen.facts import CDefinition, CKind, KernelLaunch, Registration
 from docgen.kinds import CALLABLE_KINDS
 from docgen.scan.cfamily_code import CodeFacts
+from docgen.scan.cfamily_macro_uses import FunctionMacros
 from docgen.scan.cfamily_source import KEYWORDS, MACRO_NAME, NAME, SCOPE, Source, one_line
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-#: a function-like `#define`, an `#undef` or a conditional line, from its `#` (checked
-#: to start its line)
-_DIRECTIVE = re.compile(
-    rb"#[ \t]*(?:define[ \t]+([A-Za-z_]\w*)\(|undef[ \t]+([A-Za-z_]\w*)"
-    rb"|(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b)"
-)
-_CONDITIONAL_WORD = {
-    b"if": "if",
-    b"ifdef": "if",
-    b"ifndef": "if",
-    b"elif": "else",
-    b"elifdef": "else",
-    b"elifndef": "else",
-    b"else": "else",
-    b"endif": "endif",
-}
-
-
-def _reaches(directives: list[tuple[int, str, str]], after: int, name: str, line: int) -> bool:
-    """Whether a `#define` of `name` followed by `directives[after:]` is in force on
-    `line`: not in another branch of one of its conditionals there, and not undefined."""
-    depth, elsewhere = 0, False
-    for at, word, undefined in itertools.islice(directives, after, None):
-        if at >= line:
-            break
-        if word == "if":
-            depth += 1
-        elif word == "endif":
-            if depth:
-                depth -= 1
-            else:
-                elsewhere = False  # out of the conditional: the macro may be defined
-        elif word == "else" and not depth:
-            elsewhere = True  # the other branch of the define's own conditional
-        elif word == "undef" and undefined == name:
-            return False
-    return not elsewhere
 
 
 @dataclass
@@ -92,39 +53,8 @@ class Recorder:
         self._macros_read: set[int] = set()
 
     @cached_property
-    def _directives(self) -> tuple[list[tuple[int, str, str]], dict[str, list[int]]]:
-        """(line, word, name) of this file's function-like `#define`s ("define"),
-        `#undef`s ("undef") and conditional lines ("if", "else", "endif"), in order;
-        and where each macro's `#define`s are among them."""
-        found: list[tuple[int, str, str]] = []
-        defines: dict[str, list[int]] = {}
-        data, line, counted = self.source.data, 1, 0
-        for match in _DIRECTIVE.finditer(data):
-            start = match.start()
-            if data[data.rfind(b"\n", 0, start) + 1 : start].strip(b" \t"):
-                continue  # not at the start of its line: not a directive
-            line += data.count(b"\n", counted, start)
-            counted = start
-            defined, undefined, word = match.groups()
-            if defined:
-                defines.setdefault(defined.decode("ascii"), []).append(len(found))
-                found.append((line, "define", defined.decode("ascii")))
-            elif undefined:
-                found.append((line, "undef", undefined.decode("ascii")))
-            else:
-                found.append((line, _CONDITIONAL_WORD[word], ""))
-        return found, defines
-
-    def _expands_here(self, name: str, line: int) -> bool:
-        """Whether `name(` on `line` is a use of this file's function-like macro: defined
-        above it, in a branch that reaches it, and not undefined since."""
-        if b"define" not in self.source.data:
-            return False
-        directives, defines = self._directives
-        return any(
-            directives[at][0] < line and _reaches(directives, at + 1, name, line)
-            for at in defines.get(name, ())
-        )
+    def _function_macros(self) -> FunctionMacros:
+        return FunctionMacros(self.source.data)
 
     def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
         return self.source.text(node, start, end)
@@ -160,7 +90,7 @@ class Recorder:
         if (
             kind in CALLABLE_KINDS
             and (not is_definition or MACRO_NAME.match(name))
-            and self._expands_here(name, name_line)
+            and self._function_macros.expands(name, name_line)
         ):
             # `extern DECL_CASE(64, 64);`: a use of this file's macro, misread (a lower-case
             # function defined under a macro's name is listed as written)

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from docgen.scan.cfamily_names import Recorder
 
 _NAMESPACE_NAMES = frozenset({"identifier", "namespace_identifier", "nested_namespace_specifier"})
+#: what a misread C block holds at file scope besides functions
+_FILE_SCOPE = frozenset(
+    {"type_definition", "struct_specifier", "union_specifier", "enum_specifier"}
+    | {"preproc_def", "preproc_function_def", "preproc_include"}
+)
 _CONDITIONAL = frozenset({"#if", "#ifdef", "#ifndef", "#elif", "#else", "#endif", "preproc_else"})
 
 
@@ -100,16 +105,17 @@ def _namespace(
 
 
 def misread_block_functions(frame: Frame) -> list[Frame]:
-    """The functions with a return type in a C block where declarations stand: the
-    grammar's reading of a brace it could not place (jemalloc's `#define` inside an
-    initializer took the rest of ctl.c into one).  Its other children are read as
-    statements and left out; in C++ such a block may hold a class's members, so only
-    C files are read so."""
+    """The functions with a return type, typedefs, struct, union and enum definitions
+    and `#define`s in a C block where declarations stand: the grammar's reading of a
+    brace it could not place (jemalloc's `#define` inside an initializer took the
+    rest of ctl.c into one).  Its other children are read as statements and left
+    out; in C++ such a block may hold a class's members, so only C files are read so."""
     parent = frame.node.parent
     if parent is None or parent.type not in ("translation_unit", "ERROR", "declaration_list"):
         return []  # a block in a function's body
     return [
         Frame(c, frame.scope, "", frame.file_local)
         for c in frame.node.named_children
-        if c.type == "function_definition" and c.child_by_field_name("type")
+        if c.type in _FILE_SCOPE
+        or (c.type == "function_definition" and c.child_by_field_name("type"))
     ]

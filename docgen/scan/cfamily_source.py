@@ -8,6 +8,7 @@ still reads as written.  Pure helpers: no node is kept beyond one call.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from typing import TYPE_CHECKING
 
@@ -167,7 +168,8 @@ class Source:
     def written(self, start: int, end: int) -> str:
         """The file's text from `start` to `end`, less what a wrapping macro drops."""
         pieces, pos = [], start
-        for dropped_start, dropped_end in self.dropped:
+        first = max(0, bisect.bisect_left(self.dropped, (start,)) - 1)
+        for dropped_start, dropped_end in itertools.islice(self.dropped, first, None):
             if dropped_start >= end:
                 break
             if dropped_end > pos:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE, has_meaning
+from docgen.scan.cpp_source import Calls, Directives, directive_end, kept_argument, string_end
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ _LONE_CALL = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.MULTILI
 #: the rest of a line after a call: nothing, or a comment
 _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
 #: how a line that continues the call before it starts (`{` a body, `:` initializers)
-_GOES_ON = re.compile(rb"[{:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
+_GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 _NOT_CR = re.compile(rb"[^\r]")
 _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
 #: a conditional's opening line, as `first_branches` reads one (`# if` too)
@@ -99,12 +100,13 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
         names.add(match.group(1).decode("ascii"))
     if b"(" not in data:
         return bytes(out), frozenset(names)
+    directives, calls = Directives(data), Calls(data)
     for match in _LONE_CALL.finditer(data):
         start, name_end = match.span(1)
         name = match.group(1).decode("ascii")
-        end = _args_end(data, name_end)
+        end = calls.args_end(name_end)
         rest = _LINE_REST.match(data, end) if end > name_end else None
-        if rest is None or has_meaning(name) or _line_is_directive(data, start):
+        if rest is None or has_meaning(name) or directives.holds(start):
             continue
         if _GOES_ON.match(data[rest.end() : rest.end() + 200].lstrip()):
             continue  # a block macro's body, or a constructor's initializers, on the next line
@@ -138,7 +140,7 @@ def directive_comments_blanked(data: bytes) -> bytes:
             line_end = data.find(b"\n", start)  # no directive starts later on this line
             pos = len(data) if line_end < 0 else line_end + 1
             continue
-        end = _directive_end(data, start)
+        end = directive_end(data, start)
         pos = end + 1
         if data.find(b"/*", start, end) < 0 or data.find(b"\n", start, end) < 0:
             continue  # no comment, or one line: the grammars read it whole
@@ -146,7 +148,7 @@ def directive_comments_blanked(data: bytes) -> bytes:
         while (lexeme := _LEXEME.search(data, i, end)) is not None:
             i = lexeme.start()
             if data[i] in b"\"'":
-                closing = _string_end(data, i)
+                closing = string_end(data, i)
                 if data.find(b"/", i, closing) >= 0:  # `"/*"`: the grammars see a comment
                     if out is None:
                         out = bytearray(data)
@@ -163,21 +165,6 @@ def directive_comments_blanked(data: bytes) -> bytes:
             out[i : close + 2] = _blanked_keeping_splices(data[i : close + 2])
             i = close + 2
     return data if out is None else bytes(out)
-
-
-def _directive_end(data: bytes, pos: int) -> int:
-    """Where the directive on the line at `pos` ends: the newline of its last line (one
-    not continued with a backslash), or the end of the file."""
-    while True:
-        line_end = data.find(b"\n", pos)
-        if line_end < 0:
-            return len(data)
-        last = line_end - 1
-        if last >= 0 and data[last] == ord("\r"):
-            last -= 1
-        if last < pos or data[last] != ord("\\"):
-            return line_end
-        pos = line_end + 1
 
 
 def _blanked_keeping_splices(text: bytes) -> bytes:
@@ -242,30 +229,6 @@ def _call_args(text: str) -> list[str]:
     return [a.strip() for a in text[1:-1].split(",")]
 
 
-def _line_is_directive(data: bytes, pos: int) -> bool:
-    """Whether `pos` is on a preprocessor line, its backslash-continued lines included."""
-    start = data.rfind(b"\n", 0, pos) + 1
-    while start > 1 and data[max(0, start - 3) : start - 1].endswith((b"\\", b"\\\r")):
-        start = data.rfind(b"\n", 0, start - 1) + 1
-    return data[start:pos].lstrip().startswith(b"#")
-
-
-def _args_end(data: bytes, pos: int) -> int:
-    """The end of a parenthesised argument list starting at or after `pos`, else `pos`
-    (also when it does not close within `_CALL_REACH` bytes)."""
-    i = pos
-    while i < len(data) and data[i] in b" \t":
-        i += 1
-    if i >= len(data) or data[i] != ord("("):
-        return pos
-    depth = 0
-    for paren in _PAREN.finditer(data, i, min(len(data), i + _CALL_REACH)):
-        depth += 1 if paren.group() == b"(" else -1
-        if depth == 0:
-            return paren.end()
-    return pos  # unbalanced: leave the rest alone
-
-
 #: every byte to a space but line ends, which keep the lines where they were
 _BLANKED = bytes(b if b in (10, 13) else 32 for b in range(256))
 
@@ -295,15 +258,16 @@ def neutralise(
     used: set[str] = set()
     last_end = 0
     dead = (0, 0)
+    directives, calls = Directives(data), Calls(data)
     for match in pattern.finditer(data):
         start, end = match.span()
         if start < last_end:
             continue  # inside the arguments of the previous one
-        if _line_is_directive(data, start):
+        if directives.holds(start):
             continue
         name = match.group().decode("ascii")
         if name in prepared.keeps:
-            kept = _kept_argument(data, end, prepared.keeps[name])
+            kept = kept_argument(data, end, prepared.keeps[name])
             if kept is None:
                 continue  # not called, or the argument is not there: left as written
             (keep_start, keep_end), close = kept
@@ -318,7 +282,7 @@ def neutralise(
         if dead[0] <= start < dead[1]:
             continue  # inside the arguments a wrapping macro drops
         if table[name]:
-            end = _args_end(data, end)
+            end = calls.args_end(end)
         out[start:end] = data[start:end].translate(_BLANKED)
         text = " ".join(data[start:end].decode("utf-8", "replace").split())
         used.add(name)
@@ -331,59 +295,6 @@ def neutralise(
             continue  # a namespace is no attribute of what follows
         spans.append((start, end, text))
     return Blanked(bytes(out), tuple(sorted(spans)), tuple(sorted(used)))
-
-
-#: how far a macro's call is followed for its closing parenthesis: an attribute's
-#: arguments or a declaration are never longer, and a file of unclosed calls costs no
-#: more than this per call
-_CALL_REACH = 1 << 11
-_PAREN = re.compile(rb"[()]")
-#: what a call's arguments are read by: brackets, commas, and literals and comments,
-#: which hide both
-_CALL_TOKEN = re.compile(
-    rb"[()\[\]{},]|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"
-)
-
-
-def _kept_argument(data: bytes, pos: int, place: int) -> tuple[tuple[int, int], int] | None:
-    """For a call whose `(` is at or after `pos` (after blanks): the span of its
-    argument at `place` (from 1, blanks around it left out) and the end of the call;
-    None without such a call.  Commas inside brackets, strings and comments part
-    nothing."""
-    i = pos
-    while i < len(data) and data[i] in b" \t\r\n":
-        i += 1
-    if i >= len(data) or data[i] != ord("("):
-        return None
-    starts, depth, close = [i + 1], 0, -1
-    for token in _CALL_TOKEN.finditer(data, i, min(len(data), i + _CALL_REACH)):
-        first = data[token.start()]
-        if first in b"([{":
-            depth += 1
-        elif first in b")]}":
-            depth -= 1
-            if depth == 0:
-                close = token.start()
-                break
-        elif first == ord(",") and depth == 1:
-            starts.append(token.end())
-    if close < 0 or place > len(starts):
-        return None
-    start = starts[place - 1]
-    end = starts[place] - 1 if place < len(starts) else close
-    text = data[start:end]
-    lead = len(text) - len(text.lstrip())
-    return (start + lead, start + len(text.rstrip())), close + 1
-
-
-def _string_end(data: bytes, pos: int) -> int:
-    """The closing quote of the string or character literal opened at `pos` (the end of
-    its line when it does not close there)."""
-    quote = data[pos]
-    i = pos + 1
-    while i < len(data) and data[i] != quote and data[i] != ord("\n"):
-        i += 2 if data[i] == ord("\\") else 1
-    return min(i, len(data) - 1)
 
 
 def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:

@@ -1,0 +1,156 @@
+"""Where things stand in C-family source, found without parsing: preprocessor
+lines, the ends of calls' argument lists, the arguments themselves, and
+string literals.  Each costs time linear in the file, whatever its content.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+#: how far a macro's call is followed for its closing parenthesis: an attribute's
+#: arguments or a declaration are never longer, and a file of unclosed calls costs no
+#: more than this per call
+_CALL_REACH = 1 << 11
+_PAREN = re.compile(rb"[()]")
+#: what a call's arguments are read by: brackets, commas, and literals and comments,
+#: which hide both
+_CALL_TOKEN = re.compile(
+    rb"[()\[\]{},]|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"
+)
+
+
+def kept_argument(data: bytes, pos: int, place: int) -> tuple[tuple[int, int], int] | None:
+    """For a call whose `(` is at or after `pos` (after blanks): the span of its
+    argument at `place` (from 1, blanks around it left out) and the end of the call;
+    None without such a call.  Commas inside brackets, strings and comments part
+    nothing."""
+    i = pos
+    while i < len(data) and data[i] in b" \t\r\n":
+        i += 1
+    if i >= len(data) or data[i] != ord("("):
+        return None
+    starts, depth, close = [i + 1], 0, -1
+    for token in _CALL_TOKEN.finditer(data, i, min(len(data), i + _CALL_REACH)):
+        first = data[token.start()]
+        if first in b"([{":
+            depth += 1
+        elif first in b")]}":
+            depth -= 1
+            if depth == 0:
+                close = token.start()
+                break
+        elif first == ord(",") and depth == 1:
+            starts.append(token.end())
+    if close < 0 or place > len(starts):
+        return None
+    start = starts[place - 1]
+    end = starts[place] - 1 if place < len(starts) else close
+    text = data[start:end]
+    lead = len(text) - len(text.lstrip())
+    return (start + lead, start + len(text.rstrip())), close + 1
+
+
+def string_end(data: bytes, pos: int) -> int:
+    """The closing quote of the string or character literal opened at `pos` (the end of
+    its line when it does not close there)."""
+    quote = data[pos]
+    i = pos + 1
+    while i < len(data) and data[i] != quote and data[i] != ord("\n"):
+        i += 2 if data[i] == ord("\\") else 1
+    return min(i, len(data) - 1)
+
+
+def directive_end(data: bytes, pos: int) -> int:
+    """Where the directive on the line at `pos` ends: the newline of its last line (one
+    not continued with a backslash), or the end of the file."""
+    while True:
+        line_end = data.find(b"\n", pos)
+        if line_end < 0:
+            return len(data)
+        last = line_end - 1
+        if last >= 0 and data[last] == ord("\r"):
+            last -= 1
+        if last < pos or data[last] != ord("\\"):
+            return line_end
+        pos = line_end + 1
+
+
+class Directives:
+    """Where a file's preprocessor lines are, their backslash-continued lines
+    included: found in one pass, the first time they are asked for."""
+
+    _START = re.compile(rb"^[ \t]*#", re.MULTILINE)
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        self._read = False
+
+    def _find(self) -> None:
+        data = self._data
+        for match in self._START.finditer(data):
+            start = match.start()
+            if start < (self._ends[-1] if self._ends else 0):
+                continue  # a continued line of the directive before
+            before = data[max(0, start - 3) : max(0, start - 1)]
+            if start > 1 and before.endswith((b"\\", b"\\\r")):
+                continue  # continues a line that is no directive
+            self._starts.append(start)
+            self._ends.append(directive_end(data, start))
+        self._read = True
+
+    def holds(self, pos: int) -> bool:
+        """Whether `pos` is on a preprocessor line, its continued lines included."""
+        if not self._read:
+            self._find()
+        at = bisect.bisect_right(self._starts, pos) - 1
+        return at >= 0 and pos <= self._ends[at]
+
+
+class Calls:
+    """Where the argument lists of one file's calls end.  The first calls are followed
+    parenthesis by parenthesis; a file with many (a generated table of macro calls)
+    has every parenthesis matched in one pass instead, so that its cost stays linear."""
+
+    _FOLLOWED = 32  # calls followed one by one before all are matched at once
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._followed = 0
+        self._closing: dict[int, int] | None = None
+
+    def args_end(self, pos: int) -> int:
+        """The end of a parenthesised argument list starting at or after `pos` (after
+        blanks), else `pos` (also when it does not close within `_CALL_REACH` bytes)."""
+        data = self._data
+        i = pos
+        while i < len(data) and data[i] in b" \t":
+            i += 1
+        if i >= len(data) or data[i] != ord("("):
+            return pos
+        if self._closing is None and self._followed >= self._FOLLOWED:
+            self._closing = _matched_parens(data)
+        if self._closing is not None:
+            close = self._closing.get(i)
+            return close + 1 if close is not None and close < i + _CALL_REACH else pos
+        self._followed += 1
+        depth = 0
+        for paren in _PAREN.finditer(data, i, min(len(data), i + _CALL_REACH)):
+            depth += 1 if paren.group() == b"(" else -1
+            if depth == 0:
+                return paren.end()
+        return pos  # unbalanced: leave the rest alone
+
+
+def _matched_parens(data: bytes) -> dict[int, int]:
+    """Offset of each `(` -> offset of the `)` that closes it."""
+    closing: dict[int, int] = {}
+    open_at: list[int] = []
+    for paren in _PAREN.finditer(data):
+        if paren.group() == b"(":
+            open_at.append(paren.start())
+        elif open_at:
+            closing[open_at.pop()] = paren.start()
+    return closing
