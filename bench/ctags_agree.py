@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from docgen.discover import discover
@@ -45,7 +46,7 @@ from docgen.scan.cpp_macros import (
     namespace_macros,
     wrapper_macros,
 )
-from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
+from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
 
 CALLABLES = frozenset({"function", "kernel", "method", "constructor", "destructor", "operator"})
@@ -89,9 +90,14 @@ def docgen_category(kind: str, is_definition: bool) -> str:
     return {"field": "members", "typedef": "typedefs", "alias": "typedefs"}.get(kind, kind)
 
 
-def docgen_entries(repo: Path, paths: list[str]) -> tuple[set[Key], ScanSettings]:
+def docgen_entries(
+    repo: Path, paths: list[str], templates: Sequence[str] = ()
+) -> tuple[set[Key], ScanSettings]:
+    """docgen's entries, with the settings a build learns from `paths` and the header
+    `templates` (`config.h.in`) of the tree."""
     data = {p: (repo / p).read_bytes() for p in paths}
     defs = [d for blob in data.values() for d in macro_defs(blob)]
+    defs += [d for p in templates for d in macro_defs((repo / p).read_bytes())]
     cpp = any(p.lower().endswith(CPP_SOURCE_SUFFIXES) for p in paths)
     learned = attribute_macros(defs)
     settings = ScanSettings(
@@ -168,8 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0)
     args = parser.parse_args(argv)
     repo = Path(args.repo).resolve()
-    paths = [s.path for s in discover(repo).files if language_for(s.path) in C_FAMILY]
-    ours, settings = docgen_entries(repo, paths)
+    files = [s.path for s in discover(repo).files]
+    paths = [p for p in files if language_for(p) in C_FAMILY]
+    templates = [p for p in files if defines_macros(p) and language_for(p) not in C_FAMILY]
+    ours, settings = docgen_entries(repo, paths, templates)
     theirs = ctags_entries(repo, paths, settings)
     macros = (
         len(settings.attribute_macros)

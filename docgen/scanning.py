@@ -14,7 +14,7 @@ from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
 from docgen.scan.cpp_macros import attribute_macros, namespace_macros, wrapper_macros
-from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, language_for
+from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
 
@@ -139,11 +139,11 @@ def sites_made_from(facts_digests: Mapping[str, str]) -> dict[str, str]:
 
 def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> ScanSettings:
     """What the C-family scanner must know of the whole tree: the attribute macros its
-    headers define (plus the configured ones) and whether `.h` files are C++."""
-    sources = [s for s in discovery.files if language_for(s.path) in C_FAMILY]
-    if not sources:
+    headers and header templates define (plus the configured ones) and whether `.h`
+    files are C++."""
+    if not any(language_for(s.path) in C_FAMILY for s in discovery.files):
         return ScanSettings(frozenset(options.cpp_macros))
-    defs = state.macro_defs(sources)
+    defs = state.macro_defs([s for s in discovery.files if defines_macros(s.path)])
     learned = attribute_macros(defs)
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
     attributes = learned | frozenset(options.cpp_macros)

@@ -200,3 +200,24 @@ def test_a_class_in_a_function_is_said_to_be_local_to_it(
     assert "File-local" not in sections["struct `db::DB::Recover::LogReporter`"]
     assert "- File-local (anonymous namespace or `static`)" in sections["function `db::helper`"]
     assert "Local to" not in sections["method `db::DB::Recover`"]
+
+
+def test_attribute_macros_are_learned_from_header_templates_too(
+    tmp_path: Path, docgen_build: Callable[..., object]
+) -> None:
+    # jemalloc defines JEMALLOC_NOTHROW only in jemalloc_macros.h.in, which configure turns
+    # into a header the repository does not hold
+    repo = tmp_path / "templated"
+    (repo / "include").mkdir(parents=True)
+    (repo / "include" / "macros.h.in").write_text(
+        "#ifdef _MSC_VER\n#  define LIB_NOTHROW __declspec(nothrow)\n#else\n"
+        "#  define LIB_NOTHROW __attribute__((nothrow))\n#endif\n"
+    )
+    (repo / "alloc.c").write_text("void *LIB_NOTHROW\nlib_malloc(int size) {\n  return 0;\n}\n")
+    docgen_build(repo, tmp_path / "out")
+    kw = (tmp_path / "out" / "alloc.c_kw.md").read_text()
+    assert "`lib_malloc`" in kw
+    assert "`LIB_NOTHROW`" not in kw
+    docs = (tmp_path / "out" / "alloc.c_docs.md").read_text()
+    assert "- Attributes and export macros: `LIB_NOTHROW`" in docs
+    assert "syntax error" not in docs

@@ -60,6 +60,16 @@ C_FAMILY: frozenset[str] = frozenset({"c", "cpp", "cuda"})
 CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".hpp", ".hh", ".hxx")
 
 
+#: header templates a build configures into headers (`config.h.in`, `macros.h.cmake`):
+#: their `#define`s are read for attribute macros, though they get no C-family page
+HEADER_TEMPLATE_SUFFIXES: tuple[str, ...] = (".h.in", ".hpp.in", ".h.cmake", ".h.cmakein")
+
+
+def defines_macros(path: str) -> bool:
+    """Whether the attribute macros of a tree are learned from this file's `#define`s."""
+    return language_for(path) in C_FAMILY or path.lower().endswith(HEADER_TEMPLATE_SUFFIXES)
+
+
 def language_for(path: str) -> str:
     """The language of a file from its name; "" when unknown."""
     name = path.rpartition("/")[2]
