@@ -311,3 +311,19 @@ def test_a_registration_on_a_line_of_its_own_is_read_not_blanked() -> None:
     c = facts(source, "kernel.cpp")
     assert "REGISTER_DISPATCH" not in c.neutralised
     assert [r.name for r in c.registrations] == ["add_stub"]
+
+
+def test_braces_after_a_method_in_a_class_are_its_body() -> None:
+    # flameshot's `virtual void setCapture(const QPixmap& pixmap){};`: the grammar reads
+    # the braces as a member's initializer, which a function's declarator never takes
+    source = (
+        "class C {\n public:\n  virtual void set(const QPixmap& p){};\n"
+        "  virtual void move(const QPoint& pos) { Q_UNUSED(pos) };\n"
+        "  void later();\n  int count{};\n};\n"
+    )
+    c = facts(source, "capturetool.h")
+    kinds = {d.qualname: (d.kind, d.is_definition, d.declaration) for d in c.definitions}
+    assert kinds["C::set"] == ("method", True, "virtual void set(const QPixmap& p)")
+    assert kinds["C::move"] == ("method", True, "virtual void move(const QPoint& pos)")
+    assert kinds["C::later"] == ("method", False, "void later()")
+    assert kinds["C::count"] == ("field", True, "int count{}")

@@ -313,7 +313,11 @@ class _Walker(Recorder):
                 if name_node is not None and name_node.type == "parenthesized_declarator":
                     declarator = name_node  # `int (*open)(...)`: a pointer to a function
                 else:
-                    self.callable(frame, function, name_node, None, False)
+                    braces = node.child_by_field_name("default_value")  # `void f(){};`: a body
+                    body = (
+                        braces if braces is not None and braces.type == "initializer_list" else None
+                    )
+                    self.callable(frame, function, name_node, body, body is not None)
                     continue
             if declarator.type == "operator_cast":
                 self.callable(frame, declarator, declarator, None, False)
