@@ -327,3 +327,17 @@ def test_braces_after_a_method_in_a_class_are_its_body() -> None:
     assert kinds["C::move"] == ("method", True, "virtual void move(const QPoint& pos)")
     assert kinds["C::later"] == ("method", False, "void later()")
     assert kinds["C::count"] == ("field", True, "int count{}")
+
+
+def test_a_typedef_the_grammar_could_not_read_names_nothing() -> None:
+    # curl: with a calling convention it does not know, the grammar reads a parameter's
+    # type where the typedef's name stands; Windows' own are known
+    source = (
+        "typedef LONG (APIENTRY *VERIFY_FN)\n  (struct INFO *, ULONG, ULONGLONG);\n"
+        "typedef LONG (XAPI *OTHER_FN)\n  (ULONG, ULONGLONG);\n"
+        "typedef int (*plain_fn)(int);\n"
+    )
+    c = facts(source, "version_win32.c")
+    assert inventory(c) == {("typedef", "VERIFY_FN", 1), ("typedef", "plain_fn", 5)}
+    (verify,) = [d for d in c.definitions if d.name == "VERIFY_FN"]
+    assert verify.attributes == ("APIENTRY",)

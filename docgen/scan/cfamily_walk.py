@@ -26,6 +26,7 @@ from docgen.scan.cfamily_source import (
     split_qualified,
     unwrap,
 )
+from docgen.scan.cfamily_typedefs import type_definition
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -88,7 +89,7 @@ class _Walker(Recorder):
             elif kind in ("declaration", "field_declaration"):
                 stack.extend(self.declaration(frame))
             elif kind == "type_definition":
-                stack.extend(self.type_definition(frame))
+                stack.extend(type_definition(self, frame))
             elif kind == "alias_declaration":
                 name = node.child_by_field_name("name")
                 if name is not None:
@@ -350,47 +351,6 @@ class _Walker(Recorder):
                         True,
                     )
         return pushed
-
-    def type_definition(self, frame: Frame) -> list[Frame]:
-        """`typedef ... name;`; the fields of `typedef struct { ... } name;` are name's."""
-        node = frame.node
-        names: list[str] = []
-        for declarator in node.children_by_field_name("declarator"):
-            inner: Node | None = declarator
-            while inner is not None and inner.type != "type_identifier":
-                inner = inner.child_by_field_name("declarator") or next(
-                    (
-                        c
-                        for c in inner.named_children
-                        if c.type.endswith("declarator") or c.type == "type_identifier"
-                    ),
-                    None,
-                )
-            if inner is not None:
-                names.append(self.text(inner))
-                self.add(
-                    frame,
-                    node,
-                    "typedef",
-                    self.text(inner),
-                    (),
-                    inner.start_point[0] + 1,
-                    node.end_byte,
-                    True,
-                )
-        type_node = node.child_by_field_name("type")
-        if type_node is None or type_node.type not in CLASS_KINDS:
-            return []
-        body = type_node.child_by_field_name("body")
-        if type_node.child_by_field_name("name") is None and body is not None and names:
-            if type_node.type == "enum_specifier":
-                return []
-            scope = (*frame.scope, names[0])
-            return [
-                Frame(c, scope, names[0], frame.file_local) for c in reversed(body.named_children)
-            ]
-        outer = frame.outer or node
-        return [Frame(type_node, frame.scope, frame.in_class, frame.file_local, "", outer)]
 
 
 def walk(

@@ -55,6 +55,11 @@ BUILTIN_MACROS: frozenset[str] = frozenset(
         "C10_LAUNCH_BOUNDS_2()",
         "C10_DEPRECATED",
         "C10_DEPRECATED_MESSAGE()",
+        # Windows calling conventions, defined in headers no repository holds
+        "WINAPI",
+        "APIENTRY",
+        "NTAPI",
+        "WSAAPI",
     }
 )
 
