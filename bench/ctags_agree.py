@@ -39,13 +39,7 @@ from pathlib import Path
 
 from docgen.discover import discover
 from docgen.scan import scan_file
-from docgen.scan.cpp_macros import (
-    BUILTIN_MACROS,
-    attribute_macros,
-    macro_defs,
-    namespace_macros,
-    wrapper_macros,
-)
+from docgen.scan.cpp_macros import BUILTIN_MACROS, macro_defs
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
 
@@ -99,10 +93,7 @@ def docgen_entries(
     defs = [d for blob in data.values() for d in macro_defs(blob)]
     defs += [d for p in templates for d in macro_defs((repo / p).read_bytes())]
     cpp = any(p.lower().endswith(CPP_SOURCE_SUFFIXES) for p in paths)
-    learned = attribute_macros(defs)
-    settings = ScanSettings(
-        learned, "cpp" if cpp else "c", namespace_macros(defs), wrapper_macros(defs, learned)
-    )
+    settings = ScanSettings.learned(defs, "cpp" if cpp else "c")
     found: set[Key] = set()
     for path in paths:
         facts = scan_file(path, data[path], settings).cfamily

@@ -13,7 +13,6 @@ from docgen.facts import ScannedFile
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
-from docgen.scan.cpp_macros import attribute_macros, namespace_macros, wrapper_macros
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
@@ -144,12 +143,5 @@ def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> 
     if not any(language_for(s.path) in C_FAMILY for s in discovery.files):
         return ScanSettings(frozenset(options.cpp_macros))
     defs = state.macro_defs([s for s in discovery.files if defines_macros(s.path)])
-    learned = attribute_macros(defs)
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
-    attributes = learned | frozenset(options.cpp_macros)
-    return ScanSettings(
-        attributes,
-        "cpp" if cpp else "c",
-        namespace_macros(defs),
-        wrapper_macros(defs, attributes),
-    )
+    return ScanSettings.learned(defs, "cpp" if cpp else "c", options.cpp_macros)

@@ -20,7 +20,8 @@ from docgen.scan.cpp_blanking import (
     first_branches,
     neutralise,
 )
-from docgen.scan.cpp_macros import _defines
+from docgen.scan.cpp_macros import _DEFINE
+from docgen.scan.cpp_source import directives_matching
 from docgen.scan.settings import ScanSettings
 
 SETTINGS = settings(
@@ -151,7 +152,7 @@ def test_first_branches_reread_equals_a_fresh_parse(source: str) -> None:
     assert str(parser.parse(retry, tree).root_node) == str(parser.parse(retry).root_node)
 
 
-#: what `cpp_macros._defines` must find: directives from the start of a line
+#: what `directives_matching(_DEFINE, ...)` must find: directives from the start of a line
 _LINE_DEFINE = re.compile(
     rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?((?:[^\n]*\\\r?\n)*[^\n]*)", re.MULTILINE
 )
@@ -174,9 +175,10 @@ _DEFINE_LINES = st.one_of(
 def test_defines_are_the_directives_a_line_anchored_search_finds(data: bytes) -> None:
     expected = []
     for match in _LINE_DEFINE.finditer(data):
-        hash_at = match.start() + match.group(0).index(b"#")  # `_defines` starts at the `#`
+        hash_at = match.start() + match.group(0).index(b"#")  # the match starts at the `#`
         expected.append(((hash_at, match.end()), match.groups()))
-    assert [(m.span(), m.groups()) for m in _defines(data)] == expected
+    found = directives_matching(_DEFINE, data)
+    assert [(m.span(), m.groups()) for m in found] == expected
 
 
 _DIRECTIVE_PIECES = st.sampled_from(

@@ -15,7 +15,10 @@ import bisect
 import itertools
 import re
 
-#: a function-like `#define`, an `#undef` or a conditional line, from its `#`
+from docgen.scan.cpp_source import directives_matching
+
+#: a function-like `#define`, an `#undef` or a conditional line, from its `#` (see
+#: `cpp_source.directives_matching`)
 _DIRECTIVE = re.compile(
     rb"#[ \t]*(?:define[ \t]+([A-Za-z_]\w*)\(|undef[ \t]+([A-Za-z_]\w*)"
     rb"|(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b)"
@@ -37,15 +40,9 @@ class FunctionMacros:
             return
         branch: tuple[int, ...] = ()
         ids = itertools.count(1)
-        line, counted, pos = 1, 0, 0
-        while (match := _DIRECTIVE.search(data, pos)) is not None:
+        line, counted = 1, 0
+        for match in directives_matching(_DIRECTIVE, data):
             start = match.start()
-            line_start = data.rfind(b"\n", pos, start) + 1 or pos
-            if data[line_start:start].strip(b" \t"):
-                line_end = data.find(b"\n", start)  # no directive starts later on this line
-                pos = len(data) if line_end < 0 else line_end + 1
-                continue
-            pos = match.end()
             line += data.count(b"\n", counted, start)
             counted = start
             defined, undefined, word = match.groups()

@@ -104,7 +104,7 @@ def _namespace(
     return scope
 
 
-def misread_block_functions(frame: Frame) -> list[Frame]:
+def misread_block_children(frame: Frame) -> list[Frame]:
     """The functions with a return type, typedefs, struct, union and enum definitions
     and `#define`s in a C block where declarations stand: the grammar's reading of a
     brace it could not place (jemalloc's `#define` inside an initializer took the

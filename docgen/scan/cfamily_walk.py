@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_commas
 from docgen.scan.cfamily_names import Frame, Recorder, Walked, callable_kind
-from docgen.scan.cfamily_recovery import error_children, misread_block_functions
+from docgen.scan.cfamily_recovery import error_children, misread_block_children
 from docgen.scan.cfamily_source import (
     CLASS_KINDS,
     LOCAL_TYPE,
@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 class _Walker(Recorder):
     """The walk itself: one handler per kind of node that declares names."""
 
-    #: whether functions in a block the grammar could not place are read (`_misread_block`)
+    #: whether what a block the grammar could not place holds is read (see
+    #: `cfamily_recovery.misread_block_children`)
     misread_blocks = False
 
     # --------------------------------------------------------------- the walk
@@ -54,7 +55,7 @@ class _Walker(Recorder):
                     for c in reversed(node.named_children)
                 )
             elif kind == "compound_statement" and self.misread_blocks:
-                stack.extend(reversed(misread_block_functions(frame)))
+                stack.extend(reversed(misread_block_children(frame)))
             elif kind == "linkage_specification":
                 body = node.child_by_field_name("body")
                 if body is not None:

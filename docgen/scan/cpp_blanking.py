@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE, has_meaning
-from docgen.scan.cpp_source import Calls, Directives, directive_end, kept_argument, string_end
+from docgen.scan.cpp_source import (
+    Calls,
+    Directives,
+    directive_end,
+    directives_matching,
+    kept_argument,
+    string_end,
+)
 
 
 @dataclass(frozen=True)
@@ -133,15 +140,12 @@ def directive_comments_blanked(data: bytes) -> bytes:
     if b"/*" not in data or b"define" not in data:
         return data
     out: bytearray | None = None
-    pos = 0
-    while (match := _DEFINE_START.search(data, pos)) is not None:
+    end = -1
+    for match in directives_matching(_DEFINE_START, data):
         start = match.start()
-        if data[data.rfind(b"\n", 0, start) + 1 : start].strip(b" \t"):
-            line_end = data.find(b"\n", start)  # no directive starts later on this line
-            pos = len(data) if line_end < 0 else line_end + 1
-            continue
+        if start <= end:
+            continue  # on a continued line of the #define before
         end = directive_end(data, start)
-        pos = end + 1
         if data.find(b"/*", start, end) < 0 or data.find(b"\n", start, end) < 0:
             continue  # no comment, or one line: the grammars read it whole
         i = start

@@ -16,10 +16,11 @@ written `NAME()` in the sets here; their argument list is blanked with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
+from docgen.scan.cpp_source import directives_matching
 
 #: Macros every C++ tree may use, blanked whether or not a header defines them.
 BUILTIN_MACROS: frozenset[str] = frozenset(
@@ -98,9 +99,7 @@ RESERVED: frozenset[str] = frozenset(
     }
 )
 
-#: a `#define` from its `#` (a pattern that starts with a character is searched for
-#: ten times as fast as one that starts at every line); `_defines` checks that only
-#: blanks stand before it on its line
+#: a `#define` with its continued lines, from its `#` (see `directives_matching`)
 _DEFINE = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?((?:[^\n]*\\\r?\n)*[^\n]*)")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 #: calls that leave nothing for a parser: attributes, and pragmas (`_Pragma("unroll")`)
@@ -199,25 +198,13 @@ def _namespace_body(body: str, params: list[str]) -> str:
     return ""
 
 
-def _defines(data: bytes) -> Iterator[re.Match[bytes]]:
-    """The `#define` lines of a file, as `^[ \t]*#[ \t]*define` would find them."""
-    pos = 0
-    while (match := _DEFINE.search(data, pos)) is not None:
-        start = match.start()
-        if data[data.rfind(b"\n", 0, start) + 1 : start].strip(b" \t"):
-            pos = start + 1  # a `#` after other text on its line: not a directive
-            continue
-        yield match
-        pos = match.end()
-
-
 def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     """The `#define`s of one file that may be attribute or namespace macros (cheap: no
     parse)."""
     if b"define" not in data:
         return ()
     found: dict[MacroDef, None] = {}
-    for match in _defines(data):
+    for match in directives_matching(_DEFINE, data):
         name = match.group(1).decode("ascii")
         if name in RESERVED or _INCLUDE_GUARD.search(name) or has_meaning(name):
             continue
@@ -253,14 +240,19 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     return tuple(found)
 
 
+def _as_referred_to(macros: Iterable[str]) -> set[str]:
+    """How a body may refer to these macros: a plain word may name either kind of macro,
+    a call `NAME()` a function-like one."""
+    return {*macros, *(name.removesuffix("()") for name in macros)}
+
+
 def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
         if not d.namespace and not d.wraps:
             by_name.setdefault(d.name, []).append(d.refs)
-    # a plain word may name either kind of macro; a call `NAME()` a function-like one
-    known = {*BUILTIN_MACROS, *(name.removesuffix("()") for name in BUILTIN_MACROS)}
+    known = _as_referred_to(BUILTIN_MACROS)
     chosen: set[str] = set()
     changed = True
     while changed:
@@ -313,8 +305,7 @@ def wrapper_macros(
     """Function-like macros that expand to one of their arguments with only attributes
     around it (see `MacroDef.wraps`), each with the place of that argument (the first
     in sorted order); not those some other `#define` makes attribute macros."""
-    known = {*BUILTIN_MACROS, *attributes}
-    known |= {name.removesuffix("()") for name in known}
+    known = _as_referred_to(BUILTIN_MACROS | attributes)
     chosen: dict[str, int] = {}
     for d in sorted(defs, key=lambda d: (d.name, d.wraps, d.refs)):
         if d.wraps and d.name not in attributes and all(ref in known for ref in d.refs):

@@ -12,7 +12,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from docgen.scan.cpp_blanking import MacroTable
+    from docgen.scan.cpp_macros import MacroDef
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,16 @@ class ScanSettings:
     #: (macro, place of the argument kept) of macros that wrap a declaration in
     #: attributes, such as `GGML_DEPRECATED(func, hint)` (see cpp_macros)
     wrapper_macros: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def learned(
+        cls, defs: Sequence[MacroDef], headers_as: str, configured: Iterable[str] = ()
+    ) -> ScanSettings:
+        """The settings a tree's `#define`s make, with the configured attribute macros."""
+        from docgen.scan.cpp_macros import attribute_macros, namespace_macros, wrapper_macros
+
+        attributes = attribute_macros(defs) | frozenset(configured)
+        return cls(attributes, headers_as, namespace_macros(defs), wrapper_macros(defs, attributes))
 
     @cached_property
     def macro_table(self) -> MacroTable:
