@@ -31,6 +31,8 @@ from docgen.state import (
 if TYPE_CHECKING:
     from docgen.index import RepoIndex
     from docgen.keywords import DefinitionSite
+    from docgen.produce import PagePlan
+    from docgen.scanning import ScanResult
     from docgen.workers import Progress, WarmWorker
     from docgen.write import WriteResult
 
@@ -127,7 +129,14 @@ def build_pages(
     from docgen.produce import make_pages, plan_pages
     from docgen.write import PageWriter, prune_pages, record_outcomes
 
-    index = build_index(project, scan.files, options.source_roots, options.include_roots)
+    index = build_index(
+        project,
+        scan.files,
+        options.source_roots,
+        options.include_roots,
+        scan.encoded,
+        scan.relations,
+    )
     clock.lap("index")
     with open_state(options.out) as state:
         keyword_sites = partial(
@@ -149,6 +158,8 @@ def build_pages(
         )
         written = prune_pages(options.out, plan.names, state)
         writer = PageWriter(options.out, state.manifest())
+    # Made before the pages, whose digests read what it computes, and kept at the end.
+    relations = kept_relations(scan, index, plan)
     made = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
     outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}
     written.unchanged += len(made) - len(outcomes)
@@ -163,7 +174,26 @@ def build_pages(
         )
         unwritten = {page for page, _ in written.failed} | set(written.refused)
         store_letters(state, plan.keywords, plan.common, unwritten)
+        if relations is not None:
+            state.keep_relations(scan.relations_key, relations)
     return clock.finish(report, "write")
+
+
+def kept_relations(scan: ScanResult, index: RepoIndex, plan: PagePlan) -> str | None:
+    """This build's C-family relations for the next one to reuse (see
+    `docgen.cfamily_relations`): "" when the tree has no C-family file, None when the
+    ones kept are still those."""
+    if scan.relations is not None:
+        return None
+    if not scan.relations_key or plan.inputs is None:
+        return ""
+    from docgen.cfamily_relations import encode, relations_of
+
+    return encode(
+        relations_of(
+            scan.relations_key, index.includes, index.symbols, index.files, plan.inputs.c_summary
+        )
+    )
 
 
 def early_worker(options: BuildOptions) -> contextlib.AbstractContextManager[WarmWorker | None]:
@@ -280,11 +310,9 @@ def make_report(
         for s in discovery.skipped
         if s.reason != REASON_DOCGEN_PAGE
     ]
-    for scanned in index.files.values():
-        for problem in scanned.facts.problems:
-            warnings.append(
-                BuildWarning(scanned.facts.path, problem.line, problem.message, problem.severity)
-            )
+    for path in index.files:
+        for problem in index.problems(path):
+            warnings.append(BuildWarning(path, problem.line, problem.message, problem.severity))
     for page in conflicts:
         warnings.append(BuildWarning(page, 0, "page not written: a folder has the same name"))
     for page, why in written.failed:
@@ -293,7 +321,7 @@ def make_report(
         warnings.append(BuildWarning(page, 0, "not overwritten: a file docgen did not write"))
     return BuildReport(
         files=len(discovery.files),
-        documented=len(index.documented()),
+        documented=len(index.documented_paths()),
         written=written.written,
         unchanged=written.unchanged,
         pruned=written.pruned,

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from docgen.facts import ScannedFile
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ResolvedInclude:
     line: int
     target: str  # as written
@@ -92,7 +92,6 @@ def build_include_graph(
     search = tuple(roots) if roots else ("",)
     suffixes = _suffix_index(sorted(paths)) if guessed else None
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
-    lines: dict[tuple[str, str], list[int]] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
         c = scanned.facts.cfamily
         if c is None or not c.includes:
@@ -102,16 +101,27 @@ def build_include_graph(
         for inc in c.includes:
             target, how = resolve(path, inc.target, inc.system, paths, search, suffixes)
             resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
-            if target:
-                lines.setdefault((target, path), []).append(inc.line)
         includes[path] = tuple(resolved)
+    return include_graph(includes, search, guessed)
+
+
+def include_graph(
+    includes: Mapping[str, tuple[ResolvedInclude, ...]], roots: tuple[str, ...], guessed: bool
+) -> IncludeGraph:
+    """The graph of these resolved includes (by including file, in path order), with its
+    reverse edges: made after resolving, or from the edges a build kept."""
+    lines: dict[tuple[str, str], list[int]] = {}
+    for path, resolved in includes.items():
+        for inc in resolved:
+            if inc.path:
+                lines.setdefault((inc.path, path), []).append(inc.line)
     reverse: dict[str, list[str]] = {}  # each includer once: `lines` has one key per pair
     for target, path in lines:
         reverse.setdefault(target, []).append(path)
     return IncludeGraph(
-        includes=MappingProxyType(includes),
+        includes=MappingProxyType(dict(includes)),
         included_by=MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(reverse.items())}),
-        roots=search,
+        roots=roots,
         guessed=guessed,
         lines=MappingProxyType({key: tuple(found) for key, found in lines.items()}),
     )

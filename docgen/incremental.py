@@ -14,9 +14,11 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from docgen.cfamily_relations import CFileSummary, summary_of
 from docgen.index import RepoIndex
 from docgen.links import folder_of
 from docgen.render.api_views import api_inputs
+from docgen.render.lookup import page_tags
 from docgen.render.markdown_links import link_state_key
 
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ class PageInputs:
         self._facts = facts_digests
         self._common = _digest([common, *sorted(lookup.packages)])
         self._trees: dict[str, str] = {}
+        self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
 
     @property
@@ -86,7 +89,7 @@ class PageInputs:
                 "links",
                 *self._link_states(path),
                 "cfamily",
-                *self._cfamily(path),
+                self.shown(path),
                 "suite",
                 *self._suite(path),
             ]
@@ -100,13 +103,30 @@ class PageInputs:
             parts.append(f"{info.suite_class.name}:{info.collected}:{chain}")
         return parts
 
-    def _cfamily(self, path: str) -> list[str]:
+    def shown(self, path: str) -> str:
+        """The digest of what a C-family file's docs page shows of other files ("" for other
+        files): kept from the last build where its relations were (see `RepoIndex.files`)."""
+        files = self._index.files
+        if files.is_encoded(path):
+            return self._index.c_summaries[path].shown
+        found = self._shown.get(path)
+        if found is None:
+            parts = self._cfamily(path)
+            found = self._shown[path] = _digest(parts) if parts is not None else ""
+        return found
+
+    def c_summary(self, path: str) -> CFileSummary:
+        """What a later build reads of a C-family file instead of its facts."""
+        scanned = self._index.files[path]
+        return summary_of(scanned, (t.name for t in page_tags(scanned)), self.shown(path))
+
+    def _cfamily(self, path: str) -> list[str] | None:
         """What a C-family page shows of other files: where its includes lead, who includes
         it (and on which lines), where its declarations are defined, its dispatch stubs."""
         scanned = self._index.files.get(path)
         c = scanned.facts.cfamily if scanned is not None else None
         if c is None:
-            return []
+            return None
         graph = self._index.includes
         parts = [f"{r.line}:{r.path}:{r.how}" for r in graph.includes.get(path, ())]
         parts.append("included-by")
@@ -124,8 +144,9 @@ class PageInputs:
 
     def _link_states(self, path: str) -> list[str]:
         """Where a Markdown file's links lead (other files' existence and headings)."""
-        scanned = self._index.files.get(path)
-        markdown = scanned.facts.markdown if scanned is not None else None
+        if path not in self._index.files or self._index.files.kind(path) != "markdown":
+            return []
+        markdown = self._index.files[path].facts.markdown
         if markdown is None:
             return []
         return [link_state_key(path, link.target, self._lookup) for link in markdown.links]

@@ -11,7 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from docgen.facts import ScannedFile
+from docgen.cfamily_relations import CFamilyRelations, CFileSummary
+from docgen.facts import Problem, ScannedFile
+from docgen.file_table import FileTable
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, build_graph
 from docgen.includes import IncludeGraph, build_include_graph
@@ -32,7 +34,7 @@ class FolderEntry:
 @dataclass(frozen=True)
 class RepoIndex:
     project: str
-    files: Mapping[str, ScannedFile]  # by repo-relative path, in sorted order
+    files: FileTable  # by repo-relative path, in sorted order
     folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order
     graph: ImportGraph  # who imports whom
     includes: IncludeGraph  # which C-family file includes which
@@ -44,10 +46,21 @@ class RepoIndex:
     test_classes: Mapping[str, tuple[CollectedClass, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    #: what the build reads of the C-family files whose facts stay encoded (see
+    #: `docgen.cfamily_relations`), by path
+    c_summaries: Mapping[str, CFileSummary] = field(default_factory=lambda: MappingProxyType({}))
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
-        return [f for f in self.files.values() if f.facts.kind != "binary"]
+        return [self.files[p] for p in self.documented_paths()]
+
+    def documented_paths(self) -> list[str]:
+        """The paths of `documented()`, in order, read without decoding any facts."""
+        return [p for p in self.files if self.files.kind(p) != "binary"]
+
+    def problems(self, path: str) -> tuple[Problem, ...]:
+        summary = self.c_summaries.get(path) if self.files.is_encoded(path) else None
+        return summary.problems if summary is not None else self.files[path].facts.problems
 
 
 def build_index(
@@ -55,11 +68,18 @@ def build_index(
     scanned: Iterable[ScannedFile],
     source_roots: Sequence[str] = DEFAULT_SOURCE_ROOTS,
     include_roots: Sequence[str] = (),
+    encoded: Mapping[str, str] | None = None,
+    relations: CFamilyRelations | None = None,
 ) -> RepoIndex:
-    files = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
+    """The index of these files; with `relations` kept by the last build, the C-family
+    files' facts stay `encoded` (path -> JSON) and their relations are those kept."""
+    decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
+    summaries = relations.summaries() if relations is not None else {}
+    kept = encoded if relations is not None else None
+    paths = sorted(decoded.keys() | (kept or {}).keys())
     direct: dict[str, list[str]] = {}
     children: dict[str, set[str]] = {}
-    for path in files:
+    for path in paths:
         direct.setdefault(folder_of(path), []).append(path)
         chain = parent_folders(path)
         for folder in chain:
@@ -67,7 +87,7 @@ def build_index(
             children.setdefault(folder, set())
         for parent, child in itertools.pairwise(chain):
             children[parent].add(child)
-    if not files:
+    if not paths:
         direct[""] = []
     folders = {
         folder: FolderEntry(
@@ -77,16 +97,24 @@ def build_index(
         )
         for folder in sorted(direct)
     }
-    graph = build_graph(files.values(), source_roots)
-    suites = resolve_suites(files, graph)
-    files = suites.files
+    # Python's imports and test suites never involve a C-family file.
+    graph = build_graph(decoded.values(), source_roots)
+    suites = resolve_suites(decoded, graph)
+    kinds = {path: s.kind for path, s in summaries.items()}
+    files = FileTable(suites.files, kept, kinds)
+    if relations is not None:
+        includes, symbols = relations.include_graph(), relations.symbols()
+    else:
+        includes = build_include_graph(files.values(), files.keys(), include_roots)
+        symbols = CppSymbols.of(files.values())
     return RepoIndex(
         project=project,
-        files=MappingProxyType(files),
+        files=files,
         folders=MappingProxyType(folders),
         graph=graph,
-        includes=build_include_graph(files.values(), files.keys(), include_roots),
-        symbols=CppSymbols.of(files.values()),
+        includes=includes,
+        symbols=symbols,
         derived=MappingProxyType(suites.derived),
         test_classes=MappingProxyType(suites.classes),
+        c_summaries=MappingProxyType(summaries),
     )

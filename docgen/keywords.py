@@ -50,9 +50,9 @@ def definition_sites(
     alone, so those of unchanged files can come from the last build (`stored`)."""
     stored = stored or {}
     sites: list[DefinitionSite] = []
-    for scanned in index.documented():
-        found = stored.get(scanned.facts.path)
-        sites.extend(found if found is not None else sites_of(scanned))
+    for path in index.documented_paths():
+        found = stored.get(path)
+        sites.extend(found if found is not None else sites_of(index.files[path]))
     sites.sort(key=site_order)
     return sites
 

@@ -164,9 +164,12 @@ def _within(path: str, root: str) -> bool:
 
 
 def _line_count(data: bytes) -> int:
+    """Lines as docgen's scanners number them: "\r\n", "\r" and "\n" each end one (see
+    `docgen.scan.decode`), a last unterminated line counts."""
     if not data:
         return 0
-    return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    return ends + (0 if data.endswith((b"\n", b"\r")) else 1)
 
 
 class _Checker:

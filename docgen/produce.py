@@ -66,6 +66,7 @@ class PagePlan:
     keywords: KeywordPlan = field(default_factory=lambda: KeywordPlan([], (), {}))
     sites: KeywordSites = field(default_factory=lambda: KeywordSites([]))  # the sites read
     common: str = ""  # the digest of what every page shares
+    inputs: PageInputs | None = None  # how the pages' inputs were digested
 
     @property
     def names(self) -> list[str]:
@@ -170,8 +171,7 @@ def plan_pages(
         common_inputs(options, index.project), index, renderer.lookup, facts_digests
     )
     pages: list[PageJob] = []
-    for scanned in index.documented():
-        path = scanned.facts.path
+    for path in index.documented_paths():
         pages.append(
             PageJob(docs_page(path), partial(digests.docs, path), partial(renderer.docs_page, path))
         )
@@ -206,7 +206,9 @@ def plan_pages(
             )
     conflicts = set(page_conflicts([*(job.name for job in pages), *keywords.kept]))
     writable = [job for job in pages if job.name not in conflicts]
-    return PagePlan(writable, previous, sorted(conflicts), keywords, keyword, digests.common)
+    return PagePlan(
+        writable, previous, sorted(conflicts), keywords, keyword, digests.common, digests
+    )
 
 
 def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:

@@ -5,9 +5,11 @@ build (page inputs, keyword sites) is read while the state is open."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from docgen.cfamily_relations import CFamilyRelations, is_cfamily, relations_key
+from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
 from docgen.facts import ScannedFile
 from docgen.inputs import render_code_key
@@ -20,6 +22,7 @@ from docgen.state import State, facts_key, keys_for
 if TYPE_CHECKING:
     import jinja2
 
+    from docgen.state.facts import FactsCache
     from docgen.workers import Progress, WarmWorker
 
 
@@ -36,6 +39,11 @@ class ScanResult:
     sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
     notices: tuple[str, ...] = ()  # about how the files were scanned
+    #: the C-family relations the last build kept, when they still hold; the C-family
+    #: files' facts are then left `encoded` (path -> JSON) for the index to decode
+    relations: CFamilyRelations | None = None
+    encoded: Mapping[str, str] = field(default_factory=dict)
+    relations_key: str = ""  # what this build's C-family relations follow from ("": none)
 
 
 def scan_sources(
@@ -60,9 +68,17 @@ def scan_sources(
     unchanged, fresh = cache.partition(files)
     loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
     environments: list[jinja2.Environment | None] = []
+    kept: list[tuple[CFamilyRelations, dict[str, str]]] = []
+    paths = [s.path for s in files]
 
     def meanwhile() -> None:
-        loaded.append(cache.load(unchanged))
+        found = reusable_relations(state, cache, unchanged, fresh, paths, options.include_roots)
+        if found is not None:
+            kept.append(found)
+            unchanged_others = [s for s in unchanged if not is_cfamily(s.path)]
+            loaded.append(cache.load(unchanged_others))
+        else:
+            loaded.append(cache.load(unchanged))
         from docgen.produce import prepared_environment
 
         environments.append(prepared_environment(options))
@@ -103,6 +119,8 @@ def scan_sources(
     cache.store(fresh, scanned_now, texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
+    any_cfamily = any(is_cfamily(p) for p in paths)
+    relations, encoded = kept[0] if kept else (None, {})
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
@@ -113,7 +131,34 @@ def scan_sources(
         sites_made_from=made_from,
         environment=environments[0],
         notices=tuple(notices),
+        relations=relations,
+        encoded=encoded,
+        relations_key=(
+            relations_key(paths, cache.digests, options.include_roots, render_code_key())
+            if any_cfamily
+            else ""
+        ),
     )
+
+
+def reusable_relations(
+    state: State,
+    cache: FactsCache,
+    unchanged: Sequence[SourceFile],
+    fresh: Sequence[SourceFile],
+    paths: Sequence[str],
+    include_roots: Sequence[str],
+) -> tuple[CFamilyRelations, dict[str, str]] | None:
+    """The C-family relations the last build kept and the unchanged C-family files' facts,
+    left encoded, when no C-family file changed and the relations still hold (see
+    `docgen.cfamily_relations`); None when they must be made again."""
+    cfamily = [s for s in unchanged if is_cfamily(s.path)]
+    if not cfamily or any(is_cfamily(s.path) for s in fresh):
+        return None
+    encoded = cache.encoded(cfamily)
+    key = relations_key(paths, cache.digests, include_roots, render_code_key())
+    relations = decode_relations(state.kept_relations(key), key)
+    return (relations, encoded) if relations is not None else None
 
 
 def shard_share(files: Sequence[SourceFile], index: int, count: int) -> frozenset[str]:

@@ -219,7 +219,7 @@ def owner_specialization(
     return args if args and (owner, args) in specialized else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Site:
     path: str
     line: int

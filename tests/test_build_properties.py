@@ -51,13 +51,35 @@ def markdown_text(draw: st.DrawFn, names: list[str]) -> str:
 
 
 @st.composite
+def cfamily_text(draw: st.DrawFn, names: list[str]) -> str:
+    """Includes of the tree's other files (found or not), and declarations and
+    definitions that other files may match, among arbitrary lines."""
+    lines: list[str] = []
+    for _ in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(["include", "declare", "define", "namespace", "other"]))
+        name = draw(st.sampled_from(["f", "g", "Widget::run"]))
+        if kind == "include":
+            target = draw(st.sampled_from([*names, "missing.h", "../up.h"]))
+            lines.append(f'#include "{target}"' if draw(st.booleans()) else f"#include <{target}>")
+        elif kind == "declare":
+            lines.append(f"int {name.split('::')[-1]}(int a);")
+        elif kind == "define":
+            lines.append(f"int {name}(int a) {{ return a; }}")
+        elif kind == "namespace":
+            lines.append("namespace ns { struct Widget { void run(); }; }")
+        else:
+            lines.append(draw(st.text(max_size=30)))
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
 def trees(draw: st.DrawFn) -> dict[str, str]:
     count = draw(st.integers(1, 4))
     paths: list[str] = []
     for _ in range(count):
         folders = draw(st.lists(segment, max_size=2))
         stem = draw(segment)
-        suffix = draw(st.sampled_from([".py", ".md", ".txt", ".py"]))
+        suffix = draw(st.sampled_from([".py", ".md", ".txt", ".py", ".h", ".cpp"]))
         path = "/".join([*folders, stem + suffix])
         # one name may not be both a file and a folder
         if any(p.startswith(path + "/") or path.startswith(p + "/") for p in paths):
@@ -70,6 +92,8 @@ def trees(draw: st.DrawFn) -> dict[str, str]:
             files[path] = draw(hypothesmith.from_grammar() | st.text(max_size=200))
         elif path.endswith(".md"):
             files[path] = draw(markdown_text([p for p in paths if p != path]))
+        elif path.endswith((".h", ".cpp")):
+            files[path] = draw(cfamily_text([p for p in paths if p != path]))
         else:
             files[path] = draw(st.text(max_size=200))
     return files

@@ -131,6 +131,28 @@ def test_line_anchors_on_source(tree: tuple[Path, Path]) -> None:
     ]
 
 
+def test_source_lines_are_numbered_as_the_scanners_number_them(tmp_path: Path) -> None:
+    """A lone carriage return ends a line for Python and for docgen's decoder: the
+    line after it exists; "\r\n" ends one line, not two."""
+    out, repo = tmp_path / "out", tmp_path / "repo"
+    (repo / "a").mkdir(parents=True)
+    (repo / "a/cr.py").write_bytes(b"\x0c\r@x")
+    (repo / "a/crlf.py").write_bytes(b"one\r\ntwo\r\n")
+    write(
+        out,
+        {
+            "a/index.md": (
+                "[cr](../../repo/a/cr.py#L2) [past](../../repo/a/cr.py#L3)\n"
+                "[crlf](../../repo/a/crlf.py#L2) [past](../../repo/a/crlf.py#L3)\n"
+            )
+        },
+    )
+    assert check_links(out, repo) == [
+        BrokenLink("a/index.md", 1, "../../repo/a/cr.py#L3", "line 3 past end (2 lines)"),
+        BrokenLink("a/index.md", 2, "../../repo/a/crlf.py#L3", "line 3 past end (2 lines)"),
+    ]
+
+
 def test_link_climbing_above_out_and_repo(tree: tuple[Path, Path]) -> None:
     out, repo = tree
     (out.parent / "elsewhere.md").write_text("# There\n", encoding="utf-8")

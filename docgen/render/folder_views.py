@@ -69,7 +69,7 @@ def summary(scanned: ScannedFile) -> str:
 
 
 def _folder_tags(lookup: RepoLookup, paths: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted({t.name for p in paths for t in page_tags(lookup.index.files[p])}))
+    return tuple(sorted({name for p in paths for name in lookup.tag_names(p)}))
 
 
 def _front(folder: str, tags: tuple[str, ...], context: RenderContext) -> FrontMatter:
@@ -237,11 +237,7 @@ def _tag_order(names: Iterable[str]) -> list[str]:
 def _test_files(lookup: RepoLookup, subtree: Iterable[str]) -> list[str]:
     """The test-tagged Python files, which get a run command on their docs pages."""
     files = lookup.index.files
-    return [
-        p
-        for p in subtree
-        if files[p].facts.kind == "python" and any(t.name == "test" for t in page_tags(files[p]))
-    ]
+    return [p for p in subtree if files.kind(p) == "python" and "test" in lookup.tag_names(p)]
 
 
 def _inside(entry: FolderEntry, path: str) -> str:
@@ -298,8 +294,8 @@ def _by_tag(
 ) -> tuple[TaggedFiles, ...]:
     carrying: dict[str, list[str]] = {}
     for path in subtree:
-        for found in page_tags(lookup.index.files[path]):
-            carrying.setdefault(found.name, []).append(path)
+        for name in lookup.tag_names(path):
+            carrying.setdefault(name, []).append(path)
     views = []
     for tag in _tag_order(carrying):
         paths = carrying[tag]

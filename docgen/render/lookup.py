@@ -68,14 +68,30 @@ class RepoLookup:
         self._tree_tags: dict[str, Counter[str]] = {}
         tests: set[str] = set()
         named: dict[str, list[str]] = {}
-        for path, scanned in index.files.items():
-            if scanned.facts.kind != "binary":
+        stubs: dict[str, set[str]] = {}
+        self.line_counts: dict[str, int] = {}
+        self._tag_names: dict[str, tuple[str, ...]] = {}
+        for path in index.files:
+            summary = index.c_summaries.get(path) if index.files.is_encoded(path) else None
+            if summary is not None:
+                kind, tags, self.line_counts[path] = summary.kind, summary.tags, summary.line_count
+                for name in summary.stubs:
+                    stubs.setdefault(name, set()).add(path)
+            else:
+                scanned = index.files[path]
+                kind, tags = scanned.facts.kind, tuple(t.name for t in page_tags(scanned))
+                self.line_counts[path] = scanned.facts.line_count
+                c = scanned.facts.cfamily
+                for r in c.registrations if c is not None else ():
+                    if "DISPATCH" in r.macro:
+                        stubs.setdefault(r.name, set()).add(path)
+            self._tag_names[path] = tags
+            if kind != "binary":
                 documented.setdefault(folder_of(path), []).append(path)
-            tags = [t.name for t in page_tags(scanned)]
             for folder in parent_folders(path):
-                self._tree_kinds.setdefault(folder, Counter())[scanned.facts.kind] += 1
+                self._tree_kinds.setdefault(folder, Counter())[kind] += 1
                 self._tree_tags.setdefault(folder, Counter()).update(tags)
-            if scanned.facts.kind == "python" and "test" in tags:
+            if kind == "python" and "test" in tags:
                 tests.add(path)
                 stem = stem_tested_by(path)
                 if stem:
@@ -94,17 +110,14 @@ class RepoLookup:
         self._imported = imported
         #: the repository's own top-level module names
         self.packages = frozenset(top_level(name) for name in index.graph.modules)
-        self.line_counts = {path: f.facts.line_count for path, f in index.files.items()}
-        stubs: dict[str, set[str]] = {}
-        for path, scanned in index.files.items():
-            c = scanned.facts.cfamily
-            for r in c.registrations if c is not None else ():
-                if "DISPATCH" in r.macro:
-                    stubs.setdefault(r.name, set()).add(path)
         #: dispatch stub name -> files that declare, define or register it
         self.stubs = {name: tuple(sorted(paths)) for name, paths in sorted(stubs.items())}
         self._c_items: dict[str, tuple[AnchoredCDefinition, ...]] = {}
         self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
+
+    def tag_names(self, path: str) -> tuple[str, ...]:
+        """The names of a file's page tags (see `page_tags`), read without its facts."""
+        return self._tag_names[path]
 
     def c_items(self, path: str) -> tuple[AnchoredCDefinition, ...]:
         """A C-family file's definitions with their anchors, made once per file (the docs

@@ -57,6 +57,10 @@ class PageRecord(NamedTuple):
     inputs: str = ""
 
 
+#: meta keys of the kept C-family relations and of what they were made from
+RELATIONS, RELATIONS_KEY = "cfamily_relations", "cfamily_relations_key"
+
+
 class State:
     """One open state database; `readonly` when a command only reads it."""
 
@@ -90,6 +94,18 @@ class State:
         from docgen.state.facts import learned_macro_defs
 
         return learned_macro_defs(self._conn, sources, self.readonly)
+
+    def kept_relations(self, key: str) -> str | None:
+        """The C-family relations the last build kept (see `docgen.cfamily_relations`), as
+        stored, when they were made from what `key` says."""
+        if self.meta(RELATIONS_KEY) != key:
+            return None
+        return self.meta(RELATIONS)
+
+    def keep_relations(self, key: str, text: str) -> None:
+        """Keep this build's C-family relations for the next one ("" when it has none)."""
+        self.set_meta(RELATIONS_KEY, key)
+        self.set_meta(RELATIONS, text)
 
     # ------------------------------------------------------------ pages
 

@@ -115,6 +115,15 @@ class FactsCache:
             reused.append(scanned)
         return reused, damaged
 
+    def encoded(self, unchanged: Sequence[SourceFile]) -> dict[str, str]:
+        """The cached facts of unchanged files as stored, not decoded (see
+        `docgen.file_table`): path -> their JSON."""
+        texts: dict[str, str] = {}
+        for source in unchanged:
+            text = texts[source.path] = self._rows[source.path].facts
+            self.digests[source.path] = facts_digest(text)
+        return texts
+
     def _holds(self, source: SourceFile) -> bool:
         row = self._rows.get(source.path)
         if row is None or row.key != self.key_of(source.path):

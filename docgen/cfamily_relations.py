@@ -1,0 +1,141 @@
+"""The C-family side of the index, kept in the state database between builds.
+
+Which file includes which, where each declaration is defined, and what a C-family
+file's pages read of other files follow from the C-family files' facts, the paths
+of the tree and the include roots alone (see `relations_key`).  An edit that changes
+none of them (a Python module, a Markdown page) reuses them as the last build left
+them, and the C-family files' facts are then decoded only for the pages rendered:
+on a tree of thousands of headers, decoding and resolving them again was most of a
+one-file edit.  Stored as JSON like the facts, never pickled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from docgen.facts import Problem, ScannedFile
+from docgen.includes import IncludeGraph, ResolvedInclude, include_graph
+from docgen.scan.languages import C_FAMILY, language_for
+from docgen.serialize import dumps, loads
+from docgen.symbols import CppSymbols, Site
+
+#: Changes whenever what is stored here, or how it is read, changes.
+RELATIONS_FORMAT = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class IncludesOf:
+    path: str
+    resolved: tuple[ResolvedInclude, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Counterparts:
+    path: str
+    line: int
+    qualname: str
+    sites: tuple[Site, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CFileSummary:
+    """What a build reads of a C-family file beyond its own two pages."""
+
+    path: str
+    kind: str
+    tags: tuple[str, ...]  # the names of its page tags
+    line_count: int
+    problems: tuple[Problem, ...]
+    stubs: tuple[str, ...]  # the dispatch stubs it declares, defines or registers
+    shown: str  # the digest of what its docs page shows of other files
+
+
+@dataclass(frozen=True, slots=True)
+class CFamilyRelations:
+    key: str  # see `relations_key`
+    roots: tuple[str, ...]
+    guessed: bool
+    includes: tuple[IncludesOf, ...]
+    counterparts: tuple[Counterparts, ...]
+    files: tuple[CFileSummary, ...]
+
+    def include_graph(self) -> IncludeGraph:
+        return include_graph({i.path: i.resolved for i in self.includes}, self.roots, self.guessed)
+
+    def symbols(self) -> CppSymbols:
+        found = {(c.path, c.line, c.qualname): c.sites for c in self.counterparts}
+        return CppSymbols(MappingProxyType(found))
+
+    def summaries(self) -> dict[str, CFileSummary]:
+        return {s.path: s for s in self.files}
+
+
+def is_cfamily(path: str) -> bool:
+    """Whether a file's relations are kept here: C, C++ and CUDA sources and headers."""
+    return language_for(path) in C_FAMILY
+
+
+def relations_key(
+    paths: Iterable[str], digests: Mapping[str, str], include_roots: Sequence[str], code: str
+) -> str:
+    """What the relations follow from: every path of the tree (an include may name any
+    file), each C-family file's facts (by digest), the include roots and docgen's code."""
+    ordered = sorted(paths)
+    facts = [digests.get(p, "") for p in ordered if is_cfamily(p)]
+    text = json.dumps([RELATIONS_FORMAT, code, list(include_roots), ordered, facts])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSummary:
+    c = scanned.facts.cfamily
+    stubs = {r.name for r in c.registrations if "DISPATCH" in r.macro} if c is not None else set()
+    return CFileSummary(
+        path=scanned.facts.path,
+        kind=scanned.facts.kind,
+        tags=tuple(tags),
+        line_count=scanned.facts.line_count,
+        problems=scanned.facts.problems,
+        stubs=tuple(sorted(stubs)),
+        shown=shown,
+    )
+
+
+def relations_of(
+    key: str,
+    includes: IncludeGraph,
+    symbols: CppSymbols,
+    paths: Iterable[str],
+    summary: Callable[[str], CFileSummary],
+) -> CFamilyRelations:
+    """The relations of this build, to keep: `summary` makes each C-family file's."""
+    return CFamilyRelations(
+        key=key,
+        roots=includes.roots,
+        guessed=includes.guessed,
+        includes=tuple(IncludesOf(p, r) for p, r in includes.includes.items()),
+        counterparts=tuple(
+            Counterparts(path, line, qualname, sites)
+            for (path, line, qualname), sites in sorted(symbols.counterparts_of.items())
+        ),
+        files=tuple(summary(p) for p in paths if is_cfamily(p)),
+    )
+
+
+def encode(relations: CFamilyRelations) -> str:
+    return dumps(relations)
+
+
+def decode(text: str | None, key: str) -> CFamilyRelations | None:
+    """The kept relations when they were made from what `key` says; None otherwise, or
+    when they cannot be read (they are then made afresh)."""
+    if not text:
+        return None
+    try:
+        relations = loads(CFamilyRelations, text)
+    except (ValueError, TypeError, KeyError):
+        return None
+    return relations if relations.key == key else None
