@@ -15,6 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 
 from docgen.facts import Problem, ScannedFile
@@ -74,6 +75,7 @@ class CFamilyRelations:
         return {s.path: s for s in self.files}
 
 
+@cache
 def is_cfamily(path: str) -> bool:
     """Whether a file's relations are kept here: C, C++ and CUDA sources and headers."""
     return language_for(path) in C_FAMILY

@@ -119,8 +119,13 @@ def scan_sources(
     cache.store(fresh, scanned_now, texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
-    any_cfamily = any(is_cfamily(p) for p in paths)
     relations, encoded = kept[0] if kept else (None, {})
+    if relations is not None:
+        key = relations.key
+    elif any(is_cfamily(p) for p in paths):
+        key = relations_key(paths, cache.digests, options.include_roots, render_code_key())
+    else:
+        key = ""
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
@@ -133,11 +138,7 @@ def scan_sources(
         notices=tuple(notices),
         relations=relations,
         encoded=encoded,
-        relations_key=(
-            relations_key(paths, cache.digests, options.include_roots, render_code_key())
-            if any_cfamily
-            else ""
-        ),
+        relations_key=key,
     )
 
 

@@ -65,7 +65,7 @@ class RepoLookup:
         self.index = index
         documented: dict[str, list[str]] = {}
         self._tree_kinds: dict[str, Counter[str]] = {}
-        self._tree_tags: dict[str, Counter[str]] = {}
+        direct_kinds: dict[str, Counter[str]] = {}
         tests: set[str] = set()
         named: dict[str, list[str]] = {}
         stubs: dict[str, set[str]] = {}
@@ -88,15 +88,18 @@ class RepoLookup:
             self._tag_names[path] = tags
             if kind != "binary":
                 documented.setdefault(folder_of(path), []).append(path)
-            for folder in parent_folders(path):
-                self._tree_kinds.setdefault(folder, Counter())[kind] += 1
-                self._tree_tags.setdefault(folder, Counter()).update(tags)
+            direct_kinds.setdefault(folder_of(path), Counter())[kind] += 1
             if kind == "python" and "test" in tags:
                 tests.add(path)
                 stem = stem_tested_by(path)
                 if stem:
                     named.setdefault(stem, []).append(path)
         self._documented = {folder: tuple(sorted(paths)) for folder, paths in documented.items()}
+        # Counted per folder, then added to every folder above it: once per folder, not
+        # once per file and folder above it.
+        for folder, kinds in direct_kinds.items():
+            for above in parent_folders(f"{folder}/") if folder else [""]:
+                self._tree_kinds.setdefault(above, Counter()).update(kinds)
         #: folder -> its import diagram, made once per build for its page and its digest
         self._diagrams: dict[str, DiagramView | None] = {}
         #: every folder's diagram edges, made in one pass when the first diagram is asked for
@@ -157,9 +160,6 @@ class RepoLookup:
     def tree_kinds(self, folder: str) -> Counter[str]:
         """Files by kind in the folder and everything below it."""
         return self._tree_kinds.get(folder, Counter())
-
-    def tree_tags(self, folder: str) -> Counter[str]:
-        return self._tree_tags.get(folder, Counter())
 
     def tests_of(self, path: str) -> tuple[str, ...]:
         """Test files that exercise `path`: named after it anywhere, or importing it; sorted."""
