@@ -82,10 +82,8 @@ def _table() -> tuple[FileTable, dict[str, ScannedFile]]:
     return FileTable(others, cfamily, {p: "cfamily" for p in cfamily}), files
 
 
-def test_encoded_facts_are_decoded_once_and_only_when_read(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    table, files = _table()
+def _count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths whose encoded facts are decoded from now on, in order."""
     decoded: list[str] = []
     real = docgen.file_table._decoded
 
@@ -94,6 +92,14 @@ def test_encoded_facts_are_decoded_once_and_only_when_read(
         return real(path, text)
 
     monkeypatch.setattr(docgen.file_table, "_decoded", counting)
+    return decoded
+
+
+def test_encoded_facts_are_decoded_once_and_only_when_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, files = _table()
+    decoded = _count_decoding(monkeypatch)
     assert list(table) == sorted(files) and len(table) == len(files)
     assert all(table.kind(p) == files[p].facts.kind for p in files)
     assert "src/Tensor.cpp" in table and "nowhere.cpp" not in table
@@ -142,14 +148,7 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     repo = _with_python(tmp_path)
     out = tmp_path / "out"
     run_build(repo, out, jobs=1)
-    decoded: list[str] = []
-    real = docgen.file_table._decoded
-
-    def counting(path: str, text: str) -> ScannedFile:
-        decoded.append(path)
-        return real(path, text)
-
-    monkeypatch.setattr(docgen.file_table, "_decoded", counting)
+    decoded = _count_decoding(monkeypatch)
     indexed: list[RepoIndex] = []
     real_index = docgen.index.build_index
 
