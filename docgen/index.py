@@ -59,6 +59,7 @@ class RepoIndex:
         return [p for p in self.files if self.files.kind(p) != "binary"]
 
     def problems(self, path: str) -> tuple[Problem, ...]:
+        """What went wrong reading or scanning the file, read without decoding it."""
         summary = self.c_summaries.get(path) if self.files.is_encoded(path) else None
         return summary.problems if summary is not None else self.files[path].facts.problems
 
