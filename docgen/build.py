@@ -159,7 +159,7 @@ def build_pages(
         written = prune_pages(options.out, plan.names, state)
         writer = PageWriter(options.out, state.manifest())
     # Made before the pages, whose digests read what it computes, and kept at the end.
-    relations = kept_relations(scan, index, plan)
+    relations = kept_relations(scan, index, plan, options)
     made = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
     outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}
     written.unchanged += len(made) - len(outcomes)
@@ -175,25 +175,34 @@ def build_pages(
         unwritten = {page for page, _ in written.failed} | set(written.refused)
         store_letters(state, plan.keywords, plan.common, unwritten)
         if relations is not None:
-            state.keep_relations(scan.relations_key, relations)
+            state.keep_relations(*relations)
     return clock.finish(report, "write")
 
 
-def kept_relations(scan: ScanResult, index: RepoIndex, plan: PagePlan) -> str | None:
-    """This build's C-family relations for the next one to reuse (see
-    `docgen.cfamily_relations`): "" when the tree has no C-family file, None when the
-    ones kept are still those."""
+def kept_relations(
+    scan: ScanResult, index: RepoIndex, plan: PagePlan, options: BuildOptions
+) -> tuple[str, tuple[str, ...], str] | None:
+    """This build's C-family relations for the next one to reuse, with their key and
+    include names (see `docgen.cfamily_relations`): all "" when the tree has no C-family
+    file, None when the ones kept are still those."""
     if scan.relations is not None:
         return None
-    if not scan.relations_key or plan.inputs is None:
-        return ""
-    from docgen.cfamily_relations import encode, relations_of
-
-    return encode(
-        relations_of(
-            scan.relations_key, index.includes, index.symbols, index.files, plan.inputs.c_summary
-        )
+    from docgen.cfamily_relations import (
+        encode,
+        include_names,
+        is_cfamily,
+        relations_key,
+        relations_of,
     )
+    from docgen.inputs import render_code_key
+
+    if plan.inputs is None or not any(is_cfamily(p) for p in index.files):
+        return "", (), ""
+    names = include_names(index.includes)
+    code = render_code_key()
+    key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
+    kept = relations_of(key, index.includes, index.symbols, index.files, plan.inputs.c_summary)
+    return key, names, encode(kept)
 
 
 def early_worker(options: BuildOptions) -> contextlib.AbstractContextManager[WarmWorker | None]:

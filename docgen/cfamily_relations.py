@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +26,7 @@ from docgen.serialize import dumps, loads
 from docgen.symbols import CppSymbols, Site
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "1"
+RELATIONS_FORMAT = "2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class CFileSummary:
 @dataclass(frozen=True, slots=True)
 class CFamilyRelations:
     key: str  # see `relations_key`
+    names: tuple[str, ...]  # see `include_names`
     roots: tuple[str, ...]
     guessed: bool
     includes: tuple[IncludesOf, ...]
@@ -82,14 +84,33 @@ def is_cfamily(path: str) -> bool:
 
 
 def relations_key(
-    paths: Iterable[str], digests: Mapping[str, str], include_roots: Sequence[str], code: str
+    paths: Iterable[str],
+    digests: Mapping[str, str],
+    include_roots: Sequence[str],
+    code: str,
+    names: Iterable[str],
 ) -> str:
-    """What the relations follow from: every path of the tree (an include may name any
-    file), each C-family file's facts (by digest), the include roots and docgen's code."""
+    """What the relations follow from: each C-family file and its facts (by digest), the
+    include roots, docgen's code, and the paths an include could name: those whose last
+    part is the last part of some include's target (`names`, see `include_names`).  A
+    file added or removed under any other name leaves every include as it resolved."""
+    wanted = frozenset(names)
     ordered = sorted(paths)
-    facts = [digests.get(p, "") for p in ordered if is_cfamily(p)]
-    text = json.dumps([RELATIONS_FORMAT, code, list(include_roots), ordered, facts])
+    cfamily = [[p, digests.get(p, "")] for p in ordered if is_cfamily(p)]
+    named = [p for p in ordered if posixpath.basename(p) in wanted]
+    text = json.dumps([RELATIONS_FORMAT, code, list(include_roots), sorted(wanted), cfamily, named])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def include_names(includes: IncludeGraph) -> tuple[str, ...]:
+    """The last part of every include's target, as written and as normalised: a file can
+    resolve an include only when its own last part is one of these."""
+    found: set[str] = set()
+    for resolved in includes.includes.values():
+        for inc in resolved:
+            found.add(posixpath.basename(inc.target))
+            found.add(posixpath.basename(posixpath.normpath(inc.target or ".")))
+    return tuple(sorted(found))
 
 
 def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSummary:
@@ -113,9 +134,11 @@ def relations_of(
     paths: Iterable[str],
     summary: Callable[[str], CFileSummary],
 ) -> CFamilyRelations:
-    """The relations of this build, to keep: `summary` makes each C-family file's."""
+    """The relations of this build, to keep under `key` (made with `include_names` of
+    `includes`): `summary` makes each C-family file's."""
     return CFamilyRelations(
         key=key,
+        names=include_names(includes),
         roots=includes.roots,
         guessed=includes.guessed,
         includes=tuple(IncludesOf(p, r) for p, r in includes.includes.items()),

@@ -43,7 +43,6 @@ class ScanResult:
     #: files' facts are then left `encoded` (path -> JSON) for the index to decode
     relations: CFamilyRelations | None = None
     encoded: Mapping[str, str] = field(default_factory=dict)
-    relations_key: str = ""  # what this build's C-family relations follow from ("": none)
 
 
 def scan_sources(
@@ -120,12 +119,6 @@ def scan_sources(
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
     relations, encoded = kept[0] if kept else (None, {})
-    if relations is not None:
-        key = relations.key
-    elif any(is_cfamily(p) for p in paths):
-        key = relations_key(paths, cache.digests, options.include_roots, render_code_key())
-    else:
-        key = ""
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
@@ -138,7 +131,6 @@ def scan_sources(
         notices=tuple(notices),
         relations=relations,
         encoded=encoded,
-        relations_key=key,
     )
 
 
@@ -156,8 +148,11 @@ def reusable_relations(
     cfamily = [s for s in unchanged if is_cfamily(s.path)]
     if not cfamily or any(is_cfamily(s.path) for s in fresh):
         return None
+    names = state.kept_relations_names()
+    if names is None:
+        return None
     encoded = cache.encoded(cfamily)
-    key = relations_key(paths, cache.digests, include_roots, render_code_key())
+    key = relations_key(paths, cache.digests, include_roots, render_code_key(), names)
     relations = decode_relations(state.kept_relations(key), key)
     return (relations, encoded) if relations is not None else None
 

@@ -15,6 +15,7 @@ from docgen.cfamily_relations import (
     CFileSummary,
     decode,
     encode,
+    include_names,
     is_cfamily,
     relations_key,
     relations_of,
@@ -63,16 +64,33 @@ def test_relations_made_from_something_else_are_not_reused() -> None:
     assert decode(None, "k") is None
 
 
-def test_the_key_follows_cfamily_facts_paths_roots_and_code() -> None:
+def test_the_key_follows_cfamily_facts_roots_code_and_the_paths_an_include_can_name() -> None:
     paths = ["a.h", "b.cpp", "c.py"]
     digests = {"a.h": "1", "b.cpp": "2", "c.py": "3"}
-    key = relations_key(paths, digests, ("include",), "code")
-    assert relations_key(reversed(paths), digests, ("include",), "code") == key
-    assert relations_key(paths, {**digests, "c.py": "4"}, ("include",), "code") == key
-    assert relations_key(paths, {**digests, "a.h": "5"}, ("include",), "code") != key
-    assert relations_key([*paths, "d.txt"], digests, ("include",), "code") != key
-    assert relations_key(paths, digests, ("src",), "code") != key
-    assert relations_key(paths, digests, ("include",), "new code") != key
+    names = ["a.h", "gen.inc"]
+
+    def key(paths: list[str], digests: dict[str, str], roots: str = "include") -> str:
+        return relations_key(paths, digests, (roots,), "code", names)
+
+    kept = key(paths, digests)
+    assert relations_key(reversed(paths), digests, ("include",), "code", names) == kept
+    assert key(paths, {**digests, "c.py": "4"}) == kept  # not a C-family file
+    assert key([*paths, "d.txt", "x/c.py"], digests) == kept  # no include can name them
+    assert key([*paths, "x/gen.inc"], digests) != kept  # `#include "gen.inc"` may now
+    assert key([*paths, "x/a.h"], digests) != kept
+    assert key([*paths, "e.cuh"], {**digests, "e.cuh": "5"}) != kept
+    assert key(paths, {**digests, "a.h": "5"}) != kept
+    assert key(paths, digests, "src") != kept
+    assert relations_key(paths, digests, ("include",), "new code", names) != kept
+    assert relations_key(paths, digests, ("include",), "code", ["a.h"]) != kept
+
+
+def test_include_names_are_the_last_parts_of_the_targets() -> None:
+    index = build_index("cpplike", _scanned(CPPLIKE), include_roots=("include",))
+    names = include_names(index.includes)
+    targets = {r.target for rs in index.includes.includes.values() for r in rs}
+    assert {t.rsplit("/", 1)[-1] for t in targets} <= set(names)
+    assert "ScalarType.h" in names and "Tensor.h" in names
 
 
 def _table() -> tuple[FileTable, dict[str, ScannedFile]]:
@@ -93,6 +111,19 @@ def _count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(docgen.file_table, "_decoded", counting)
     return decoded
+
+
+def _spy_on_index(monkeypatch: pytest.MonkeyPatch) -> list[RepoIndex]:
+    """Every index the builds make from now on, in order."""
+    indexed: list[RepoIndex] = []
+    real = docgen.index.build_index
+
+    def spying(*args: Any, **kwargs: Any) -> RepoIndex:
+        indexed.append(real(*args, **kwargs))
+        return indexed[-1]
+
+    monkeypatch.setattr(docgen.index, "build_index", spying)
+    return indexed
 
 
 def test_encoded_facts_are_decoded_once_and_only_when_read(
@@ -149,14 +180,7 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     out = tmp_path / "out"
     run_build(repo, out, jobs=1)
     decoded = _count_decoding(monkeypatch)
-    indexed: list[RepoIndex] = []
-    real_index = docgen.index.build_index
-
-    def spying(*args: Any, **kwargs: Any) -> RepoIndex:
-        indexed.append(real_index(*args, **kwargs))
-        return indexed[-1]
-
-    monkeypatch.setattr(docgen.index, "build_index", spying)
+    indexed = _spy_on_index(monkeypatch)
     with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
         handle.write("\n\ndef added():\n    return 2\n")
     report = run_build(repo, out, jobs=1)
@@ -218,4 +242,24 @@ def test_encoded_facts_found_damaged_when_read_make_the_build_start_afresh(
     report = run_build(repo, out, jobs=1)
     assert failed
     assert any("discarded" in notice for notice in report.notices)
+    assert page_files(out) == _clean_pages(repo, tmp_path)
+
+
+def test_a_new_file_no_include_can_name_keeps_the_relations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _with_python(tmp_path)
+    ring = repo / "c/ring.c"
+    ring.write_text('#include "table.txt"\n' + ring.read_text())
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    indexed = _spy_on_index(monkeypatch)
+    (repo / "tools/more.py").write_text("def more():\n    return 3\n")
+    run_build(repo, out, jobs=1)
+    assert indexed[-1].files.is_encoded("c/ring.c")  # reused
+    assert page_files(out) == _clean_pages(repo, tmp_path)
+    (repo / "c/table.txt").write_text("1, 2, 3\n")  # what `#include "table.txt"` names
+    run_build(repo, out, jobs=1)
+    assert not indexed[-1].files.is_encoded("c/ring.c")  # made again
+    assert indexed[-1].includes.included_by["c/table.txt"] == ("c/ring.c",)
     assert page_files(out) == _clean_pages(repo, tmp_path)

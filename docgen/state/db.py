@@ -7,6 +7,7 @@ facts cache it hands out), so the rest of docgen never writes SQL.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -59,6 +60,7 @@ class PageRecord(NamedTuple):
 
 #: meta keys of the kept C-family relations and of what they were made from
 RELATIONS, RELATIONS_KEY = "cfamily_relations", "cfamily_relations_key"
+RELATIONS_NAMES = "cfamily_relations_names"
 
 
 class State:
@@ -102,9 +104,22 @@ class State:
             return None
         return self.meta(RELATIONS)
 
-    def keep_relations(self, key: str, text: str) -> None:
+    def kept_relations_names(self) -> list[str] | None:
+        """The include names the kept relations' key was made with (see
+        `docgen.cfamily_relations.include_names`); None when none are kept."""
+        text = self.meta(RELATIONS_NAMES)
+        try:
+            names = json.loads(text) if text else None
+        except ValueError:
+            return None
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return None
+        return names
+
+    def keep_relations(self, key: str, names: Sequence[str], text: str) -> None:
         """Keep this build's C-family relations for the next one ("" when it has none)."""
         self.set_meta(RELATIONS_KEY, key)
+        self.set_meta(RELATIONS_NAMES, json.dumps(list(names)))
         self.set_meta(RELATIONS, text)
 
     # ------------------------------------------------------------ pages
