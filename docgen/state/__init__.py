@@ -3,8 +3,8 @@ builds reuse and commands read.
 
 Each file's facts (and the attribute macros its headers define), the manifest of
 the pages docgen wrote with each page's inputs digest, the keyword index behind
-`docgen find`, and a few values about the last build.  Nothing outside this
-package reads or writes the file.
+`docgen find`, the C-family relations the next build may reuse, and a few values
+about the last build.  Nothing outside this package reads or writes the file.
 """
 
 from docgen.state.db import (
