@@ -115,6 +115,13 @@ def test_publishing_is_incremental_and_deterministic(
     assert not [p for p in changed.written if p.startswith("minitorch/compile/")]
     assert check_site(site) == []
     assert "added_here" in (site / "_search" / "ad.js").read_text(encoding="utf-8")
+    fresh = repo.parent / "fresh-site"
+    publish_site(out, fresh, jobs=2)
+    assert _all_files(site) == _all_files(fresh)  # nothing left of the last full-text index
+
+
+def _all_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
 
 def test_links_are_rewritten_into_the_site() -> None:

@@ -9,6 +9,7 @@ their text is the repository's, not the pages'.
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,15 @@ def available() -> bool:
 
 
 def index_site(site: Path) -> str | None:
-    """Index the site's pages (those marked `data-pagefind-body`); a warning if it failed."""
+    """Index the site's pages (those marked `data-pagefind-body`); a warning if it failed.
+
+    The last index goes first: Pagefind names its files by their content and never
+    removes those of an earlier index, which would pile up beside the new one."""
+    folder = site / FULLTEXT_FOLDER
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+    elif folder.exists():
+        shutil.rmtree(folder)
     command = [
         sys.executable,
         "-m",
