@@ -104,8 +104,9 @@ class PageInputs:
         return parts
 
     def shown(self, path: str) -> str:
-        """The digest of what a C-family file's docs page shows of other files ("" for other
-        files): kept from the last build where its relations were (see `RepoIndex.files`)."""
+        """The digest of what a C-family file's docs page shows of other files ("" for a
+        file that is neither C-family nor included by one): kept from the last build where
+        its relations were (see `RepoIndex.files`)."""
         files = self._index.files
         if files.is_encoded(path):
             return self._index.c_summaries[path].shown
@@ -122,16 +123,21 @@ class PageInputs:
 
     def _cfamily(self, path: str) -> list[str] | None:
         """What a C-family page shows of other files: where its includes lead, who includes
-        it (and on which lines), where its declarations are defined, its dispatch stubs."""
+        it (and on which lines), where its declarations are defined, its dispatch stubs.
+        A file of another kind that C-family files include lists them among its related
+        files: for it, only who includes it (None when nobody does)."""
+        graph = self._index.includes
+        includers = [
+            f"{other}:{graph.lines_including(other, path)}"
+            for other in graph.included_by.get(path, ())
+        ]
         scanned = self._index.files.get(path)
         c = scanned.facts.cfamily if scanned is not None else None
         if c is None:
-            return None
-        graph = self._index.includes
+            return ["included-by", *includers] if includers else None
         parts = [f"{r.line}:{r.path}:{r.how}" for r in graph.includes.get(path, ())]
         parts.append("included-by")
-        for other in graph.included_by.get(path, ()):
-            parts.append(f"{other}:{graph.lines_including(other, path)}")
+        parts.extend(includers)
         parts.append("symbols")
         for d in c.definitions:
             for site in self._index.symbols.counterparts(path, d):

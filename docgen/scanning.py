@@ -122,7 +122,7 @@ def scan_sources(
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
-        reused=len(reused),
+        reused=len(reused) + len(encoded),
         facts_digests=cache.digests,
         previous_pages=state.page_inputs(options.out),
         sites=made_sites,

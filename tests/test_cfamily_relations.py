@@ -184,7 +184,7 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
         handle.write("\n\ndef added():\n    return 2\n")
     report = run_build(repo, out, jobs=1)
-    assert report.scanned == 1
+    assert (report.scanned, report.reused) == (1, report.files - 1)
     encoded = [p for p in indexed[0].files if indexed[0].files.is_encoded(p)]
     assert encoded == sorted(p for p in indexed[0].files if is_cfamily(p)) != []
     assert decoded == []  # no C-family page was rendered, so no C-family facts were read
@@ -262,4 +262,23 @@ def test_a_new_file_no_include_can_name_keeps_the_relations(
     run_build(repo, out, jobs=1)
     assert not indexed[-1].files.is_encoded("c/ring.c")  # made again
     assert indexed[-1].includes.included_by["c/table.txt"] == ("c/ring.c",)
+    assert page_files(out) == _clean_pages(repo, tmp_path)
+
+
+def test_a_file_of_another_kind_that_an_include_names_lists_its_includers(
+    tmp_path: Path,
+) -> None:
+    """Its related files name the C-family files that include it: when one stops, its
+    page is made again, as a clean build makes it."""
+    repo = _with_python(tmp_path)
+    (repo / "src/ops.def").write_text("OP(add)\nOP(mul)\n")
+    tensor = repo / "src/Tensor.cpp"
+    written = tensor.read_text()
+    tensor.write_text('#include "ops.def"\n' + written)
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    assert "Tensor.cpp" in (out / "src/ops.def_docs.md").read_text()
+    tensor.write_text(written)
+    report = run_build(repo, out, jobs=1)
+    assert "src/ops.def_docs.md" in report.written
     assert page_files(out) == _clean_pages(repo, tmp_path)

@@ -311,3 +311,20 @@ def test_links_to_names_that_need_encoding_land(tmp_path: Path, docgen_build: Bu
     _, site = built_site(repo, docgen_build)
     assert (site / "_source" / "odd dir#x" / "m.py.html").is_file()
     assert check_site(site) == []
+
+
+def test_a_repository_folder_named_like_the_full_text_index_keeps_its_pages(
+    tmp_path: Path, docgen_build: BuildFn
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "_pagefind").mkdir(parents=True)
+    (repo / "_pagefind" / "mod.py").write_text("def f():\n    return 1\n")
+    (repo / "a.py").write_text("def a():\n    return 1\n")
+    out, site = built_site(repo, docgen_build)
+    page = site / html_page("_pagefind/mod.py_docs.md")
+    assert page.is_file()
+    (repo / "a.py").write_text("def a():\n    return 2\n")
+    docgen_build(repo, out, 2)
+    publish_site(out, site, jobs=2)  # the full-text index is made again
+    assert page.is_file()
+    assert check_site(site) == []

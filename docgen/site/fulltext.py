@@ -8,8 +8,9 @@ their text is the repository's, not the pages'.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
-import shutil
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,11 +30,7 @@ def index_site(site: Path) -> str | None:
 
     The last index goes first: Pagefind names its files by their content and never
     removes those of an earlier index, which would pile up beside the new one."""
-    folder = site / FULLTEXT_FOLDER
-    if folder.is_symlink() or folder.is_file():
-        folder.unlink()
-    elif folder.exists():
-        shutil.rmtree(folder)
+    clear_index(site)
     command = [
         sys.executable,
         "-m",
@@ -52,6 +49,24 @@ def index_site(site: Path) -> str | None:
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no message"]
         return f"full-text search not built: pagefind exited {done.returncode}: {last[0]}"
     return None
+
+
+def clear_index(site: Path) -> None:
+    """Remove the full-text index: Pagefind's files only, never a page (`.html`), which
+    a repository folder of the same name publishes there."""
+    folder = site / FULLTEXT_FOLDER
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+        return
+    for root, dirs, files in os.walk(folder, topdown=False):
+        for name in files:
+            if not name.endswith(".html"):
+                os.unlink(os.path.join(root, name))
+        for name in dirs:
+            with contextlib.suppress(OSError):  # not empty: it holds pages
+                os.rmdir(os.path.join(root, name))
+    with contextlib.suppress(OSError):
+        folder.rmdir()
 
 
 def search_body(static: str) -> str:

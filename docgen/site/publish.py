@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import os
 import posixpath
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -160,7 +159,7 @@ def publish_site(
             (site / target).unlink()
         report.pruned.append(target)
     if not with_fulltext:
-        shutil.rmtree(site / FULLTEXT_FOLDER, ignore_errors=True)
+        fulltext.clear_index(site)
     elif todo or gone or not (site / FULLTEXT_FOLDER / "pagefind.js").is_file():
         failed = fulltext.index_site(site)
         if failed:
