@@ -38,15 +38,18 @@ def import_weights(index: RepoIndex) -> dict[str, Counter[tuple[str, str]]]:
     """
     weights: dict[str, Counter[tuple[str, str]]] = {}
     files = index.files
+    split: dict[str, list[str]] = {}  # a header included by thousands is split once
     for path in files:
         targets = (*index.graph.imports_of(path), *index.includes.includes_of(path))
         if not targets:
             continue
         parts = path.split("/")
         for target in targets:
-            if target not in files:
-                continue
-            other = target.split("/")
+            other = split.get(target)
+            if other is None:
+                if target not in files:
+                    continue
+                other = split[target] = target.split("/")
             common = 0
             folders = min(len(parts), len(other)) - 1  # folders both paths can share
             while common < folders and parts[common] == other[common]:
@@ -54,7 +57,11 @@ def import_weights(index: RepoIndex) -> dict[str, Counter[tuple[str, str]]]:
             a = parts[common] + ("/" if common < len(parts) - 1 else "")
             b = other[common] + ("/" if common < len(other) - 1 else "")
             if a != b:
-                weights.setdefault("/".join(parts[:common]), Counter())[(a, b)] += 1
+                folder = "/".join(parts[:common])
+                found = weights.get(folder)
+                if found is None:
+                    found = weights[folder] = Counter()
+                found[(a, b)] += 1
     return weights
 
 
