@@ -115,7 +115,7 @@ def include_names(includes: IncludeGraph) -> tuple[str, ...]:
 
 def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSummary:
     c = scanned.facts.cfamily
-    stubs = {r.name for r in c.registrations if "DISPATCH" in r.macro} if c is not None else set()
+    stubs = {r.name for r in c.registrations if r.is_dispatch_stub} if c is not None else set()
     return CFileSummary(
         path=scanned.facts.path,
         kind=scanned.facts.kind,

@@ -213,6 +213,12 @@ class Registration:
     target: str = ""  # REGISTER_DISPATCH's kernel, DECLARE_DISPATCH's function type
     ops: tuple[RegisteredOp, ...] = ()
 
+    @property
+    def is_dispatch_stub(self) -> bool:
+        """Whether it declares, defines or registers a dispatch stub (`DECLARE_DISPATCH`,
+        `REGISTER_CPU_DISPATCH`, ...): pages link the files that name the same stub."""
+        return "DISPATCH" in self.macro
+
 
 @dataclass(frozen=True, slots=True)
 class CodeUse:

@@ -18,7 +18,6 @@ from docgen.cfamily_relations import CFileSummary, summary_of
 from docgen.index import RepoIndex
 from docgen.links import folder_of
 from docgen.render.api_views import api_inputs
-from docgen.render.lookup import page_tags
 from docgen.render.markdown_links import link_state_key
 
 if TYPE_CHECKING:
@@ -118,8 +117,7 @@ class PageInputs:
 
     def c_summary(self, path: str) -> CFileSummary:
         """What a later build reads of a C-family file instead of its facts."""
-        scanned = self._index.files[path]
-        return summary_of(scanned, (t.name for t in page_tags(scanned)), self.shown(path))
+        return summary_of(self._index.files[path], self._lookup.tag_names(path), self.shown(path))
 
     def _cfamily(self, path: str) -> list[str] | None:
         """What a C-family page shows of other files: where its includes lead, who includes

@@ -272,9 +272,7 @@ def registration_views(
     views = []
     for r in c.registrations:
         others = (
-            tuple(p for p in stubs.get(r.name, ()) if p != facts.path)
-            if "DISPATCH" in r.macro
-            else ()
+            tuple(p for p in stubs.get(r.name, ()) if p != facts.path) if r.is_dispatch_stub else ()
         )
         views.append(
             RegistrationView(

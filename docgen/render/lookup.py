@@ -83,7 +83,7 @@ class RepoLookup:
                 self.line_counts[path] = scanned.facts.line_count
                 c = scanned.facts.cfamily
                 for r in c.registrations if c is not None else ():
-                    if "DISPATCH" in r.macro:
+                    if r.is_dispatch_stub:
                         stubs.setdefault(r.name, set()).add(path)
             self._tag_names[path] = tags
             if kind != "binary":
