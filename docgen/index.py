@@ -77,27 +77,6 @@ def build_index(
     decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
     summaries = relations.summaries() if relations is not None else {}
     kept = encoded if relations is not None else None
-    paths = sorted(decoded.keys() | (kept or {}).keys())
-    direct: dict[str, list[str]] = {}
-    children: dict[str, set[str]] = {}
-    for path in paths:
-        direct.setdefault(folder_of(path), []).append(path)
-        chain = parent_folders(path)
-        for folder in chain:
-            direct.setdefault(folder, [])
-            children.setdefault(folder, set())
-        for parent, child in itertools.pairwise(chain):
-            children[parent].add(child)
-    if not paths:
-        direct[""] = []
-    folders = {
-        folder: FolderEntry(
-            path=folder,
-            subfolders=tuple(sorted(children.get(folder, ()))),
-            files=tuple(sorted(direct[folder])),
-        )
-        for folder in sorted(direct)
-    }
     # Python's imports and test suites never involve a C-family file.
     graph = build_graph(decoded.values(), source_roots)
     suites = resolve_suites(decoded, graph)
@@ -111,7 +90,7 @@ def build_index(
     return RepoIndex(
         project=project,
         files=files,
-        folders=MappingProxyType(folders),
+        folders=MappingProxyType(_folders(files)),
         graph=graph,
         includes=includes,
         symbols=symbols,
@@ -119,3 +98,25 @@ def build_index(
         test_classes=MappingProxyType(suites.classes),
         c_summaries=MappingProxyType(summaries),
     )
+
+
+def _folders(paths: Iterable[str]) -> dict[str, FolderEntry]:
+    """Every folder that holds a file at some depth (the root always), by path, sorted."""
+    direct: dict[str, list[str]] = {"": []}
+    children: dict[str, set[str]] = {}
+    for path in paths:
+        direct.setdefault(folder_of(path), []).append(path)
+        chain = parent_folders(path)
+        for folder in chain:
+            direct.setdefault(folder, [])
+            children.setdefault(folder, set())
+        for parent, child in itertools.pairwise(chain):
+            children[parent].add(child)
+    return {
+        folder: FolderEntry(
+            path=folder,
+            subfolders=tuple(sorted(children.get(folder, ()))),
+            files=tuple(sorted(direct[folder])),
+        )
+        for folder in sorted(direct)
+    }
