@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from docgen.facts import ScannedFile
-from docgen.serialize import loads
 from docgen.state import StateDamaged
+from docgen.state.facts import cached_facts
 
 
 class FileTable(Mapping[str, ScannedFile]):
@@ -59,21 +59,9 @@ class FileTable(Mapping[str, ScannedFile]):
         """Whether the file's facts were kept encoded (its relations were reused)."""
         return path in self._encoded
 
-    def decoded(self) -> dict[str, ScannedFile]:
-        """The files whose facts were decoded when the table was made."""
-        return {p: f for p, f in self._decoded.items() if p not in self._encoded}
-
-    def replaced(self, changed: Mapping[str, ScannedFile]) -> FileTable:
-        """The same table with these files' facts in place of their own."""
-        encoded = {p: t for p, t in self._encoded.items() if p not in changed}
-        return FileTable({**self.decoded(), **changed}, encoded, self._kinds)
-
 
 def _decoded(path: str, text: str) -> ScannedFile:
-    try:
-        scanned = loads(ScannedFile, text)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise StateDamaged(f"the cached facts of {path} cannot be read: {exc}") from exc
-    if scanned.facts.path != path:
-        raise StateDamaged(f"the cached facts of {path} are another file's")
+    scanned = cached_facts(path, text)
+    if scanned is None:
+        raise StateDamaged(f"the cached facts of {path} cannot be read")
     return scanned

@@ -142,16 +142,6 @@ def test_encoded_facts_are_decoded_once_and_only_when_read(
     assert dict(table.items()) == files
 
 
-def test_replacing_a_file_keeps_the_others_encoded() -> None:
-    table, files = _table()
-    other = files["README.md"]
-    replaced = table.replaced({"src/Tensor.cpp": other})
-    assert replaced["src/Tensor.cpp"] is other
-    assert not replaced.is_encoded("src/Tensor.cpp")
-    assert replaced.is_encoded("src/broken.cpp")
-    assert set(replaced) == set(table)
-
-
 def test_damaged_encoded_facts_are_the_state_damaged() -> None:
     table = FileTable({}, {"a.h": "[1, 2", "b.h": dumps(_scanned(CPPLIKE)[0])}, {})
     with pytest.raises(StateDamaged):

@@ -104,11 +104,8 @@ class FactsCache:
         damaged: list[SourceFile] = []
         for source in unchanged:
             text = self._rows[source.path].facts
-            try:
-                scanned = loads(ScannedFile, text)
-            except (ValueError, TypeError, KeyError):
-                scanned = None
-            if scanned is None or scanned.facts.path != source.path:
+            scanned = cached_facts(source.path, text)
+            if scanned is None:
                 damaged.append(source)  # a damaged row: scan the file again
                 continue
             self.digests[source.path] = facts_digest(text)
@@ -175,6 +172,16 @@ class FactsCache:
         stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", self._keys)
         gone += list(stale)
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
+
+
+def cached_facts(path: str, text: str) -> ScannedFile | None:
+    """A file's facts from their row, None when the row cannot be read or is another
+    file's."""
+    try:
+        scanned = loads(ScannedFile, text)
+    except (ValueError, TypeError, KeyError):
+        return None
+    return scanned if scanned.facts.path == path else None
 
 
 def content_digests(conn: sqlite3.Connection) -> dict[str, str]:
