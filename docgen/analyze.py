@@ -83,6 +83,13 @@ NAME_RULES: tuple[_Rule, ...] = (
     _Rule("distributed", "horovod", "uses Horovod"),
 )
 
+#: The rules by the first part of their prefix: a name is tried only against the rules
+#: of its own first part (most names called in a file match none).
+RULES_BY_ROOT: dict[str, tuple[_Rule, ...]] = {
+    root: tuple(r for r in NAME_RULES if r.prefix.partition(".")[0] == root)
+    for root in sorted({r.prefix.partition(".")[0] for r in NAME_RULES})
+}
+
 TAG_ORDER = ("test", "gpu", "jit", "distributed")
 
 
@@ -194,7 +201,7 @@ def _name_rules(collector: _Collector, name: str, lines: Iterable[int], verb: st
         for line in lines:
             collector.add_weak("gpu", line, f"runs on CUDA when available ({name}())")
         return
-    for rule in NAME_RULES:
+    for rule in RULES_BY_ROOT.get(name.partition(".")[0], ()):
         if rule.matches(name):
             reason = rule.reason if name == rule.prefix else f"{rule.reason} ({verb} {name})"
             for line in lines:

@@ -201,7 +201,9 @@ def kept_relations(
     names = include_names(index.includes)
     code = render_code_key()
     key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
-    kept = relations_of(key, index.includes, index.symbols, index.files, plan.inputs.c_summary)
+    kept = relations_of(
+        key, index.includes, index.symbols, index.files, plan.inputs.c_summary, names
+    )
     return key, names, encode(kept)
 
 

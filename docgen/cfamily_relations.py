@@ -105,11 +105,11 @@ def relations_key(
 def include_names(includes: IncludeGraph) -> tuple[str, ...]:
     """The last part of every include's target, as written and as normalised: a file can
     resolve an include only when its own last part is one of these."""
+    targets = {inc.target for resolved in includes.includes.values() for inc in resolved}
     found: set[str] = set()
-    for resolved in includes.includes.values():
-        for inc in resolved:
-            found.add(posixpath.basename(inc.target))
-            found.add(posixpath.basename(posixpath.normpath(inc.target or ".")))
+    for target in targets:  # far fewer than the includes: headers are included many times
+        found.add(posixpath.basename(target))
+        found.add(posixpath.basename(posixpath.normpath(target or ".")))
     return tuple(sorted(found))
 
 
@@ -133,12 +133,14 @@ def relations_of(
     symbols: CppSymbols,
     paths: Iterable[str],
     summary: Callable[[str], CFileSummary],
+    names: tuple[str, ...] | None = None,
 ) -> CFamilyRelations:
-    """The relations of this build, to keep under `key` (made with `include_names` of
-    `includes`): `summary` makes each C-family file's."""
+    """The relations of this build, to keep under `key` (made with `names`, the
+    `include_names` of `includes`, computed here when not given): `summary` makes each
+    C-family file's."""
     return CFamilyRelations(
         key=key,
-        names=include_names(includes),
+        names=include_names(includes) if names is None else names,
         roots=includes.roots,
         guessed=includes.guessed,
         includes=tuple(IncludesOf(p, r) for p, r in includes.includes.items()),

@@ -400,6 +400,25 @@ def test_rank_related_caps_and_counts_the_rest() -> None:
     assert rank_related("a.py", same_folder=["a.py"]).files == ()
 
 
+def test_rank_related_keeps_the_best_of_many_strong_relations() -> None:
+    includers = [f"src/{i:02}.cpp" for i in range(30)]
+    ranking = rank_related(
+        "inc/h.h",
+        includers=includers,
+        pair=["src/17.cpp"],
+        tests=["test/t.cpp"],
+        same_folder=["inc/a.h", "inc/h.h"],
+        limit=4,
+    )
+    assert ranking.files == (
+        Related("src/17.cpp", 7, ("header or source of the same name", "includes this file")),
+        Related("test/t.cpp", 4, ("tests this file",)),
+        Related("src/00.cpp", 3, ("includes this file",)),
+        Related("src/01.cpp", 3, ("includes this file",)),
+    )
+    assert ranking.more == 30 + 1 + 1 - 4  # the includers, the test and inc/a.h, minus shown
+
+
 def test_rank_related_is_deterministic_whatever_the_input_order() -> None:
     args = {"tests": ["t/b.py", "t/a.py"], "importers": ["i/2.py", "i/1.py"]}
     forward = rank_related("m.py", **args)  # type: ignore[arg-type]

@@ -93,3 +93,16 @@ def test_test_files_have_a_run_command(torchlike_built: Built) -> None:
     text = read(torchlike_built.out, docs_page("tests/test_modules.py"))
     assert TESTING_SECTION in headings(text, 2)
     assert "pytest tests/test_modules.py" in text
+
+
+def test_name_rules_are_tried_by_first_part_as_in_full() -> None:
+    from docgen.analyze import NAME_RULES, RULES_BY_ROOT
+
+    names = {r.prefix for r in NAME_RULES}
+    names |= {f"{r.prefix}.x" for r in NAME_RULES} | {f"{r.prefix}x" for r in NAME_RULES}
+    names |= {"torch", "torch.nn", "numba", "tritonx.jit", "x.torch.cuda", ""}
+    for name in sorted(names):
+        every = [r for r in NAME_RULES if r.matches(name)]
+        by_root = [r for r in RULES_BY_ROOT.get(name.partition(".")[0], ()) if r.matches(name)]
+        assert by_root == every, name
+    assert sum(len(rules) for rules in RULES_BY_ROOT.values()) == len(NAME_RULES)

@@ -62,6 +62,10 @@ def _contains(ordered: Sequence[str], path: str) -> bool:
     return at < len(ordered) and ordered[at] == path
 
 
+def _ordered(reasons: list[str]) -> tuple[str, ...]:
+    return tuple(r for r in WEIGHTS if r in reasons)
+
+
 def rank_related(
     path: str,
     *,
@@ -103,15 +107,16 @@ def rank_related(
         for other in paths:
             if other != path and reason not in found.setdefault(other, []):
                 found[other].append(reason)
-    strong = []
+    scored = []
     in_folder = 0
     for other, reasons in found.items():
         if _contains(same_folder, other):
             reasons.append(SAME_FOLDER)
             in_folder += 1
-        ordered = tuple(r for r in WEIGHTS if r in reasons)
-        strong.append(Related(other, sum(WEIGHTS[r] for r in ordered), ordered))
-    strong.sort(key=_key)
+        scored.append((-sum(WEIGHTS[r] for r in reasons), other))
+    # A header included by thousands of files: only the shown few become `Related`.
+    best = heapq.nsmallest(max(limit, 0), scored)
+    strong = [Related(other, -score, _ordered(found[other])) for score, other in best]
 
     def folder_only() -> Iterator[Related]:
         for other in same_folder:

@@ -63,7 +63,7 @@ def _lines(text: str, out: list[str], pending: bool) -> bool:
     line is owed before whatever comes next."""
     if not text:
         return pending
-    lines = "\n".join([line.rstrip() for line in text.split("\n")])
+    lines = "\n".join(map(str.rstrip, text.split("\n")))
     if text.endswith("\n"):
         lines = lines[:-1]
     core = lines.strip("\n")
