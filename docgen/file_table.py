@@ -26,14 +26,16 @@ class FileTable(Mapping[str, ScannedFile]):
         kinds: Mapping[str, str] | None = None,
     ) -> None:
         self._decoded = dict(decoded)
-        self._encoded = dict(encoded or {})
+        self._encoded: Mapping[str, str] = encoded if encoded is not None else {}
         self._kinds = kinds or {}
         self._paths = sorted(self._decoded.keys() | self._encoded.keys())
 
     def __getitem__(self, path: str) -> ScannedFile:
         found = self._decoded.get(path)
         if found is None:
-            found = self._decoded[path] = _decoded(path, self._encoded[path])
+            if path not in self._encoded:
+                raise KeyError(path)
+            found = self._decoded[path] = _decoded(path, self._encoded.get(path))
         return found
 
     def get(self, path: str, default: ScannedFile | None = None) -> ScannedFile | None:  # type: ignore[override]
@@ -60,8 +62,9 @@ class FileTable(Mapping[str, ScannedFile]):
         return path in self._encoded
 
 
-def _decoded(path: str, text: str) -> ScannedFile:
-    scanned = cached_facts(path, text)
+def _decoded(path: str, text: str | None) -> ScannedFile:
+    """A row's facts; a row gone, or no longer the one the build read, is damage."""
+    scanned = cached_facts(path, text) if text is not None else None
     if scanned is None:
         raise StateDamaged(f"the cached facts of {path} cannot be read")
     return scanned

@@ -67,7 +67,7 @@ def scan_sources(
     unchanged, fresh = cache.partition(files)
     loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
     environments: list[jinja2.Environment | None] = []
-    kept: list[tuple[CFamilyRelations, dict[str, str]]] = []
+    kept: list[tuple[CFamilyRelations, Mapping[str, str]]] = []
     paths = [s.path for s in files]
 
     def meanwhile() -> None:
@@ -141,7 +141,7 @@ def reusable_relations(
     fresh: Sequence[SourceFile],
     paths: Sequence[str],
     include_roots: Sequence[str],
-) -> tuple[CFamilyRelations, dict[str, str]] | None:
+) -> tuple[CFamilyRelations, Mapping[str, str]] | None:
     """The C-family relations the last build kept and the unchanged C-family files' facts,
     left encoded, when no C-family file changed and the relations still hold (see
     `docgen.cfamily_relations`); None when they must be made again."""

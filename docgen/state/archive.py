@@ -28,6 +28,7 @@ from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
 from docgen.serialize import loads
 from docgen.state.facts import SCHEMA
+from docgen.state.keys import facts_digest
 
 FORMAT = "docgen-facts"
 FORMAT_VERSION = 1
@@ -134,7 +135,11 @@ def merge_rows(conn: sqlite3.Connection, rows: Iterable[FactsRow]) -> int:
         if held is None or (row.key, row.sha256, row.facts) > (held.key, held.sha256, held.facts):
             best[row.path] = changed[row.path] = row
     conn.executemany(
-        "INSERT OR REPLACE INTO files (path, stamp, sha256, key, facts) VALUES (?, '', ?, ?, ?)",
-        [(r.path, r.sha256, r.key, r.facts) for _, r in sorted(changed.items())],
+        "INSERT OR REPLACE INTO files (path, stamp, sha256, key, facts, digest)"
+        " VALUES (?, '', ?, ?, ?, ?)",
+        [
+            (r.path, r.sha256, r.key, r.facts, facts_digest(r.facts))
+            for _, r in sorted(changed.items())
+        ],
     )
     return len(changed)

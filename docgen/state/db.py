@@ -36,7 +36,7 @@ STATE_FILE = "state.sqlite"
 #: Where pages are written before they are renamed into place; swept by every build.
 TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "3"
+STATE_VERSION = "4"
 #: Tables every docgen state has from its first connection on.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
@@ -266,7 +266,8 @@ def read_state(out: Path) -> Iterator[State | None]:
         return
     try:
         conn.execute("SELECT count(*) FROM pages").fetchone()
-        readable = True
+        # A state of another version is as good as none (a build would discard it).
+        readable = State(conn, readonly=True).meta("state_version") == STATE_VERSION
     except sqlite3.DatabaseError:
         readable = False
     try:

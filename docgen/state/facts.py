@@ -10,8 +10,10 @@ made by other code is never believed.  Facts are stored as JSON, never pickled.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+import urllib.parse
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from docgen.discover import SourceFile
@@ -25,7 +27,7 @@ from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
     " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, sha256 TEXT NOT NULL,"
-    " key TEXT NOT NULL, facts TEXT NOT NULL)",
+    " key TEXT NOT NULL, facts TEXT NOT NULL, digest TEXT NOT NULL)",
 )
 
 
@@ -34,12 +36,14 @@ def is_transient(scanned: ScannedFile) -> bool:
     return any(TIMEOUT_WORDS in p.message for p in scanned.facts.problems)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Row:
+    """A row without its facts, which are read only for the files that need them."""
+
     stamp: str
     sha256: str
-    facts: str
     key: str
+    digest: str  # of the facts' JSON (`facts_digest`), kept so that no build hashes them
 
 
 class FactsCache:
@@ -73,9 +77,9 @@ class FactsCache:
                 conn.execute(statement)
         marks = ", ".join("?" * len(self._keys))
         self._rows = {
-            path: _Row(stamp, sha, facts, row_key)
-            for path, stamp, sha, facts, row_key in conn.execute(
-                f"SELECT path, stamp, sha256, facts, key FROM files WHERE key IN ({marks})",
+            path: _Row(stamp, sha, row_key, digest)
+            for path, stamp, sha, row_key, digest in conn.execute(
+                f"SELECT path, stamp, sha256, key, digest FROM files WHERE key IN ({marks})",
                 self._keys,
             )
         }
@@ -102,24 +106,23 @@ class FactsCache:
         """The cached facts of unchanged files, and files whose row cannot be read."""
         reused: list[ScannedFile] = []
         damaged: list[SourceFile] = []
+        texts = read_facts(self._conn, [source.path for source in unchanged])
         for source in unchanged:
-            text = self._rows[source.path].facts
+            text = texts.get(source.path, "")
             scanned = cached_facts(source.path, text)
             if scanned is None:
                 damaged.append(source)  # a damaged row: scan the file again
                 continue
-            self.digests[source.path] = facts_digest(text)
+            self.digests[source.path] = facts_digest(text)  # of the very text decoded
             reused.append(scanned)
         return reused, damaged
 
-    def encoded(self, unchanged: Sequence[SourceFile]) -> dict[str, str]:
-        """The cached facts of unchanged files as stored, not decoded (see
-        `docgen.file_table`): path -> their JSON."""
-        texts: dict[str, str] = {}
-        for source in unchanged:
-            text = texts[source.path] = self._rows[source.path].facts
-            self.digests[source.path] = facts_digest(text)
-        return texts
+    def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
+        """The cached facts of unchanged files, left in the database until a page asks
+        for them (see `docgen.file_table`)."""
+        digests = {source.path: self._rows[source.path].digest for source in unchanged}
+        self.digests.update(digests)
+        return StoredFacts(database_file(self._conn), digests)
 
     def _holds(self, source: SourceFile) -> bool:
         row = self._rows.get(source.path)
@@ -161,9 +164,10 @@ class FactsCache:
                     item.facts.sha256,
                     self.key_of(item.facts.path),
                     text,
+                    self.digests[item.facts.path],
                 )
             )
-        self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)", rows)
+        self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
@@ -172,6 +176,61 @@ class FactsCache:
         stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", self._keys)
         gone += list(stale)
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
+
+
+#: Paths per query when facts are read by path (SQLite's oldest limit of parameters).
+_PATHS_PER_QUERY = 900
+
+
+def read_facts(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, str]:
+    """The stored facts (JSON) of these paths: path -> text, for the rows there are."""
+    found: dict[str, str] = {}
+    for start in range(0, len(paths), _PATHS_PER_QUERY):
+        chunk = paths[start : start + _PATHS_PER_QUERY]
+        marks = ", ".join("?" * len(chunk))
+        found.update(conn.execute(f"SELECT path, facts FROM files WHERE path IN ({marks})", chunk))
+    return found
+
+
+def database_file(conn: sqlite3.Connection) -> str:
+    """The file of a connection's main database."""
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
+
+
+class StoredFacts(Mapping[str, str]):
+    """Facts (path -> JSON) still in the state database, read when asked for, by a
+    connection of the process that asks (pages are rendered in forked processes).  A row
+    that no longer holds the facts its digest says is reported as missing."""
+
+    def __init__(self, database: str, digests: Mapping[str, str]) -> None:
+        self._database = database
+        self._digests = dict(digests)
+        self._connections: dict[int, sqlite3.Connection] = {}
+
+    def __getitem__(self, path: str) -> str:
+        digest = self._digests[path]
+        row = self._connection().execute("SELECT facts FROM files WHERE path = ?", (path,))
+        found = row.fetchone()
+        if found is None or facts_digest(found[0]) != digest:
+            raise KeyError(path)
+        return str(found[0])
+
+    def _connection(self) -> sqlite3.Connection:
+        pid = os.getpid()
+        conn = self._connections.get(pid)
+        if conn is None:
+            uri = f"file:{urllib.parse.quote(self._database)}?mode=ro"
+            conn = self._connections[pid] = sqlite3.connect(uri, uri=True)
+        return conn
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._digests
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._digests)
+
+    def __len__(self) -> int:
+        return len(self._digests)
 
 
 def cached_facts(path: str, text: str) -> ScannedFile | None:

@@ -1,0 +1,81 @@
+"""The facts rows of the state database: read by path, and left there until needed."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import copy_sample, run_build
+
+from docgen.state import STATE_DIR, facts_digest, open_state, read_state
+from docgen.state.db import STATE_FILE
+from docgen.state.facts import StoredFacts, read_facts
+
+CHILD_TEXT: list[str] = []
+
+
+def _database(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A built sample's state database, and its facts rows (path -> JSON)."""
+    out = tmp_path / "out"
+    run_build(copy_sample("cpplike", tmp_path), out, jobs=1)
+    database = out / STATE_DIR / STATE_FILE
+    with sqlite3.connect(database) as conn:
+        rows = dict(conn.execute("SELECT path, facts FROM files"))
+    conn.close()
+    return database, rows
+
+
+def _read_in_child(stored: StoredFacts, path: str, pipe: object) -> None:
+    pipe.send(stored[path])  # type: ignore[attr-defined]
+
+
+def test_rows_are_read_by_path_with_their_digests_kept(tmp_path: Path) -> None:
+    database, rows = _database(tmp_path)
+    paths = sorted(rows)
+    with sqlite3.connect(database) as conn:
+        assert read_facts(conn, [*paths, "missing.py"]) == rows
+        kept = dict(conn.execute("SELECT path, digest FROM files"))
+    conn.close()
+    assert kept == {path: facts_digest(text) for path, text in rows.items()}
+
+
+def test_stored_facts_are_read_when_asked_in_any_process(tmp_path: Path) -> None:
+    database, rows = _database(tmp_path)
+    path = sorted(rows)[0]
+    stored = StoredFacts(str(database), {path: facts_digest(rows[path])})
+    assert list(stored) == [path] and len(stored) == 1 and path in stored
+    assert stored[path] == rows[path]
+    if "fork" in multiprocessing.get_all_start_methods():
+        here, there = multiprocessing.get_context("fork").Pipe()
+        child = multiprocessing.get_context("fork").Process(
+            target=_read_in_child, args=(stored, path, there)
+        )
+        child.start()
+        assert here.recv() == rows[path]  # through the child's own connection
+        child.join()
+        assert child.exitcode == 0
+
+
+def test_a_row_that_no_longer_holds_its_digest_is_missing(tmp_path: Path) -> None:
+    database, rows = _database(tmp_path)
+    path = sorted(rows)[0]
+    stored = StoredFacts(str(database), {path: facts_digest(rows[path]), "gone.py": "x"})
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE files SET facts = '[]' WHERE path = ?", (path,))
+    conn.close()
+    with pytest.raises(KeyError):
+        stored[path]
+    assert stored.get(path) is None and stored.get("gone.py") is None
+
+
+def test_a_state_of_another_version_reads_as_none(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run_build(copy_sample("cpplike", tmp_path), out, jobs=1)
+    with read_state(out) as state:
+        assert state is not None
+    with open_state(out) as writable:
+        writable.set_meta("state_version", "0")
+    with read_state(out) as state:
+        assert state is None
