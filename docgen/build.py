@@ -202,7 +202,13 @@ def kept_relations(
     code = render_code_key()
     key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
     kept = relations_of(
-        key, index.includes, index.symbols, index.files, plan.inputs.c_summary, names
+        key,
+        index.includes,
+        index.symbols,
+        index.files,
+        plan.inputs.c_summary,
+        plan.inputs.include_weights(),
+        names,
     )
     return key, names, encode(kept)
 

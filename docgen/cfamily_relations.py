@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +27,7 @@ from docgen.serialize import dumps, loads
 from docgen.symbols import CppSymbols, Site
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "2"
+RELATIONS_FORMAT = "3"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,17 @@ class Counterparts:
     line: int
     qualname: str
     sites: tuple[Site, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FolderEdge:
+    """A diagram edge made by includes, in the folder that draws it (see
+    `docgen.render.diagram_views.edge_weights`)."""
+
+    folder: str
+    source: str
+    target: str
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +77,7 @@ class CFamilyRelations:
     includes: tuple[IncludesOf, ...]
     counterparts: tuple[Counterparts, ...]
     files: tuple[CFileSummary, ...]
+    diagram: tuple[FolderEdge, ...]
 
     def include_graph(self) -> IncludeGraph:
         return include_graph({i.path: i.resolved for i in self.includes}, self.roots, self.guessed)
@@ -75,6 +88,12 @@ class CFamilyRelations:
 
     def summaries(self) -> dict[str, CFileSummary]:
         return {s.path: s for s in self.files}
+
+    def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
+        weights: dict[str, Counter[tuple[str, str]]] = {}
+        for edge in self.diagram:
+            weights.setdefault(edge.folder, Counter())[(edge.source, edge.target)] = edge.count
+        return weights
 
 
 @cache
@@ -133,11 +152,12 @@ def relations_of(
     symbols: CppSymbols,
     paths: Iterable[str],
     summary: Callable[[str], CFileSummary],
+    weights: Mapping[str, Counter[tuple[str, str]]],
     names: tuple[str, ...] | None = None,
 ) -> CFamilyRelations:
     """The relations of this build, to keep under `key` (made with `names`, the
     `include_names` of `includes`, computed here when not given): `summary` makes each
-    C-family file's."""
+    C-family file's; `weights` are the folders' diagram edges made by includes."""
     return CFamilyRelations(
         key=key,
         names=include_names(includes) if names is None else names,
@@ -149,6 +169,11 @@ def relations_of(
             for (path, line, qualname), sites in sorted(symbols.counterparts_of.items())
         ),
         files=tuple(summary(p) for p in paths if is_cfamily(p)),
+        diagram=tuple(
+            FolderEdge(folder, a, b, n)
+            for folder, counts in sorted(weights.items())
+            for (a, b), n in sorted(counts.items())
+        ),
     )
 
 

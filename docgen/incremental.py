@@ -11,6 +11,7 @@ so skipping it cannot make an incremental build differ from a clean one.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -114,6 +115,10 @@ class PageInputs:
             parts = self._cfamily(path)
             found = self._shown[path] = _digest(parts) if parts is not None else ""
         return found
+
+    def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
+        """The folders' diagram edges made by includes (kept with the relations)."""
+        return self._lookup.include_weights()
 
     def c_summary(self, path: str) -> CFileSummary:
         """What a later build reads of a C-family file instead of its facts."""

@@ -7,6 +7,7 @@ scans anything itself.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -49,6 +50,9 @@ class RepoIndex:
     #: what the build reads of the C-family files whose facts stay encoded (see
     #: `docgen.cfamily_relations`), by path
     c_summaries: Mapping[str, CFileSummary] = field(default_factory=lambda: MappingProxyType({}))
+    #: the folders' diagram edges made by includes, as kept with the relations (None:
+    #: made from `includes` when first needed)
+    include_weights: dict[str, Counter[tuple[str, str]]] | None = None
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
@@ -97,6 +101,7 @@ def build_index(
         derived=MappingProxyType(suites.derived),
         test_classes=MappingProxyType(suites.classes),
         c_summaries=MappingProxyType(summaries),
+        include_weights=relations.include_weights() if relations is not None else None,
     )
 
 

@@ -23,6 +23,7 @@ from docgen.cfamily_relations import (
 from docgen.facts import ScannedFile
 from docgen.file_table import FileTable
 from docgen.index import RepoIndex, build_index
+from docgen.render.diagram_views import include_weights
 from docgen.serialize import dumps
 from docgen.state import StateDamaged
 from docgen.workers import scan_data
@@ -46,10 +47,13 @@ def test_kept_relations_read_back_as_the_index_made_them() -> None:
     files = _scanned(CPPLIKE)
     index = build_index("cpplike", files, include_roots=("include",))
     assert index.includes.includes and index.symbols.counterparts_of  # something to keep
-    kept = relations_of("k", index.includes, index.symbols, index.files, _summary)
+    weights = include_weights(index)
+    assert any(weights.values())
+    kept = relations_of("k", index.includes, index.symbols, index.files, _summary, weights)
     back = decode(encode(kept), "k")
     assert back == kept
     assert back.include_graph() == index.includes
+    assert back.include_weights() == weights
     assert back.symbols() == index.symbols
     assert set(back.summaries()) == {p for p in index.files if is_cfamily(p)}
 
@@ -57,7 +61,7 @@ def test_kept_relations_read_back_as_the_index_made_them() -> None:
 def test_relations_made_from_something_else_are_not_reused() -> None:
     files = _scanned(CPPLIKE)
     index = build_index("cpplike", files)
-    text = encode(relations_of("k", index.includes, index.symbols, index.files, _summary))
+    text = encode(relations_of("k", index.includes, index.symbols, index.files, _summary, {}))
     assert decode(text, "other") is None
     assert decode(text[: len(text) // 2], "k") is None  # cut short: made afresh
     assert decode("", "k") is None

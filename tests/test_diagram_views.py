@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docgen.index import RepoIndex, build_index
-from docgen.render.diagram_views import import_diagram, import_weights
+from docgen.render.diagram_views import (
+    FolderWeights,
+    import_diagram,
+    import_weights,
+    include_weights,
+    merged_weights,
+)
 from docgen.workers import scan_data
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -42,8 +48,13 @@ def index_of(files: dict[str, str], include_roots: tuple[str, ...] = ()) -> Repo
     return build_index("sample", scanned, include_roots=include_roots)
 
 
+def all_weights(index: RepoIndex) -> FolderWeights:
+    """The edges made by imports and those made by includes, counted together."""
+    return merged_weights(import_weights(index), include_weights(index))
+
+
 def assert_same_as_per_folder(index: RepoIndex) -> None:
-    weights = import_weights(index)
+    weights = all_weights(index)
     for folder in index.folders:
         assert weights.get(folder, Counter()) == subtree_weights(index, folder), folder
     assert set(weights) <= set(index.folders)
@@ -61,10 +72,21 @@ def fixture_files(name: str) -> dict[str, str]:
 def test_the_samples_edges_equal_those_counted_per_folder() -> None:
     torchlike = index_of(fixture_files("torchlike"))
     assert any(import_weights(torchlike).values())  # the sample has edges to draw
+    assert not any(include_weights(torchlike).values())  # and no C-family file
     assert_same_as_per_folder(torchlike)
     cpplike = index_of(fixture_files("cpplike"), ("include", "."))
-    assert any(import_weights(cpplike).values())
+    assert any(include_weights(cpplike).values())
     assert_same_as_per_folder(cpplike)
+
+
+def test_merged_weights_add_the_counts_of_every_part() -> None:
+    one: FolderWeights = {"a": Counter({("x", "y"): 2}), "b": Counter({("p", "q"): 1})}
+    two: FolderWeights = {"a": Counter({("x", "y"): 1, ("y", "x"): 4})}
+    assert merged_weights(one, two) == {
+        "a": Counter({("x", "y"): 3, ("y", "x"): 4}),
+        "b": Counter({("p", "q"): 1}),
+    }
+    assert one["a"] == Counter({("x", "y"): 2})  # the parts are left as they were
 
 
 MODULES = ["pkg", "pkg.a", "pkg.b", "pkg.sub", "pkg.sub.c", "pkg.sub.deep.d", "other.e"]
@@ -92,5 +114,5 @@ def test_random_trees_edges_equal_those_counted_per_folder(
     index = index_of(files)
     assert_same_as_per_folder(index)
     for folder in index.folders:
-        diagram = import_diagram(import_weights(index).get(folder))
+        diagram = import_diagram(all_weights(index).get(folder))
         assert (diagram is None) == (not subtree_weights(index, folder))

@@ -9,6 +9,7 @@ the page says what was left out.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,29 +28,56 @@ class DiagramView:
     left_out: int  # connected nodes not drawn (over the cap)
 
 
-def import_weights(index: RepoIndex) -> dict[str, Counter[tuple[str, str]]]:
-    """Every folder's diagram edges (node, node) -> imports and includes, in one pass.
+#: Every folder's diagram edges: folder -> (node, node) -> imports and includes.
+FolderWeights = dict[str, Counter[tuple[str, str]]]
+
+
+def import_weights(index: RepoIndex) -> FolderWeights:
+    """Every folder's diagram edges made by Python's imports (see `edge_weights`)."""
+    return edge_weights(((path, index.graph.imports_of(path)) for path in index.files), index)
+
+
+def include_weights(index: RepoIndex) -> FolderWeights:
+    """Every folder's diagram edges made by includes (kept with the C-family relations)."""
+    return edge_weights(((path, index.includes.includes_of(path)) for path in index.files), index)
+
+
+def merged_weights(*parts: FolderWeights) -> FolderWeights:
+    """The edges of every part, counted together."""
+    weights: FolderWeights = {}
+    for part in parts:
+        for folder, counts in part.items():
+            found = weights.get(folder)
+            if found is None:
+                weights[folder] = Counter(counts)
+            else:
+                found.update(counts)
+    return weights
+
+
+def edge_weights(edges: Iterable[tuple[str, Iterable[str]]], index: RepoIndex) -> FolderWeights:
+    """Every folder's diagram edges from these (file, targets), in one pass.
 
     An edge between two files is drawn in one folder only: the deepest one that
     holds both, where they are different nodes; in every folder above it, both
     are inside the same subfolder node.  One pass over the edges therefore makes
     every folder's diagram, where walking each folder's own subtree would visit a
-    file once per folder above it.
+    file once per folder above it.  Targets that are not files of the index are
+    left out.
     """
-    weights: dict[str, Counter[tuple[str, str]]] = {}
+    weights: FolderWeights = {}
     files = index.files
     split: dict[str, list[str]] = {}  # a header included by thousands is split once
-    for path in files:
-        targets = (*index.graph.imports_of(path), *index.includes.includes_of(path))
-        if not targets:
-            continue
-        parts = path.split("/")
+    for path, targets in edges:
+        parts: list[str] | None = None
         for target in targets:
             other = split.get(target)
             if other is None:
                 if target not in files:
                     continue
                 other = split[target] = target.split("/")
+            if parts is None:
+                parts = path.split("/")
             common = 0
             folders = min(len(parts), len(other)) - 1  # folders both paths can share
             while common < folders and parts[common] == other[common]:

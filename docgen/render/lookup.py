@@ -17,7 +17,14 @@ from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_of, parent_folders
 
 from .anchors import AnchoredCDefinition, anchored_c_definitions
-from .diagram_views import DiagramView, import_diagram, import_weights
+from .diagram_views import (
+    DiagramView,
+    FolderWeights,
+    import_diagram,
+    import_weights,
+    include_weights,
+    merged_weights,
+)
 
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"
@@ -103,7 +110,8 @@ class RepoLookup:
         #: folder -> its import diagram, made once per build for its page and its digest
         self._diagrams: dict[str, DiagramView | None] = {}
         #: every folder's diagram edges, made in one pass when the first diagram is asked for
-        self._weights: dict[str, Counter[tuple[str, str]]] | None = None
+        self._weights: FolderWeights | None = None
+        self._include_weights: FolderWeights | None = index.include_weights
         self._tests = frozenset(tests)
         self._tests_named = {stem: tuple(sorted(paths)) for stem, paths in named.items()}
         imported: dict[str, list[tuple[int, str]]] = {}
@@ -146,9 +154,16 @@ class RepoLookup:
         """The folder's import diagram (see `diagram_views`), made once."""
         if folder not in self._diagrams:
             if self._weights is None:
-                self._weights = import_weights(self.index)
+                self._weights = merged_weights(import_weights(self.index), self.include_weights())
             self._diagrams[folder] = import_diagram(self._weights.get(folder))
         return self._diagrams[folder]
+
+    def include_weights(self) -> FolderWeights:
+        """Every folder's diagram edges made by includes: kept with the C-family
+        relations when they were reused, else made once."""
+        if self._include_weights is None:
+            self._include_weights = include_weights(self.index)
+        return self._include_weights
 
     def folder(self, folder: str) -> FolderEntry:
         return self.index.folders.get(folder) or FolderEntry(folder, (), ())
