@@ -183,6 +183,6 @@ def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> 
     files are C++."""
     if not any(language_for(s.path) in C_FAMILY for s in discovery.files):
         return ScanSettings(frozenset(options.cpp_macros))
-    defs = state.macro_defs([s for s in discovery.files if defines_macros(s.path)])
+    headers = [s for s in discovery.files if defines_macros(s.path)]
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
-    return ScanSettings.learned(defs, "cpp" if cpp else "c", options.cpp_macros)
+    return state.scan_settings(headers, "cpp" if cpp else "c", tuple(options.cpp_macros))

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from conftest import copy_sample, run_build
 
-from docgen.state import STATE_DIR, facts_digest, open_state, read_state
+from docgen.discover import SourceFile
+from docgen.scan.cpp_macros import MacroDef
+from docgen.scan.settings import ScanSettings
+from docgen.state import STATE_DIR, State, facts_digest, open_state, read_state
 from docgen.state.db import STATE_FILE
 from docgen.state.facts import StoredFacts, read_facts
 
@@ -79,3 +83,51 @@ def test_a_state_of_another_version_reads_as_none(tmp_path: Path) -> None:
         writable.set_meta("state_version", "0")
     with read_state(out) as state:
         assert state is None
+
+
+def _header(tmp_path: Path, name: str, text: str) -> SourceFile:
+    path = tmp_path / "repo" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    st = path.stat()
+    return SourceFile(name, str(path), st.st_size, (st.st_size, st.st_mtime_ns, 0, st.st_ino))
+
+
+def test_scan_settings_round_trip_through_json() -> None:
+    settings = ScanSettings(frozenset({"API", "HOST()"}), "c", (("NS", "a::b"),), (("W()", 1),))
+    back = ScanSettings.from_json(settings.to_json())
+    assert back == settings and back is not None and back.key() == settings.key()
+    assert ScanSettings.from_json("[1]") is None and ScanSettings.from_json("") is None
+
+
+def test_scan_settings_are_learned_again_only_when_a_header_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = _header(tmp_path, "api.h", '#define MY_API __attribute__((visibility("default")))\n')
+    other = _header(tmp_path, "other.h", "#define OTHER 1\n")
+    out = tmp_path / "out"
+    with open_state(out) as state:
+        first = state.scan_settings([api, other], "cpp", ("EXTRA",))
+    assert {"MY_API", "EXTRA"} <= first.attribute_macros
+    learned: list[int] = []
+    real = State.macro_defs
+
+    def counted(self: State, sources: Sequence[SourceFile]) -> list[MacroDef]:
+        learned.append(len(sources))
+        return real(self, sources)
+
+    monkeypatch.setattr(State, "macro_defs", counted)
+    with open_state(out) as state:
+        assert state.scan_settings([api, other], "cpp", ("EXTRA",)) == first
+    assert learned == []  # kept from the last build
+    changed = _header(tmp_path, "other.h", "#define OTHER_API [[nodiscard]]\n#define X 2\n")
+    with open_state(out) as state:
+        again = state.scan_settings([api, changed], "cpp", ("EXTRA",))
+        assert state.scan_settings([api, changed], "cpp", ()) != again  # configured differ
+    assert learned == [2, 2]
+    assert "OTHER_API" in again.attribute_macros
+    unstamped = SourceFile(changed.path, changed.abs_path, changed.size)
+    with open_state(out) as state:
+        assert state.scan_settings([api, unstamped], "cpp", ("EXTRA",)) == again
+        assert state.scan_settings([api, unstamped], "cpp", ("EXTRA",)) == again
+    assert learned == [2, 2, 2, 2]  # without a stamp, a header is always read

@@ -7,6 +7,7 @@ are part of the cache key of every file whose scanner reads them.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -53,6 +54,30 @@ class ScanSettings:
         from docgen.scan.cpp_blanking import MacroTable
 
         return MacroTable.of(self.attribute_macros, self.namespace_macros, self.wrapper_macros)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            [
+                sorted(self.attribute_macros),
+                self.headers_as,
+                [list(pair) for pair in self.namespace_macros],
+                [list(pair) for pair in self.wrapper_macros],
+            ]
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> ScanSettings | None:
+        """Settings `to_json` wrote; None for text it did not write."""
+        try:
+            attributes, headers_as, namespaces, wrappers = json.loads(text)
+            return cls(
+                frozenset(str(name) for name in attributes),
+                str(headers_as),
+                tuple((str(name), str(expansion)) for name, expansion in namespaces),
+                tuple((str(name), int(place)) for name, place in wrappers),
+            )
+        except (ValueError, TypeError):
+            return None
 
     def key(self) -> str:
         digest = hashlib.sha256(self.headers_as.encode() + b"\0")

@@ -7,6 +7,7 @@ facts cache it hands out), so the rest of docgen never writes SQL.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sqlite3
@@ -28,6 +29,7 @@ from docgen.state.sites import (
 if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has none
     from docgen.discover import SourceFile
     from docgen.scan.cpp_macros import MacroDef
+    from docgen.scan.settings import ScanSettings
     from docgen.state.archive import FactsRow
     from docgen.state.facts import FactsCache
 
@@ -61,6 +63,8 @@ class PageRecord(NamedTuple):
 #: meta keys of the kept C-family relations and of what they were made from
 RELATIONS, RELATIONS_KEY = "cfamily_relations", "cfamily_relations_key"
 RELATIONS_NAMES = "cfamily_relations_names"
+#: meta keys of the last build's C-family scan settings and of what they were learned from
+SETTINGS, SETTINGS_FROM = "scan_settings", "scan_settings_from"
 
 
 class State:
@@ -90,6 +94,31 @@ class State:
         from docgen.state.facts import FactsCache
 
         return FactsCache(self._conn, key, self.readonly, language_keys)
+
+    def scan_settings(
+        self, sources: Sequence[SourceFile], headers_as: str, configured: Sequence[str]
+    ) -> ScanSettings:
+        """The C-family scan settings these headers' `#define`s make (`ScanSettings.learned`):
+        as the last build left them when no header's stamp changed (nor docgen's code),
+        else learned again from each changed header's `#define`s."""
+        from docgen.scan.settings import ScanSettings
+        from docgen.state.keys import facts_key
+
+        digest = hashlib.sha256(json.dumps([facts_key(), headers_as, sorted(configured)]).encode())
+        stamped = True
+        for source in sources:
+            stamped = stamped and bool(source.stamp)
+            digest.update(json.dumps([source.path, *source.stamp]).encode() + b"\0")
+        learned_from = digest.hexdigest()
+        if stamped and self.meta(SETTINGS_FROM) == learned_from:
+            kept = ScanSettings.from_json(self.meta(SETTINGS) or "")
+            if kept is not None:
+                return kept
+        settings = ScanSettings.learned(self.macro_defs(sources), headers_as, configured)
+        if not self.readonly:
+            self.set_meta(SETTINGS, settings.to_json())
+            self.set_meta(SETTINGS_FROM, learned_from if stamped else "")
+        return settings
 
     def macro_defs(self, sources: Sequence[SourceFile]) -> list[MacroDef]:
         """The attribute-macro `#define`s of these C-family files (remembered by stamp)."""
