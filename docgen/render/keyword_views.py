@@ -29,7 +29,8 @@ ROOT_SOURCE = "."
 #: more distinct names than this and the index splits into letter pages
 SINGLE_PAGE_LIMIT = 1_500
 #: more names than this under one letter and that letter splits into numbered pages
-LETTER_PAGE_LIMIT = 5_000
+#: (a page of a thousand names is about 250 KB of Markdown)
+LETTER_PAGE_LIMIT = 1_000
 
 
 @dataclass(frozen=True)
@@ -42,19 +43,73 @@ class _Chunk:
 
 
 def _chunks(names: Sequence[str], limit: int) -> list[_Chunk]:
-    """Letter pages: names grouped by letter, each group cut into pages of `limit` names."""
+    """Letter pages: names grouped by letter, each group cut into pages of at most `limit`
+    names (see `_pages`)."""
     by_letter: dict[str, list[str]] = {}
     for name in names:
         by_letter.setdefault(letter_of(name), []).append(name)
     chunks = []
     size = max(limit, 1)
     for letter in LETTERS:
-        group = by_letter.get(letter, [])
-        parts = (len(group) + size - 1) // size
-        for i in range(parts):
-            piece = tuple(group[i * size : (i + 1) * size])
-            chunks.append(_Chunk(letter_page(letter, i + 1), letter, i + 1, parts, piece))
+        pages = _pages(by_letter.get(letter, []), size)
+        for i, piece in enumerate(pages):
+            chunks.append(_Chunk(letter_page(letter, i + 1), letter, i + 1, len(pages), piece))
     return chunks
+
+
+def _pages(names: Sequence[str], limit: int) -> list[tuple[str, ...]]:
+    """A letter's names (in `name_order`) cut into pages of at most `limit`, where their
+    beginnings differ: runs that share a beginning (case ignored) stay on one page, and
+    the runs fill pages in order.  A new name then changes its own page only, not every
+    page after it, unless it overfills that page."""
+    pages: list[tuple[str, ...]] = []
+    page: list[str] = []
+    for run in _runs(names, limit):
+        if page and len(page) + len(run) > limit:
+            pages.append(tuple(page))
+            page = []
+        page.extend(run)
+    if page:
+        pages.append(tuple(page))
+    return pages
+
+
+def _runs(names: Sequence[str], limit: int) -> list[Sequence[str]]:
+    """`names` (in order, so case-folded beginnings are contiguous) cut into runs of at
+    most `limit`: a longer run is cut where the character after its names' common
+    beginning changes, again and again (a stack, not recursion: names may share long
+    beginnings), and by count where its names agree to the end."""
+    folded = [name.casefold() for name in names]
+    runs: list[Sequence[str]] = []
+    pending = [(0, len(names))]
+    while pending:
+        start, end = pending.pop()
+        if end - start <= limit:
+            runs.append(names[start:end])
+            continue
+        depth = _shared(folded[start], folded[end - 1])
+        if folded[start] == folded[end - 1]:  # nothing left to tell them apart by
+            cuts = list(range(start, end, limit))
+            runs.extend(names[i : min(i + limit, end)] for i in cuts)
+            continue
+        parts = []
+        begin = start
+        for i in range(start + 1, end + 1):
+            if i == end or folded[i][: depth + 1] != folded[begin][: depth + 1]:
+                parts.append((begin, i))
+                begin = i
+        pending.extend(reversed(parts))
+    return runs
+
+
+def _shared(a: str, b: str) -> int:
+    """How many characters `a` and `b` begin with alike."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 class KeywordJob(NamedTuple):
