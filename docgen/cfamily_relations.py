@@ -19,15 +19,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
+from typing import Any
 
 from docgen.facts import Problem, ScannedFile
 from docgen.includes import IncludeGraph, ResolvedInclude, include_graph
 from docgen.scan.languages import C_FAMILY, language_for
-from docgen.serialize import dumps, loads
+from docgen.serialize import dumps, from_data, loads
+from docgen.state import StateDamaged
 from docgen.symbols import CppSymbols, Site
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "3"
+RELATIONS_FORMAT = "4"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +76,25 @@ class CFamilyRelations:
     names: tuple[str, ...]  # see `include_names`
     roots: tuple[str, ...]
     guessed: bool
-    includes: tuple[IncludesOf, ...]
-    counterparts: tuple[Counterparts, ...]
+    #: the JSON of the `IncludesOf` and `Counterparts` rows: most of the relations, and
+    #: decoded only when a page needs them (an edit of a Python module never does)
+    includes: str
+    counterparts: str
     files: tuple[CFileSummary, ...]
     diagram: tuple[FolderEdge, ...]
+    included: tuple[str, ...]  # every file some C-family file includes, sorted
 
     def include_graph(self) -> IncludeGraph:
-        return include_graph({i.path: i.resolved for i in self.includes}, self.roots, self.guessed)
+        rows: tuple[IncludesOf, ...] = _rows(tuple[IncludesOf, ...], self.includes)
+        return include_graph({i.path: i.resolved for i in rows}, self.roots, self.guessed)
 
     def symbols(self) -> CppSymbols:
-        found = {(c.path, c.line, c.qualname): c.sites for c in self.counterparts}
+        rows: tuple[Counterparts, ...] = _rows(tuple[Counterparts, ...], self.counterparts)
+        found = {(c.path, c.line, c.qualname): c.sites for c in rows}
         return CppSymbols(MappingProxyType(found))
+
+    def included_paths(self) -> frozenset[str]:
+        return frozenset(self.included)
 
     def summaries(self) -> dict[str, CFileSummary]:
         return {s.path: s for s in self.files}
@@ -163,10 +173,12 @@ def relations_of(
         names=include_names(includes) if names is None else names,
         roots=includes.roots,
         guessed=includes.guessed,
-        includes=tuple(IncludesOf(p, r) for p, r in includes.includes.items()),
-        counterparts=tuple(
-            Counterparts(path, line, qualname, sites)
-            for (path, line, qualname), sites in sorted(symbols.counterparts_of.items())
+        includes=dumps(tuple(IncludesOf(p, r) for p, r in includes.includes.items())),
+        counterparts=dumps(
+            tuple(
+                Counterparts(path, line, qualname, sites)
+                for (path, line, qualname), sites in sorted(symbols.counterparts_of.items())
+            )
         ),
         files=tuple(summary(p) for p in paths if is_cfamily(p)),
         diagram=tuple(
@@ -174,7 +186,16 @@ def relations_of(
             for folder, counts in sorted(weights.items())
             for (a, b), n in sorted(counts.items())
         ),
+        included=tuple(sorted(includes.included_by)),
     )
+
+
+def _rows(kind: Any, text: str) -> Any:
+    """Kept rows decoded when first needed: unreadable then, the state is damaged."""
+    try:
+        return from_data(kind, json.loads(text))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise StateDamaged("the kept C-family relations cannot be read") from exc
 
 
 def encode(relations: CFamilyRelations) -> str:

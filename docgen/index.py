@@ -10,7 +10,9 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
+from typing import Protocol
 
 from docgen.cfamily_relations import CFamilyRelations, CFileSummary
 from docgen.facts import Problem, ScannedFile
@@ -32,14 +34,39 @@ class FolderEntry:
     files: tuple[str, ...]  # repo-relative paths of files directly inside, sorted
 
 
+class CFamilySide(Protocol):
+    """The C-family relations of a build, made or kept (see `docgen.cfamily_relations`)."""
+
+    def include_graph(self) -> IncludeGraph: ...
+
+    def symbols(self) -> CppSymbols: ...
+
+
+@dataclass(frozen=True)
+class MadeRelations:
+    """Relations this build made from the C-family files' facts."""
+
+    graph: IncludeGraph
+    made_symbols: CppSymbols
+
+    def include_graph(self) -> IncludeGraph:
+        return self.graph
+
+    def symbols(self) -> CppSymbols:
+        return self.made_symbols
+
+
 @dataclass(frozen=True)
 class RepoIndex:
     project: str
     files: FileTable  # by repo-relative path, in sorted order
     folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order
     graph: ImportGraph  # who imports whom
-    includes: IncludeGraph  # which C-family file includes which
-    symbols: CppSymbols  # C++ declarations and definitions by qualified name and signature
+    #: where the include graph and the declaration pairs come from: made by this build, or
+    #: kept by the last one and decoded when first needed (see `includes`, `symbols`)
+    c_family: CFamilySide
+    #: every file some C-family file includes: known without the include graph
+    c_included: frozenset[str]
     #: what the index added to a file's analysis from other files (test evidence through
     #: bases defined elsewhere), by path: part of the inputs of every page showing its tags
     derived: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -53,6 +80,16 @@ class RepoIndex:
     #: the folders' diagram edges made by includes, as kept with the relations (None:
     #: made from `includes` when first needed)
     include_weights: dict[str, Counter[tuple[str, str]]] | None = None
+
+    @cached_property
+    def includes(self) -> IncludeGraph:
+        """Which C-family file includes which."""
+        return self.c_family.include_graph()
+
+    @cached_property
+    def symbols(self) -> CppSymbols:
+        """C++ declarations and definitions by qualified name and signature."""
+        return self.c_family.symbols()
 
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
@@ -86,18 +123,20 @@ def build_index(
     suites = resolve_suites(decoded, graph)
     kinds = {path: s.kind for path, s in summaries.items()}
     files = FileTable(suites.files, kept, kinds)
+    c_family: CFamilySide
     if relations is not None:
-        includes, symbols = relations.include_graph(), relations.symbols()
+        c_family, included = relations, relations.included_paths()
     else:
         includes = build_include_graph(files.values(), files.keys(), include_roots)
-        symbols = CppSymbols.of(files.values())
+        c_family = MadeRelations(includes, CppSymbols.of(files.values()))
+        included = frozenset(includes.included_by)
     return RepoIndex(
         project=project,
         files=files,
         folders=MappingProxyType(_folders(files)),
         graph=graph,
-        includes=includes,
-        symbols=symbols,
+        c_family=c_family,
+        c_included=included,
         derived=MappingProxyType(suites.derived),
         test_classes=MappingProxyType(suites.classes),
         c_summaries=MappingProxyType(summaries),

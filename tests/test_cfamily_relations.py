@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import FIXTURES, copy_sample, page_files, run_build
 
+import docgen.cfamily_relations
 import docgen.file_table
 import docgen.index
 from docgen.cfamily_relations import (
@@ -175,6 +178,14 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     run_build(repo, out, jobs=1)
     decoded = _count_decoding(monkeypatch)
     indexed = _spy_on_index(monkeypatch)
+    kept_rows: list[str] = []
+    real_rows = docgen.cfamily_relations._rows
+
+    def counted_rows(kind: Any, text: str) -> Any:
+        kept_rows.append(str(kind))
+        return real_rows(kind, text)
+
+    monkeypatch.setattr(docgen.cfamily_relations, "_rows", counted_rows)
     with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
         handle.write("\n\ndef added():\n    return 2\n")
     report = run_build(repo, out, jobs=1)
@@ -182,6 +193,30 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     encoded = [p for p in indexed[0].files if indexed[0].files.is_encoded(p)]
     assert encoded == sorted(p for p in indexed[0].files if is_cfamily(p)) != []
     assert decoded == []  # no C-family page was rendered, so no C-family facts were read
+    assert kept_rows == []  # nor the kept include graph and declaration pairs
+    assert page_files(out) == _clean_pages(repo, tmp_path)
+
+
+def test_kept_relations_found_damaged_when_read_make_the_build_start_afresh(
+    tmp_path: Path,
+) -> None:
+    repo = _with_python(tmp_path)
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    database = out / ".docgen" / "state.sqlite"
+    with sqlite3.connect(database) as conn:
+        text = conn.execute("SELECT value FROM meta WHERE key = 'cfamily_relations'").fetchone()[0]
+        kept = decode(text, json.loads(text)[0])
+        assert kept is not None
+        damaged = encode(replace(kept, includes="[1"))
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'cfamily_relations'", (damaged,))
+    conn.close()
+    # A new project name changes every page, so the C-family pages read the relations.
+    (repo / "pyproject.toml").write_text(
+        (repo / "pyproject.toml").read_text().replace('name = "', 'name = "renamed-')
+    )
+    report = run_build(repo, out, jobs=1)
+    assert any("discarded" in notice for notice in report.notices)
     assert page_files(out) == _clean_pages(repo, tmp_path)
 
 

@@ -243,9 +243,17 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     path = facts.path
     graph = lookup.index.graph
     folder = folder_of(path)
-    includes = lookup.index.includes
     same_folder = lookup.documented_in(folder)
     cfamily = facts.kind == "cfamily"
+    pair: tuple[str, ...] = ()
+    includers: tuple[str, ...] = ()
+    included: tuple[str, ...] = ()
+    if cfamily or path in lookup.index.c_included:  # else no include leads to or from it
+        includes = lookup.index.includes
+        if cfamily:
+            pair = cfamily_views.pair_of(path, includes, lookup.index.files)
+        includers = includes.included_by.get(path, ())
+        included = includes.includes_of(path)
     imports = graph.imports_of(path)
     under_test: tuple[str, ...] = ()
     test_bases: tuple[str, ...] = ()
@@ -260,9 +268,9 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
         tests=lookup.tests_of(path),
         importers=graph.imported_by.get(path, ()),
         imports=tuple(p for p in imports if p not in under_test),
-        pair=cfamily_views.pair_of(path, includes, lookup.index.files) if cfamily else (),
-        includers=includes.included_by.get(path, ()),
-        included=includes.includes_of(path),
+        pair=pair,
+        includers=includers,
+        included=included,
         same_folder=same_folder,
     )
     if not ranking.files:
