@@ -147,13 +147,14 @@ def build_index(
 def _folders(paths: Iterable[str]) -> dict[str, FolderEntry]:
     """Every folder that holds a file at some depth (the root always), by path, sorted."""
     direct: dict[str, list[str]] = {"": []}
-    children: dict[str, set[str]] = {}
     for path in paths:
         direct.setdefault(folder_of(path), []).append(path)
-        chain = parent_folders(path)
-        for folder in chain:
-            direct.setdefault(folder, [])
-            children.setdefault(folder, set())
+    children: dict[str, set[str]] = {}
+    for folder in list(direct):  # each folder once, not once per file in it
+        chain = parent_folders(f"{folder}/") if folder else [""]
+        for above in chain:
+            direct.setdefault(above, [])
+            children.setdefault(above, set())
         for parent, child in itertools.pairwise(chain):
             children[parent].add(child)
     return {

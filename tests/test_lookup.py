@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter
 
 from hypothesis import given, settings
@@ -50,3 +51,25 @@ def test_kinds_below_a_folder_are_those_of_its_files(files: list[str]) -> None:
 def _above(path: str) -> list[str]:
     parts = path.split("/")[:-1]
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(paths)
+def test_folders_hold_every_file_under_every_folder_above_it(chosen: list[str]) -> None:
+    from docgen.index import _folders
+
+    folders = _folders(sorted(chosen))
+    assert list(folders) == sorted(folders) and "" in folders
+    for path in chosen:
+        assert folder_of(path) == posixpath.dirname(path)
+        assert path in folders[folder_of(path)].files
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            parent, child = "/".join(parts[: depth - 1]), "/".join(parts[:depth])
+            assert child in folders[parent].subfolders
+    listed = sorted(p for entry in folders.values() for p in entry.files)
+    assert listed == sorted(chosen)
+    for entry in folders.values():
+        assert list(entry.subfolders) == sorted(entry.subfolders)
+        assert all(folder_of(sub) == entry.path for sub in entry.subfolders)
+        assert all(sub in folders for sub in entry.subfolders)
