@@ -6,7 +6,6 @@ the parser or the templates.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from docgen.incremental import PageInputs
 from docgen.index import RepoIndex
 from docgen.inputs import common_inputs, source_root
 from docgen.keyword_sites import KeywordSites
-from docgen.links import docs_page, folder_doc, folder_index, kw_page
+from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 from docgen.options import BuildOptions
 from docgen.parallel_render import render_all
 from docgen.readfile import read_source
@@ -223,12 +222,12 @@ def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:
 def page_conflicts(pages: Iterable[str]) -> list[str]:
     """Pages whose path is also a folder of another page (e.g. a source folder named `index.md`)."""
     paths = set(pages)
-    folders = {posixpath.dirname(p) for p in paths}
-    expanded = set()
+    folders = {folder_of(p) for p in paths}
+    expanded: set[str] = set()
     for folder in folders:
-        while folder:
+        while folder and folder not in expanded:  # the folders above it are in already
             expanded.add(folder)
-            folder = posixpath.dirname(folder)
+            folder = folder_of(folder)
     return sorted(paths & expanded)
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from docgen.produce import PageJob, PageMade, PagePlan, make_pages
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docgen.produce import PageJob, PageMade, PagePlan, make_pages, page_conflicts
 
 
 class Calls:
@@ -75,3 +78,19 @@ def test_worker_processes_give_the_results_of_one_process() -> None:
     assert two == one
     assert sum(1 for m in one.values() if m.outcome is None) == len(previous)
     assert all(m.outcome is not None for m in cold.values())
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["a", "b", "index.md", "doc.md", "x.py_docs.md"]),
+            min_size=1,
+            max_size=4,
+        ).map("/".join),
+        max_size=12,
+    )
+)
+def test_page_conflicts_are_pages_that_are_folders_of_others(pages: list[str]) -> None:
+    folders = {"/".join(p.split("/")[:i]) for p in pages for i in range(1, p.count("/") + 1)}
+    assert page_conflicts(pages) == sorted(set(pages) & folders)
