@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 import jinja2
 
@@ -44,9 +44,9 @@ def template_errors() -> Iterator[None]:
         raise DocgenError(f"template error: {describe_template_error(exc)}") from exc
 
 
-@dataclass(frozen=True)
-class PageJob:
-    """One page of a build: the digest of its inputs and its text, each made on demand."""
+class PageJob(NamedTuple):
+    """One page of a build: the digest of its inputs and its text, each made on demand
+    (a tuple: a build plans one per page, tens of thousands)."""
 
     name: str
     inputs: Callable[[], str]
