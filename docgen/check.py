@@ -25,7 +25,14 @@ from docgen.lock import output_lock
 from docgen.options import BuildOptions
 from docgen.scanning import scan_settings, sites_made_from
 from docgen.serialize import dumps
-from docgen.state import STATE_DIR, facts_digest, facts_key, keys_for, read_state
+from docgen.state import (
+    STATE_DIR,
+    facts_digest,
+    facts_key,
+    keys_for,
+    missing_state,
+    read_state,
+)
 
 if TYPE_CHECKING:
     from docgen.workers import Progress
@@ -84,7 +91,7 @@ def compare_pages(
     project = project_for(options)
     with read_state(options.out) as state:
         if state is None:
-            raise DocgenError(f"no docgen build in {options.out}: every page is missing")
+            raise DocgenError(f"{missing_state(options.out)}: run `docgen build`")
         fast = up_to_date(state, options.out, inputs_digest(options, discovery, project))
         if fast is not None:
             return CheckReport([], fast.unchanged, time.perf_counter() - started)

@@ -34,7 +34,7 @@ def clean(out: Path) -> CleanReport:
 
 
 def _clean(out: Path, state: Path) -> CleanReport:
-    with read_state(out) as recorded:
+    with read_state(out, any_version=True) as recorded:
         if recorded is None:
             raise UsageError(
                 f"the docgen state in {state} cannot be read; remove the folder by hand"

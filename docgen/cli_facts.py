@@ -9,8 +9,9 @@ import click
 
 from docgen.cli_options import out_option
 from docgen.errors import UsageError
+from docgen.lock import output_lock
 from docgen.options import DEFAULT_OUT
-from docgen.state import read_state
+from docgen.state import STATE_DIR, missing_state, read_state
 
 
 @click.group(name="facts")
@@ -30,7 +31,7 @@ def facts_export(file: Path, out: str) -> None:
     """Write the facts cached in OUT to FILE: a versioned JSON archive (gzip)."""
     with read_state(Path(out)) as state:
         if state is None:
-            raise UsageError(f"no docgen build in {out}: nothing to export")
+            raise UsageError(f"{missing_state(Path(out))}: nothing to export")
         count = state.export_facts(file)
     click.echo(f"docgen: {count} files' facts -> {file}", err=True)
 
@@ -55,8 +56,8 @@ def facts_import(files: tuple[Path, ...], out: str) -> None:
             refused += 1
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
-    with open_state(out_path) as state:
-        changed = state.import_facts(rows)
+    with output_lock(out_path / STATE_DIR), open_state(out_path) as state:
+        changed = state.import_facts(rows)  # never while a build reads the facts
     click.echo(
         f"docgen: {len(files) - refused} archives, {len(rows)} rows, {changed} new to {out}",
         err=True,

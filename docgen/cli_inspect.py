@@ -14,7 +14,7 @@ from docgen.errors import UsageError
 from docgen.keywords import MatchMode
 from docgen.kinds import CKind
 from docgen.options import DEFAULT_OUT
-from docgen.state import StateDamaged, read_state
+from docgen.state import StateDamaged, missing_state, read_state
 
 
 @click.command(name="check")
@@ -87,7 +87,9 @@ def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
     mode: MatchMode = "prefix" if prefix else "glob" if any(c in name for c in "*?[") else "exact"
     with read_state(Path(out)) as state:
         if state is None:
-            raise UsageError(f"no docgen index in {out}; run `docgen build` first (or pass --out)")
+            raise UsageError(
+                f"{missing_state(Path(out))}; run `docgen build` first (or pass --out)"
+            )
         try:
             sites = state.find_sites(name, mode, kind)
         except StateDamaged as exc:

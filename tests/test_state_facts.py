@@ -10,10 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import copy_sample, run_build
 
+from docgen.check import check
+from docgen.clean import clean
 from docgen.discover import SourceFile
+from docgen.errors import DocgenError
+from docgen.options import resolve_options
 from docgen.scan.cpp_macros import MacroDef
 from docgen.scan.settings import ScanSettings
-from docgen.state import STATE_DIR, State, facts_digest, open_state, read_state
+from docgen.state import STATE_DIR, State, facts_digest, missing_state, open_state, read_state
 from docgen.state.db import STATE_FILE
 from docgen.state.facts import StoredFacts, read_facts
 
@@ -131,3 +135,24 @@ def test_scan_settings_are_learned_again_only_when_a_header_changed(
         assert state.scan_settings([api, unstamped], "cpp", ("EXTRA",)) == again
         assert state.scan_settings([api, unstamped], "cpp", ("EXTRA",)) == again
     assert learned == [2, 2, 2, 2]  # without a stamp, a header is always read
+
+
+def test_a_state_of_another_version_is_still_cleaned_and_named_in_messages(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    repo = copy_sample("cpplike", tmp_path)
+    run_build(repo, out, jobs=1)
+    pages = sorted(p for p in out.rglob("*.md"))
+    assert pages
+    with open_state(out) as writable:
+        writable.set_meta("state_version", "0")
+    assert (
+        missing_state(out) == f"the docgen state in {out} is of another docgen version or damaged"
+    )
+    with pytest.raises(DocgenError, match="another docgen version"):
+        check(resolve_options(repo, out, 1))
+    report = clean(out)
+    assert sorted(out / p for p in report.removed) == pages
+    assert not any(out.rglob("*.md"))
+    assert missing_state(out) == f"no docgen build in {out}"

@@ -14,6 +14,7 @@ from docgen.state.db import (
     PageRecord,
     State,
     StateDamaged,
+    missing_state,
     open_state,
     read_state,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "facts_digest",
     "facts_key",
     "keys_for",
+    "missing_state",
     "open_state",
     "read_state",
     "state_trouble",

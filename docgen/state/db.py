@@ -282,8 +282,9 @@ def open_state(out: Path) -> Iterator[State]:
 
 
 @contextlib.contextmanager
-def read_state(out: Path) -> Iterator[State | None]:
-    """The state of an earlier build, read-only, or None when there is none."""
+def read_state(out: Path, any_version: bool = False) -> Iterator[State | None]:
+    """The state of an earlier build, read-only, or None when there is none (or it is of
+    another version, unless `any_version`: `clean` reads only its manifest)."""
     path = out / STATE_DIR / STATE_FILE
     if not path.is_file():
         yield None
@@ -296,13 +297,21 @@ def read_state(out: Path) -> Iterator[State | None]:
     try:
         conn.execute("SELECT count(*) FROM pages").fetchone()
         # A state of another version is as good as none (a build would discard it).
-        readable = State(conn, readonly=True).meta("state_version") == STATE_VERSION
+        version = State(conn, readonly=True).meta("state_version")
+        readable = any_version or version == STATE_VERSION
     except sqlite3.DatabaseError:
         readable = False
     try:
         yield State(conn, readonly=True) if readable else None
     finally:
         conn.close()
+
+
+def missing_state(out: Path) -> str:
+    """Why `read_state` found no state in OUT, for a one-line message."""
+    if (out / STATE_DIR / STATE_FILE).is_file():
+        return f"the docgen state in {out} is of another docgen version or damaged"
+    return f"no docgen build in {out}"
 
 
 def _connect(path: Path) -> sqlite3.Connection:
