@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from docgen.cfamily_relations import CFileSummary, is_cfamily, summary_of
+from docgen.cfamily_relations import CFileSummary, summary_of
 from docgen.index import RepoIndex
 from docgen.links import folder_of
 from docgen.render.api_views import api_inputs
@@ -111,8 +111,8 @@ class PageInputs:
         if files.is_encoded(path):
             return self._index.c_summaries[path].shown
         found = self._shown.get(path)
-        if found is None and path not in self._index.c_included and not is_cfamily(path):
-            found = self._shown[path] = ""  # no include leads to it: the graph is not read
+        if found is None and not self._index.in_include_graph(path):
+            found = self._shown[path] = ""
         if found is None:
             parts = self._cfamily(path)
             found = self._shown[path] = _digest(parts) if parts is not None else ""

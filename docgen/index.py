@@ -14,13 +14,13 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Protocol
 
-from docgen.cfamily_relations import CFamilyRelations, CFileSummary
+from docgen.cfamily_relations import CFamilyRelations, CFileSummary, is_cfamily
 from docgen.facts import Problem, ScannedFile
 from docgen.file_table import FileTable
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, build_graph
 from docgen.includes import IncludeGraph, build_include_graph
-from docgen.links import folder_of, parent_folders
+from docgen.links import folder_chain, folder_of
 from docgen.suites import CollectedClass, resolve_suites
 from docgen.symbols import CppSymbols
 
@@ -91,6 +91,11 @@ class RepoIndex:
         """C++ declarations and definitions by qualified name and signature."""
         return self.c_family.symbols()
 
+    def in_include_graph(self, path: str) -> bool:
+        """Whether an include can lead to or from the file: if not, nothing about it is
+        read from the include graph (which an edit may then never decode)."""
+        return path in self.c_included or is_cfamily(path)
+
     def documented(self) -> list[ScannedFile]:
         """Files that get their own pages (binary files are only listed)."""
         return [self.files[p] for p in self.documented_paths()]
@@ -151,7 +156,7 @@ def _folders(paths: Iterable[str]) -> dict[str, FolderEntry]:
         direct.setdefault(folder_of(path), []).append(path)
     children: dict[str, set[str]] = {}
     for folder in list(direct):  # each folder once, not once per file in it
-        chain = parent_folders(f"{folder}/") if folder else [""]
+        chain = folder_chain(folder)
         for above in chain:
             direct.setdefault(above, [])
             children.setdefault(above, set())

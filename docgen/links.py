@@ -51,6 +51,11 @@ def parent_folders(path: str) -> list[str]:
     return [""] + ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
+def folder_chain(folder: str) -> list[str]:
+    """A folder and every folder above it, the root ("") first."""
+    return parent_folders(f"{folder}/") if folder else [""]
+
+
 #: Paths made only of characters that `encode_path` leaves as they are.
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9/_.~-]*")
 

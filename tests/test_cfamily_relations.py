@@ -14,6 +14,7 @@ from conftest import FIXTURES, copy_sample, page_files, run_build
 import docgen.cfamily_relations
 import docgen.file_table
 import docgen.index
+from docgen.build import BuildReport
 from docgen.cfamily_relations import (
     CFileSummary,
     decode,
@@ -164,6 +165,14 @@ def _with_python(tmp_path: Path) -> Path:
     return repo
 
 
+def _renamed_and_built(repo: Path, out: Path) -> BuildReport:
+    """A build after a new project name, which changes every page."""
+    (repo / "pyproject.toml").write_text(
+        (repo / "pyproject.toml").read_text().replace('name = "', 'name = "renamed-')
+    )
+    return run_build(repo, out, jobs=1)
+
+
 def _clean_pages(repo: Path, tmp_path: Path) -> dict[str, bytes]:
     out = tmp_path / "clean-out"
     run_build(repo, out, jobs=1)
@@ -211,11 +220,7 @@ def test_kept_relations_found_damaged_when_read_make_the_build_start_afresh(
         damaged = encode(replace(kept, includes="[1"))
         conn.execute("UPDATE meta SET value = ? WHERE key = 'cfamily_relations'", (damaged,))
     conn.close()
-    # A new project name changes every page, so the C-family pages read the relations.
-    (repo / "pyproject.toml").write_text(
-        (repo / "pyproject.toml").read_text().replace('name = "', 'name = "renamed-')
-    )
-    report = run_build(repo, out, jobs=1)
+    report = _renamed_and_built(repo, out)  # the C-family pages read the relations
     assert any("discarded" in notice for notice in report.notices)
     assert page_files(out) == _clean_pages(repo, tmp_path)
 
@@ -270,11 +275,7 @@ def test_encoded_facts_found_damaged_when_read_make_the_build_start_afresh(
         return real(path, text)
 
     monkeypatch.setattr(docgen.file_table, "_decoded", failing_once)
-    # A new project name changes every page, so every C-family page reads its facts.
-    (repo / "pyproject.toml").write_text(
-        (repo / "pyproject.toml").read_text().replace('name = "', 'name = "renamed-')
-    )
-    report = run_build(repo, out, jobs=1)
+    report = _renamed_and_built(repo, out)  # every C-family page reads its facts
     assert failed
     assert any("discarded" in notice for notice in report.notices)
     assert page_files(out) == _clean_pages(repo, tmp_path)

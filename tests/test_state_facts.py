@@ -147,10 +147,10 @@ def test_a_state_of_another_version_is_still_cleaned_and_named_in_messages(
     assert pages
     with open_state(out) as writable:
         writable.set_meta("state_version", "0")
-    assert (
-        missing_state(out) == f"the docgen state in {out} is of another docgen version or damaged"
+    assert missing_state(out) == (
+        f"the docgen state in {out} cannot be used: it was written by another version of docgen"
     )
-    with pytest.raises(DocgenError, match="another docgen version"):
+    with pytest.raises(DocgenError, match="written by another version of docgen"):
         check(resolve_options(repo, out, 1))
     report = clean(out)
     assert sorted(out / p for p in report.removed) == pages

@@ -248,7 +248,7 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     pair: tuple[str, ...] = ()
     includers: tuple[str, ...] = ()
     included: tuple[str, ...] = ()
-    if cfamily or path in lookup.index.c_included:  # else no include leads to or from it
+    if lookup.index.in_include_graph(path):
         includes = lookup.index.includes
         if cfamily:
             pair = cfamily_views.pair_of(path, includes, lookup.index.files)

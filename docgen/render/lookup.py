@@ -14,7 +14,7 @@ from collections import Counter
 from docgen.facts import ScannedFile, Tag
 from docgen.graph import PYTHON_SUFFIXES, top_level
 from docgen.index import FolderEntry, RepoIndex
-from docgen.links import folder_of, parent_folders
+from docgen.links import folder_chain, folder_of, parent_folders
 
 from .anchors import AnchoredCDefinition, anchored_c_definitions
 from .diagram_views import (
@@ -105,7 +105,7 @@ class RepoLookup:
         # Counted per folder, then added to every folder above it: once per folder, not
         # once per file and folder above it.
         for folder, kinds in direct_kinds.items():
-            for above in parent_folders(f"{folder}/") if folder else [""]:
+            for above in folder_chain(folder):
                 self._tree_kinds.setdefault(above, Counter()).update(kinds)
         #: folder -> its import diagram, made once per build for its page and its digest
         self._diagrams: dict[str, DiagramView | None] = {}

@@ -14,12 +14,11 @@ from docgen.state.db import (
     PageRecord,
     State,
     StateDamaged,
-    missing_state,
     open_state,
     read_state,
 )
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key, keys_for
-from docgen.state.recover import discard_state, state_trouble, sweep_temporary
+from docgen.state.recover import discard_state, missing_state, state_trouble, sweep_temporary
 
 __all__ = [
     "STATE_DIR",

@@ -307,13 +307,6 @@ def read_state(out: Path, any_version: bool = False) -> Iterator[State | None]:
         conn.close()
 
 
-def missing_state(out: Path) -> str:
-    """Why `read_state` found no state in OUT, for a one-line message."""
-    if (out / STATE_DIR / STATE_FILE).is_file():
-        return f"the docgen state in {out} is of another docgen version or damaged"
-    return f"no docgen build in {out}"
-
-
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path)
     try:

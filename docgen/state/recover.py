@@ -65,6 +65,14 @@ def state_trouble(out: Path) -> str | None:
     return None
 
 
+def missing_state(out: Path) -> str:
+    """Why `read_state` found no state in OUT, for a one-line message."""
+    if not (out / STATE_DIR / STATE_FILE).is_file():
+        return f"no docgen build in {out}"
+    why = state_trouble(out) or "it cannot be read"
+    return f"the docgen state in {out} cannot be used: {why}"
+
+
 def discard_state(out: Path) -> int:
     """Start a new state file, listing the docgen pages found in OUT as docgen's own.
 
