@@ -2,7 +2,7 @@ import os
 import sys
 
 try:
-    from docgen.cli import main
+    from docgen.launch import main
 except KeyboardInterrupt:  # Ctrl-C while docgen itself loads
     sys.stderr.write("docgen: interrupted\n")
     os._exit(130)

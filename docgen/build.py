@@ -31,6 +31,7 @@ from docgen.state import (
 if TYPE_CHECKING:
     from docgen.index import RepoIndex
     from docgen.keywords import DefinitionSite
+    from docgen.processes import StartedProcess
     from docgen.produce import PagePlan
     from docgen.scanning import ScanResult
     from docgen.workers import Progress, WarmWorker
@@ -53,6 +54,8 @@ class BuildWarning:
 
 @dataclass
 class BuildReport:
+    """What one build did, for the command's summary line and `--report`."""
+
     files: int = 0
     documented: int = 0
     scanned: int = 0  # files parsed by this build
@@ -70,12 +73,14 @@ def build(
     options: BuildOptions,
     progress: Callable[[int], Progress] | None = None,
     on_wait: Callable[[str], None] | None = None,
+    early: StartedProcess | None = None,
 ) -> BuildReport:
     """Discover files, scan them in workers, index the repository, render and write pages.
 
     One build at a time per output folder; whatever an earlier build left behind
     (temporary files, a damaged or foreign state file) is cleared first, and
-    the user is told in one line when the state had to be discarded.
+    the user is told in one line when the state had to be discarded.  `early` is a
+    scan worker the `docgen` command forked as it began (see `launch`).
     """
     with output_lock(options.out / STATE_DIR, on_wait), collector_paused():
         sweep_temporary(options.out)
@@ -85,7 +90,7 @@ def build(
             discard_state(options.out)
             notices.append(discarded(options.out, trouble))
         try:
-            report = build_pages(options, progress)
+            report = build_pages(options, progress, early)
         except StateDamaged as exc:  # damage deeper in the file than the check reads
             discard_state(options.out)
             notices.append(discarded(options.out, f"it is damaged: {exc}"))
@@ -100,11 +105,13 @@ def discarded(out: Path, why: str) -> str:
 
 
 def build_pages(
-    options: BuildOptions, progress: Callable[[int], Progress] | None = None
+    options: BuildOptions,
+    progress: Callable[[int], Progress] | None = None,
+    early: StartedProcess | None = None,
 ) -> BuildReport:
     """The build itself: discover, scan what changed, index, render, write."""
     clock = PhaseClock()
-    with early_worker(options) as warm:
+    with early_worker(options, early) as warm:
         discovery = discover_sources(options)
         project = project_for(options)
         inputs = inputs_digest(options, discovery, project)
@@ -213,14 +220,19 @@ def kept_relations(
     return key, names, encode(kept)
 
 
-def early_worker(options: BuildOptions) -> contextlib.AbstractContextManager[WarmWorker | None]:
-    """A scan worker forked before the tree is walked, for a build that scans here: a
-    one-file edit waits on its worker loading libcst, and that now overlaps the walk."""
-    if options.cluster is not None:
-        return contextlib.nullcontext()
+def early_worker(
+    options: BuildOptions, early: StartedProcess | None
+) -> contextlib.AbstractContextManager[WarmWorker | None]:
+    """A scan worker forked before the tree is walked (`early`, or one forked now), for
+    a build that scans here: a one-file edit waits on its worker loading libcst, and
+    that overlaps the walk."""
     from docgen.workers import WarmWorker
 
-    return WarmWorker()
+    if options.cluster is not None:
+        if early is not None:
+            WarmWorker(early).close()
+        return contextlib.nullcontext()
+    return WarmWorker(early)
 
 
 class PhaseClock:

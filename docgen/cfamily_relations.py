@@ -34,12 +34,16 @@ RELATIONS_FORMAT = "4"
 
 @dataclass(frozen=True, slots=True)
 class IncludesOf:
+    """One file's includes as resolved, kept so that other files' edits need not redo it."""
+
     path: str
     resolved: tuple[ResolvedInclude, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Counterparts:
+    """The places that declare or define one name, kept for the next build's links between them."""
+
     path: str
     line: int
     qualname: str
@@ -72,6 +76,9 @@ class CFileSummary:
 
 @dataclass(frozen=True, slots=True)
 class CFamilyRelations:
+    """The include graph and declaration pairs the last build made, reused while no C-family file
+    changed."""
+
     key: str  # see `relations_key`
     names: tuple[str, ...]  # see `include_names`
     roots: tuple[str, ...]

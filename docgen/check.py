@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, order=True)
 class Difference:
+    """One page that `docgen check` finds out of date, and the file that makes it so."""
+
     page: str  # output-relative
     what: str  # "stale", "missing" or "extra"
     source: str  # the repository path that makes it so
@@ -50,6 +52,8 @@ class Difference:
 
 @dataclass
 class CheckReport:
+    """What `docgen check` found, for its report and exit status."""
+
     differences: list[Difference] = field(default_factory=list)
     pages: int = 0
     seconds: float = 0.0

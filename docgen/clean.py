@@ -18,6 +18,8 @@ from docgen.write import remove_empty_parents
 
 @dataclass
 class CleanReport:
+    """The pages `docgen clean` removed, and those it left because someone replaced them."""
+
     removed: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # recorded pages someone has since replaced
 

@@ -16,6 +16,7 @@ from click._termui_impl import ProgressBar
 if TYPE_CHECKING:
     from docgen.build import BuildReport
     from docgen.options import BuildOptions
+    from docgen.processes import StartedProcess
     from docgen.workers import Progress
 
 from docgen import __version__
@@ -105,7 +106,9 @@ def cli() -> None:
     help="Where files are scanned: 'local' (the default) or dask://HOST:PORT, a Dask "
     "scheduler (also DOCGEN_EXECUTOR or the 'executor' key).",
 )
+@click.pass_obj
 def build_command(
+    early: StartedProcess | None,
     repo: str,
     out: str | None,
     jobs: int | None,
@@ -139,7 +142,7 @@ def build_command(
             raise UsageError("--shard writes facts only: it cannot be used with --html")
         options = dataclasses.replace(options, shard=parse_shard(shard))
     with progress_bar(quiet) as progress:
-        report = build(options, progress, on_wait=None if quiet else say)
+        report = build(options, progress, None if quiet else say, early)
     if report_file is not None:
         from docgen.report import write_report
 
@@ -164,7 +167,9 @@ cli.add_command(build_command, name="build")
 @TEMPLATES_OPTION
 @CONFIG_OPTION
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors.")
+@click.pass_obj
 def site_command(
+    early: StartedProcess | None,
     repo: str,
     out: str | None,
     site_dir: str | None,
@@ -185,7 +190,7 @@ def site_command(
 
     options = resolve_options(repo, out, jobs, templates, config_file)
     with progress_bar(quiet) as progress:
-        report = build(options, progress, on_wait=None if quiet else say)
+        report = build(options, progress, None if quiet else say, early)
     print_report(report, options.out, quiet, False)
     publish(options, site_dir, quiet)
 
@@ -268,14 +273,20 @@ formatter, it exits 1 when it wrote or removed pages, so pre-commit reports
 @out_option("As for build.")
 @click.option("-j", "--jobs", type=int, default=None, help="As for build.")
 @CONFIG_OPTION
+@click.pass_obj
 def hook_command(
-    files: tuple[str, ...], repo: str, out: str | None, jobs: int | None, config_file: str | None
+    early: StartedProcess | None,
+    files: tuple[str, ...],
+    repo: str,
+    out: str | None,
+    jobs: int | None,
+    config_file: str | None,
 ) -> None:
     from docgen.build import build
     from docgen.options import resolve_options
 
     options = resolve_options(repo, out, jobs, (), config_file)
-    report = build(options, on_wait=say)
+    report = build(options, on_wait=say, early=early)
     for notice in report.notices:
         say(f"warning: {notice}")
     changed = sorted(report.written) + sorted(report.pruned)
@@ -343,10 +354,11 @@ def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -
     )
 
 
-def main() -> None:
-    """Entry point: docgen's own errors become one line and an exit code."""
+def main(early: StartedProcess | None = None) -> None:
+    """Entry point: docgen's own errors become one line and an exit code.  `early`: a
+    scan worker forked as the command began, for the build (see `launch`)."""
     try:
-        result = cli.main(standalone_mode=False, prog_name="docgen")
+        result = cli.main(standalone_mode=False, prog_name="docgen", obj=early)
         if isinstance(result, int) and result:  # ctx.exit(code) returns it in this mode
             sys.exit(result)
     except (click.exceptions.Abort, KeyboardInterrupt):

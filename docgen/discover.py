@@ -71,6 +71,8 @@ class Skipped:
 
 @dataclass(frozen=True)
 class Discovery:
+    """The files a build documents, and those it left out with the reason shown to the user."""
+
     files: tuple[SourceFile, ...]
     skipped: tuple[Skipped, ...]
     used_git: bool
@@ -78,6 +80,8 @@ class Discovery:
 
 @dataclass(frozen=True)
 class _Candidate:
+    """A path git or the walk listed, before the include and exclude rules are applied."""
+
     path: str  # repo-relative, POSIX
     nested_repo: bool = False  # git listed it as an untracked folder ("dir/")
 
@@ -290,6 +294,8 @@ class _Rule:
 
 @dataclass(frozen=True)
 class _Ignore:
+    """One .gitignore's rules, which apply only below the folder holding it."""
+
     base: str  # repo-relative folder holding the .gitignore, "" for the root
     rules: tuple[_Rule, ...]
 

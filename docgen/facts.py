@@ -106,6 +106,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Heading:
+    """A Markdown heading, for the outline and the anchors links point at."""
+
     level: int
     text: str
     line: int
@@ -113,6 +115,8 @@ class Heading:
 
 @dataclass(frozen=True, slots=True)
 class Link:
+    """A link of a Markdown file, checked against the repository when its page is made."""
+
     target: str
     line: int
     text: str = ""
@@ -120,6 +124,8 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class CodeBlock:
+    """A fenced code block, whose identifiers become keywords of the file."""
+
     language: str
     line: int
     identifiers: tuple[str, ...] = ()
@@ -175,6 +181,8 @@ class CDefinition:
 
 @dataclass(frozen=True, slots=True)
 class CInclude:
+    """An `#include` line as written; where it leads is decided across the repository."""
+
     line: int
     target: str  # as written between the quotes or angle brackets
     system: bool  # `<...>` rather than `"..."`
@@ -191,6 +199,8 @@ class KernelLaunch:
 
 @dataclass(frozen=True, slots=True)
 class RegisteredOp:
+    """An operator an `m.def` or `m.impl` call registers: a kind of its own, never a function."""
+
     verb: str  # "def" or "impl"
     name: str  # the operator name (`add.out`), without its schema
     line: int
@@ -272,6 +282,8 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class Tag:
+    """A tag of a file with the lines that justify it: no tag is given without evidence."""
+
     name: str
     evidence: tuple[Evidence, ...] = ()
 

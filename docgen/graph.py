@@ -42,6 +42,8 @@ class ImportTarget:
 
 @dataclass(frozen=True)
 class ImportGraph:
+    """Who imports whom inside the repository, both ways, for Dependencies and Imported By."""
+
     modules: Mapping[str, str]  # dotted module name -> repo path
     module_names: Mapping[str, str]  # repo path -> its dotted module name
     imports: Mapping[str, tuple[ImportTarget, ...]]  # repo path -> its resolved imports

@@ -21,6 +21,8 @@ from docgen.facts import ScannedFile
 
 @dataclass(frozen=True, slots=True)
 class ResolvedInclude:
+    """An include with the repository file it names, found as a compiler would."""
+
     line: int
     target: str  # as written
     system: bool
@@ -30,6 +32,8 @@ class ResolvedInclude:
 
 @dataclass(frozen=True)
 class IncludeGraph:
+    """Who includes whom inside the repository, both ways, for Dependencies and Included By."""
+
     includes: Mapping[str, tuple[ResolvedInclude, ...]]  # by including file
     included_by: Mapping[str, tuple[str, ...]]  # file -> sorted including files
     roots: tuple[str, ...]

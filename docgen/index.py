@@ -58,6 +58,8 @@ class MadeRelations:
 
 @dataclass(frozen=True)
 class RepoIndex:
+    """What pages need to know of the whole repository: a page is a function of it and a file."""
+
     project: str
     files: FileTable  # by repo-relative path, in sorted order
     folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order

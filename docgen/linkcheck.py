@@ -87,12 +87,16 @@ def _parser() -> MarkdownIt:
 
 @dataclass(frozen=True)
 class _Link:
+    """A relative link of a page, to be checked."""
+
     line: int
     target: str
 
 
 @dataclass(frozen=True)
 class _Parsed:
+    """What one page offers other pages' links (its anchors) and what it links to."""
+
     links: tuple[_Link, ...]
     anchors: frozenset[str]  # heading slugs and explicit HTML anchors
 

@@ -22,6 +22,8 @@ DEFAULT_MAX_EMBED_BYTES = 1_000_000
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """Everything a build depends on besides the files, after configuration and flags are merged."""
+
     repo: Path  # absolute, resolved
     out: Path  # absolute, resolved
     jobs: int

@@ -37,6 +37,8 @@ class BaseLink:
 
 @dataclass(frozen=True)
 class CollectedClass:
+    """A test class and whether a runner collects it, with the chain of bases that decides."""
+
     suite_class: SuiteClass
     collected: bool
     chain: tuple[BaseLink, ...]  # from the class's own base to the `TestCase` that ends it
@@ -127,6 +129,8 @@ class RunnerClasses:
 
 @dataclass(frozen=True)
 class ResolvedSuites:
+    """Files with `test` evidence found through bases in other files, and what it added."""
+
     files: dict[str, ScannedFile]  # with `test` evidence through bases in other files
     derived: dict[str, str]  # what that evidence added, by path (for page digests)
     classes: dict[str, tuple[CollectedClass, ...]]  # each test file's classes, resolved

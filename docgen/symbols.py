@@ -221,6 +221,8 @@ def owner_specialization(
 
 @dataclass(frozen=True, slots=True)
 class Site:
+    """A place that declares or defines a C-family name, for links between the two."""
+
     path: str
     line: int
     kind: str

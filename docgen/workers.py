@@ -27,8 +27,9 @@ from typing import Any
 from docgen.analyze import analyzed
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
-from docgen.interrupts import interrupts_blocked, unblock_interrupts
+from docgen.interrupts import unblock_interrupts
 from docgen.keywords import DefinitionSite, preload_sites, sites_of
+from docgen.processes import StartedProcess, start_process
 from docgen.readfile import read_source
 from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
@@ -77,7 +78,7 @@ def describe_exit(exitcode: int | None) -> str:
     return f"process exited with status {exitcode}"
 
 
-def _worker_main(conn: Connection, parent: int, warm: bool) -> None:
+def serve_scans(conn: Connection, parent: int, warm: bool) -> None:
     """Worker loop: receive its settings (settings, with_sites), then (index, SourceFile)
     jobs; send (index, ScannedFile, its JSON, its keyword sites or None) for each.  A
     `warm` worker loads the Python scanner first, while its parent finds what changed."""
@@ -137,6 +138,8 @@ QUEUED_PER_WORKER = 2
 
 @dataclass
 class _Worker:
+    """A scan worker and the files it has been sent, so that a crash costs only its file."""
+
     process: BaseProcess
     conn: Connection
     #: Files sent and not yet answered, in the order the worker takes them: the first
@@ -155,19 +158,8 @@ def _start(
     ctx: BaseContext, settings: ScanSettings | None, with_sites: bool = False, warm: bool = False
 ) -> _Worker:
     """A new worker; one started without settings waits for them (see `WarmWorker`)."""
-    parent_conn, child_conn = ctx.Pipe()
-    # The parent's id is taken here: read in the child, it could already be init's.
-    process = ctx.Process(  # type: ignore[attr-defined]
-        target=_worker_main,
-        args=(child_conn, os.getpid(), warm),
-        daemon=True,
-    )
-    # Ctrl-C during the fork would interrupt the new child inside this process's
-    # own code; blocked here, it reaches this process once the child ignores it.
-    with interrupts_blocked():
-        process.start()
-    child_conn.close()
-    worker = _Worker(process, parent_conn)
+    process, conn = start_process(ctx, serve_scans, warm)
+    worker = _Worker(process, conn)
     if settings is not None:
         _configure(worker, settings, with_sites)
     return worker
@@ -184,9 +176,12 @@ class WarmWorker:
     build walks the tree and reads its state.  `scan_files` takes it as its first
     worker; a build with nothing to scan stops it unused."""
 
-    def __init__(self) -> None:
+    def __init__(self, started: StartedProcess | None = None) -> None:
+        """`started`: the worker the `docgen` command forked as it began (see `launch`)."""
         self._worker: _Worker | None = None
-        if "fork" in multiprocessing.get_all_start_methods():  # else it would load nothing
+        if started is not None:
+            self._worker = _Worker(*started)
+        elif "fork" in multiprocessing.get_all_start_methods():  # else it would load nothing
             with contextlib.suppress(OSError):  # no process to spare: the build forks later
                 self._worker = _start(_context(), None, warm=True)
 

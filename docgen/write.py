@@ -26,6 +26,8 @@ from docgen.state import STATE_DIR, TEMP_DIR, PageRecord, State, open_state
 
 @dataclass
 class WriteResult:
+    """What writing the pages did, and what it refused to do."""
+
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     pruned: list[str] = field(default_factory=list)

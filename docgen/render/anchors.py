@@ -111,6 +111,8 @@ def definition_heading(definition: Definition) -> str:
 
 @dataclass(frozen=True)
 class AnchoredDefinition:
+    """A Python definition with the anchor its heading gets, unique on its page."""
+
     definition: Definition
     anchor: str
 
@@ -147,6 +149,8 @@ def anchored_definitions(
 
 @dataclass(frozen=True)
 class AnchoredCDefinition:
+    """A C-family definition with the anchor its heading gets, unique on its page."""
+
     definition: CDefinition
     anchor: str
 

@@ -79,12 +79,16 @@ PAIR_SUFFIXES = (*HEADER_SUFFIXES, ".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
 
 @dataclass(frozen=True)
 class CountView:
+    """A count with its word, so templates never build plurals."""
+
     count: int
     word: str
 
 
 @dataclass(frozen=True)
 class CFamilyOverview:
+    """The opening sentences of a C-family page, each a count taken from the file."""
+
     dialect: str
     counts: tuple[CountView, ...]  # definitions by kind, declarations included
     declarations: int  # of those, declarations without a body
@@ -99,6 +103,8 @@ class CFamilyOverview:
 
 @dataclass(frozen=True)
 class CDefinitionView:
+    """One C-family definition's heading and declaration as written."""
+
     kind: str
     name: str
     qualname: str
@@ -120,6 +126,8 @@ class CDefinitionView:
 
 @dataclass(frozen=True)
 class OpView:
+    """One operator of a registration block, with its schema when given."""
+
     verb: str
     name: str
     line: LineRef
@@ -128,6 +136,8 @@ class OpView:
 
 @dataclass(frozen=True)
 class RegistrationView:
+    """One operator registration or dispatch stub, linked to the files naming the same stub."""
+
     macro: str
     name: str
     line: LineRef
@@ -139,6 +149,8 @@ class RegistrationView:
 
 @dataclass(frozen=True)
 class LaunchView:
+    """One `<<<...>>>` kernel launch, linked to the kernel when this file defines it."""
+
     kernel: str
     line: LineRef
     config: str
@@ -147,6 +159,8 @@ class LaunchView:
 
 @dataclass(frozen=True)
 class IncludeView:
+    """One include line as shown, with the page of the file it resolves to."""
+
     line: LineRef
     target: str
     system: bool
@@ -156,6 +170,8 @@ class IncludeView:
 
 @dataclass(frozen=True)
 class IncludesView:
+    """Dependencies and Included By of a C-family page, and how includes were resolved."""
+
     includes: tuple[IncludeView, ...]
     included_by: tuple[Importer, ...]
     roots: tuple[str, ...]

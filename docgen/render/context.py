@@ -21,6 +21,8 @@ ReadSource = Callable[[str], "str | None"]
 
 @dataclass(frozen=True)
 class RenderContext:
+    """What every page shares and no file decides: project name, generator, paths, limits."""
+
     project: str  # project name for page text (never hard-coded)
     generator: str  # e.g. "docgen 0.1.0", written to every page's front matter
     source_root: str  # POSIX relative path from the output root to the repository root

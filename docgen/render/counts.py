@@ -13,6 +13,8 @@ from .filters import plural
 
 @dataclass(frozen=True)
 class DefinitionCounts:
+    """A Python file's definitions by kind, for sentences that must add up."""
+
     classes: int  # classes outside any function (at module level or inside a class)
     functions: int  # module-level functions
     methods: int  # functions defined directly in a class

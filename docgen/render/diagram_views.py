@@ -22,6 +22,8 @@ DIAGRAM_NODES = 24
 
 @dataclass(frozen=True)
 class DiagramView:
+    """A Mermaid diagram and what it had to leave out, which the page says."""
+
     mermaid: str  # the diagram's text, without the fence
     nodes: int  # nodes drawn
     edges: int  # edges drawn

@@ -15,6 +15,8 @@ EXAMPLES_SHOWN = 5
 
 @dataclass(frozen=True)
 class FieldRow:
+    """One documented parameter, return value or exception."""
+
     name: str  # raw; shown as code
     type: str  # raw; shown as code, "" when none
     description: str  # raw; shown as inert text on one line
@@ -22,6 +24,8 @@ class FieldRow:
 
 @dataclass(frozen=True)
 class FieldTable:
+    """One section of a docstring shown as a table; columns without content are left out."""
+
     title: str  # "Parameters", "Returns", "Yields", "Raises"
     first_column: str  # "Name" or "Type" (raises: the exception)
     rows: tuple[FieldRow, ...]
@@ -31,6 +35,8 @@ class FieldTable:
 
 @dataclass(frozen=True)
 class DocstringView:
+    """A docstring as its convention structures it, or verbatim when none applies."""
+
     style: str  # google / numpy / rest / plain
     tables: tuple[FieldTable, ...]
     text: str  # the docstring verbatim when no convention parses and it says more than a line
@@ -38,6 +44,8 @@ class DocstringView:
 
 @dataclass(frozen=True)
 class ExampleView:
+    """A usage example found in a docstring, linked to the definition it documents."""
+
     source: str  # "module docstring" or the qualname whose docstring holds it
     href: str  # "#anchor" of that definition, "" for the module
     code: str

@@ -43,6 +43,8 @@ SECURITY_CHECKS = (
 
 @dataclass(frozen=True)
 class FindingView:
+    """One finding with its line, shown as evidence for the sentence about it."""
+
     line: LineRef
     code: str  # the source line, stripped and shortened; "" when the source is not at hand
     message: str  # docgen's sentence; names in it are in backticks (see the md_code filter)
@@ -52,6 +54,8 @@ class FindingView:
 
 @dataclass(frozen=True)
 class FindingGroup:
+    """Findings of one kind under one title."""
+
     kind: str
     title: str  # Markdown written by docgen (may hold backticks)
     items: tuple[FindingView, ...]
@@ -59,12 +63,16 @@ class FindingGroup:
 
 @dataclass(frozen=True)
 class PerformanceView:
+    """The costly patterns of a file, said in a test file's terms when it is one."""
+
     findings: tuple[FindingView, ...]  # costly patterns, e.g. a sync inside a loop
     in_test: bool = False  # a test file: the cost is the test's run time, not a user's
 
 
 @dataclass(frozen=True)
 class SecurityView:
+    """The security checks run on a file and what they found (nothing when not parsed)."""
+
     checked: bool  # False when the file could not be parsed
     checks: str
     findings: tuple[FindingView, ...]

@@ -35,6 +35,8 @@ LETTER_PAGE_LIMIT = 1_000
 
 @dataclass(frozen=True)
 class _Chunk:
+    """The names of one keyword letter page, with its place among the letter's pages."""
+
     page: str
     letter: str
     part: int

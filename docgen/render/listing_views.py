@@ -26,6 +26,8 @@ class KeywordTarget:
 
 @dataclass(frozen=True)
 class KeywordEntry:
+    """One name of a keyword page and the places it is defined, the first ones linked."""
+
     name: str
     targets: tuple[KeywordTarget, ...]  # the first places, linked
     more: int = 0  # places beyond `targets` and `more_lines`
@@ -35,6 +37,8 @@ class KeywordEntry:
 
 @dataclass(frozen=True)
 class KeywordGroup:
+    """The names of one kind on a keyword page."""
+
     key: str
     title: str
     entries: tuple[KeywordEntry, ...]
@@ -42,6 +46,8 @@ class KeywordGroup:
 
 @dataclass(frozen=True)
 class SectionMapItem:
+    """Where a keyword group's names are described on the docs page."""
+
     group: str  # keyword group title
     group_href: str  # anchor of the group on this page
     section: str  # docs page section title
@@ -50,6 +56,8 @@ class SectionMapItem:
 
 @dataclass(frozen=True)
 class KwView:
+    """Everything a `_kw.md` page shows."""
+
     page: str
     path: str
     front: FrontMatter
@@ -69,6 +77,8 @@ class KwView:
 
 @dataclass(frozen=True)
 class FolderFile:
+    """One file's row in its folder's index."""
+
     name: str
     path: str
     kind: str
@@ -82,6 +92,8 @@ class FolderFile:
 
 @dataclass(frozen=True)
 class FolderIndexView:
+    """Everything a folder's index page shows."""
+
     page: str
     folder: str
     title: str  # the folder path, or the project name for the root
@@ -95,12 +107,16 @@ class FolderIndexView:
 
 @dataclass(frozen=True)
 class Count:
+    """A name and its count, for a folder page's tables."""
+
     name: str
     count: int
 
 
 @dataclass(frozen=True)
 class ClassLink:
+    """A class defined in a folder, linked to its heading on its file's page."""
+
     qualname: str
     file: str  # the file's name inside the folder
     href: str  # its heading on the file's docs page
@@ -118,6 +134,8 @@ class ImportedFile:
 
 @dataclass(frozen=True)
 class ReadmeView:
+    """A folder README's opening, quoted on the folder's page as the folder's own words."""
+
     paragraph: str  # the opening paragraph as plain text
     source: LinkView  # the README's docs page
 
@@ -193,6 +211,8 @@ class SuiteView:
 
 @dataclass(frozen=True)
 class FolderDocView:
+    """Everything a folder's documentation page shows."""
+
     page: str
     folder: str
     title: str
@@ -233,6 +253,8 @@ class SiteView:
 
 @dataclass(frozen=True)
 class NameEntry:
+    """One name of the repository keyword index and every place that defines it."""
+
     name: str
     sites: tuple[SiteView, ...]  # by path, then line
 

@@ -27,6 +27,8 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 @dataclass(frozen=True)
 class LinkTarget:
+    """Where a Markdown link leads in this repository, so that its page links there too."""
+
     state: LinkState
     path: str  # the repository path it resolves to ("" when none; the file itself for "#x")
     fragment: str  # the heading anchor asked for, "" when none

@@ -42,6 +42,8 @@ RELATED_LIMIT = 12
 
 @dataclass(frozen=True)
 class Related:
+    """A file related to another, with the reasons that make it so."""
+
     path: str
     score: int
     reasons: tuple[str, ...]  # in the order of WEIGHTS
@@ -49,6 +51,8 @@ class Related:
 
 @dataclass(frozen=True)
 class Ranking:
+    """The related files shown, best first, and how many the limit left out."""
+
     files: tuple[Related, ...]  # by score (highest first), then path
     more: int  # related files left out by the limit
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FrontMatter:
+    """The YAML front matter of a page, which tools read instead of the text."""
+
     source: str  # repo-relative path; "." for the root folder
     kind: str  # python / markdown / text / folder
     language: str
@@ -57,6 +59,8 @@ class LinkView:
 
 @dataclass(frozen=True)
 class EvidenceView:
+    """One line of evidence for a tag, with its text."""
+
     line: LineRef
     text: str
     reason: str
@@ -64,6 +68,8 @@ class EvidenceView:
 
 @dataclass(frozen=True)
 class TagView:
+    """A tag and the lines that justify it."""
+
     name: str
     evidence: tuple[EvidenceView, ...]  # the lines shown with their text
     more: tuple[int, ...] = ()  # the other evidence lines, by number
@@ -71,6 +77,8 @@ class TagView:
 
 @dataclass(frozen=True)
 class ProblemView:
+    """A problem met while reading or parsing a file, which its page shows."""
+
     line: LineRef
     message: str
     severity: str
@@ -81,6 +89,8 @@ class ProblemView:
 
 @dataclass(frozen=True)
 class MetadataView:
+    """A file's metadata table: all of it measured from the file."""
+
     path: str
     kind: str
     language: str
@@ -95,6 +105,8 @@ class MetadataView:
 
 @dataclass(frozen=True)
 class PurposeView:
+    """A file's kind and tags, and every tag that could have applied."""
+
     kind: str
     tags: tuple[TagView, ...]
     known_tags: tuple[str, ...]  # every tag the analyzer can give, for "none applies"
@@ -102,6 +114,8 @@ class PurposeView:
 
 @dataclass(frozen=True)
 class SourceView:
+    """The embedded source, or why it is not embedded."""
+
     language: str  # fence info string
     text: str  # the whole source when `embedded`
     embedded: bool
@@ -114,6 +128,8 @@ class SourceView:
 
 @dataclass(frozen=True)
 class PythonOverview:
+    """The opening sentences of a Python page, each a count or text taken from the file."""
+
     docstring: str  # first paragraph of the module docstring, "" when none
     counts: DefinitionCounts
     imports: int  # distinct modules imported
@@ -127,6 +143,8 @@ class PythonOverview:
 
 @dataclass(frozen=True)
 class MarkdownOverview:
+    """The opening sentences of a Markdown page, taken from its headings and links."""
+
     title: str  # first heading's text, "" when none
     headings: int
     top_headings: tuple[str, ...]  # headings of the two highest levels used, in order
@@ -136,6 +154,8 @@ class MarkdownOverview:
 
 @dataclass(frozen=True)
 class TextOverview:
+    """The opening sentence of a page for a file docgen does not parse."""
+
     size: int
     line_count: int
     language: str
@@ -144,6 +164,8 @@ class TextOverview:
 
 @dataclass(frozen=True)
 class OverviewView:
+    """The overview of one page: the one of its file's kind is set."""
+
     python: PythonOverview | None = None
     markdown: MarkdownOverview | None = None
     text: TextOverview | None = None
@@ -161,6 +183,8 @@ class MemberView:
 
 @dataclass(frozen=True)
 class DefinitionView:
+    """One Python definition's heading and declaration as written."""
+
     kind: str  # class / function / method
     name: str
     qualname: str
@@ -181,6 +205,8 @@ class DefinitionView:
 
 @dataclass(frozen=True)
 class OutlineItem:
+    """One heading of a Markdown file's outline, nested as the headings are."""
+
     depth: int  # nesting depth in the rendered list (never jumps by more than one)
     level: int  # the heading's own level (1-6)
     text: str
@@ -189,12 +215,16 @@ class OutlineItem:
 
 @dataclass(frozen=True)
 class CodeBlockView:
+    """One fenced code block of a Markdown file."""
+
     language: str
     line: LineRef
 
 
 @dataclass(frozen=True)
 class MarkdownLinkView:
+    """One link of a Markdown file and where it leads, its target shown inert."""
+
     target: str  # shown as code, never as a link
     text: str
     line: LineRef
@@ -205,6 +235,8 @@ class MarkdownLinkView:
 
 @dataclass(frozen=True)
 class DetailedView:
+    """The Detailed Analysis section: what each kind of file defines or holds."""
+
     definitions: tuple[DefinitionView, ...] = ()
     outline: tuple[OutlineItem, ...] = ()
     code_blocks: tuple[CodeBlockView, ...] = ()
@@ -218,6 +250,8 @@ class DetailedView:
 
 @dataclass(frozen=True)
 class HierarchyItem:
+    """A class and its bases, those of the same file linked."""
+
     qualname: str
     href: str  # "#anchor" of the class heading
     bases: tuple[str, ...]
@@ -226,6 +260,8 @@ class HierarchyItem:
 
 @dataclass(frozen=True)
 class ArchitectureView:
+    """The class hierarchy of a file."""
+
     hierarchy: tuple[HierarchyItem, ...]
 
 
@@ -271,6 +307,8 @@ class Importer:
 
 @dataclass(frozen=True)
 class DependenciesView:
+    """What a file imports and what imports it, inside the repository and out."""
+
     internal: tuple[InternalImport, ...]  # in line order
     external: tuple[ExternalPackage, ...]  # by package name
     imported_by: tuple[Importer, ...]  # every importer, sorted by path, never cut
@@ -280,6 +318,8 @@ class DependenciesView:
 
 @dataclass(frozen=True)
 class PatternsView:
+    """The idioms found in a file, grouped, and its `__all__`."""
+
     groups: tuple[FindingGroup, ...]  # by kind, in PATTERN_TITLES order
     dunder_all: tuple[str, ...] | None  # names listed, None when no `__all__`
     dunder_all_total: int  # how many names `__all__` has (the list may be cut)
@@ -347,6 +387,8 @@ class UsageView:
 
 @dataclass(frozen=True)
 class RelatedFile:
+    """One related file as linked, with its reasons."""
+
     path: str
     href: str  # its docs page
     reasons: tuple[str, ...]  # see render.related: "tests this file", "imports this file", ...
@@ -355,6 +397,8 @@ class RelatedFile:
 
 @dataclass(frozen=True)
 class RelatedView:
+    """The Related Files section, best first, and how many were left out."""
+
     files: tuple[RelatedFile, ...]  # best first
     more: int  # related files left out by the cap
     folder_index: str  # href of the folder index, which lists every file of the folder
@@ -362,6 +406,8 @@ class RelatedView:
 
 @dataclass(frozen=True)
 class CrossRefsView:
+    """The links from a docs page to the pages about the same file and folder."""
+
     kw_page: LinkView
     folder_index: LinkView
     folder_doc: LinkView

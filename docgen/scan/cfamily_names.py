@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Walked:
+    """What one walk of a C-family tree found, before it becomes the file's facts."""
+
     definitions: tuple[CDefinition, ...] = ()
     includes: list[tuple[int, str, bool]] = field(default_factory=list)
     launches: tuple[KernelLaunch, ...] = ()

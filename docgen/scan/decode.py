@@ -17,6 +17,8 @@ from docgen.facts import Problem
 
 @dataclass(frozen=True)
 class DecodedText:
+    """A file's text and what decoding it cost, which its page shows."""
+
     text: str  # newlines normalised to "\n"
     encoding: str
     problems: tuple[Problem, ...] = ()

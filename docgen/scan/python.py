@@ -66,6 +66,8 @@ class _Found:
 
 @dataclass(frozen=True, slots=True)
 class _Span:
+    """A definition's lines and docstring, taken from `ast` or from libcst's positions."""
+
     line: int
     end_line: int
     docstring: str | None

@@ -50,6 +50,8 @@ _Check = Callable[[ast.Call, str, "Names"], str | None]
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
+    """One security check and the kind of finding it makes."""
+
     kind: str
     check: _Check
 

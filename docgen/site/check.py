@@ -14,6 +14,8 @@ from docgen.linkcheck import SCHEME
 
 @dataclass(frozen=True, order=True)
 class BrokenSiteLink:
+    """A link of the published site that leads nowhere."""
+
     page: str  # site-relative path of the HTML page
     target: str  # the link as written
     why: str

@@ -33,6 +33,8 @@ _LINE_ANCHOR = re.compile(r"L[0-9]+")
 
 @dataclass(frozen=True)
 class Heading:
+    """A heading of an HTML page, for its table of contents."""
+
     level: int
     text: str
     anchor: str

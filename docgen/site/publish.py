@@ -48,6 +48,8 @@ _SITE_CODE = ("html.py", "sources.py", "fulltext.py", "publish.py")
 
 @dataclass(frozen=True)
 class Crumb:
+    """One step of a site page's breadcrumbs."""
+
     label: str
     href: str  # "" for the page itself
 
@@ -73,6 +75,8 @@ class SitePage:
 
 @dataclass
 class SiteReport:
+    """What publishing the site did, for the command's summary line."""
+
     pages: int = 0
     written: list[str] = field(default_factory=list)
     unchanged: int = 0

@@ -71,6 +71,8 @@ class _Row:
 
 @dataclass(frozen=True)
 class SearchIndex:
+    """The search index's files, and the shards it could not keep within budget."""
+
     files: dict[str, str]  # site path -> text
     warnings: tuple[str, ...]  # shards over the budget that could not be cut
 

@@ -1,0 +1,38 @@
+"""Starting a worker process: its pipe, and Ctrl-C held back around the fork.
+
+Kept apart from the scanners so that the `docgen` command can fork a build's first
+scan worker before anything else of docgen loads (see `launch`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Any, NamedTuple
+
+from docgen.interrupts import interrupts_blocked
+
+
+class StartedProcess(NamedTuple):
+    """A worker process and this process's end of the pipe to it."""
+
+    process: BaseProcess
+    conn: Connection
+
+
+def start_process(ctx: BaseContext, target: Callable[..., None], *args: Any) -> StartedProcess:
+    """A daemon process running `target(conn, parent_pid, *args)`.
+
+    The parent's id is taken here: read in the child, it could already be init's."""
+    parent_conn, child_conn = ctx.Pipe()
+    process = ctx.Process(  # type: ignore[attr-defined]
+        target=target, args=(child_conn, os.getpid(), *args), daemon=True
+    )
+    # Ctrl-C during the fork would interrupt the new child inside this process's
+    # own code; blocked here, it reaches this process once the child ignores it.
+    with interrupts_blocked():
+        process.start()
+    child_conn.close()
+    return StartedProcess(process, parent_conn)
