@@ -5,7 +5,6 @@ from __future__ import annotations
 from docgen.facts import Evidence, FileFacts, MarkdownFacts, ScannedFile, Tag
 from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 
-from . import cfamily_views
 from .anchors import (
     DOCS_SECTIONS,
     DOCS_SUBSECTIONS,
@@ -251,6 +250,8 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     if lookup.index.in_include_graph(path):
         includes = lookup.index.includes
         if cfamily:
+            from . import cfamily_views  # loaded for C-family pages only
+
             pair = cfamily_views.pair_of(path, includes, lookup.index.files)
         includers = includes.included_by.get(path, ())
         included = includes.includes_of(path)
@@ -289,6 +290,8 @@ def docs_view(
     lookup: RepoLookup, scanned: ScannedFile, context: RenderContext, read: ReadSource
 ) -> DocsView:
     facts = scanned.facts
+    if facts.kind == "cfamily":  # loaded for C-family pages only: a Python edit needs none
+        from . import cfamily_views
     path = facts.path
     page = docs_page(path)
     linker = Linker(page, context.source_root)

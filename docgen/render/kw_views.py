@@ -8,7 +8,6 @@ from collections import defaultdict
 from docgen.facts import FileFacts, ScannedFile
 from docgen.links import docs_page, folder_index, folder_of, kw_page
 
-from . import cfamily_views
 from .anchors import (
     DOCS_SECTIONS,
     DOCS_SUBSECTIONS,
@@ -125,6 +124,8 @@ def covering_section(facts: FileFacts, group: str) -> tuple[str, str] | None:
         return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
     c = facts.cfamily if facts.kind == "cfamily" else None
     if c is not None:
+        from . import cfamily_views  # loaded for C-family pages only
+
         if group == "includes" and c.includes:
             return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
         if group == "registrations" and c.registrations:
@@ -162,6 +163,8 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
     if facts.kind == "python":
         groups = _python_groups(path, facts, linker)
     elif facts.kind == "cfamily":
+        from . import cfamily_views
+
         groups = cfamily_views.keyword_groups(facts, lookup.c_items(path), linker)
     elif facts.kind == "markdown":
         groups = _markdown_groups(path, facts, linker)
