@@ -29,9 +29,12 @@ def main() -> NoReturn:
     tree), and nothing is left to do by then: pages, state and locks are closed by
     the command itself, and workers stop when this process's end of their pipe
     closes.  An unexpected error still ends in Python's own traceback."""
-    early = fork_scan_worker() if builds_pages(sys.argv[1:]) else None
-    from docgen.cli import main as cli_main
-
+    try:
+        early = fork_scan_worker() if builds_pages(sys.argv[1:]) else None
+        from docgen.cli import main as cli_main
+    except KeyboardInterrupt:  # Ctrl-C while docgen itself loads
+        sys.stderr.write("docgen: interrupted\n")
+        leave(130)
     try:
         cli_main(early)
     except SystemExit as exc:
