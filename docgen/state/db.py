@@ -297,8 +297,7 @@ def read_state(out: Path, any_version: bool = False) -> Iterator[State | None]:
     try:
         conn.execute("SELECT count(*) FROM pages").fetchone()
         # A state of another version is as good as none (a build would discard it).
-        version = State(conn, readonly=True).meta("state_version")
-        readable = any_version or version == STATE_VERSION
+        readable = any_version or of_this_version(conn)
     except sqlite3.DatabaseError:
         readable = False
     try:
@@ -307,12 +306,20 @@ def read_state(out: Path, any_version: bool = False) -> Iterator[State | None]:
         conn.close()
 
 
+def of_this_version(conn: sqlite3.Connection) -> bool:
+    """Whether the state was written by this version of docgen: the one check of it,
+    for building, for reading and for telling the user why a state is not used.
+    Raises sqlite3.DatabaseError where the state is damaged."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'state_version'").fetchone()
+    return row is not None and row[0] == STATE_VERSION
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path)
     try:
         for statement in SCHEMA:
             conn.execute(statement)
-        if State(conn).meta("state_version") != STATE_VERSION:
+        if not of_this_version(conn):
             conn.close()
             path.unlink()  # made by another docgen: start afresh (pages are still ours)
             conn = sqlite3.connect(path)

@@ -20,9 +20,9 @@ from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.state.db import (
     STATE_DIR,
     STATE_FILE,
-    STATE_VERSION,
     TEMP_DIR,
     PageRecord,
+    of_this_version,
     open_state,
 )
 
@@ -54,8 +54,7 @@ def state_trouble(out: Path) -> str | None:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
         if not {"pages", "meta"} <= tables:
             return "it was not written by docgen"
-        row = conn.execute("SELECT value FROM meta WHERE key = 'state_version'").fetchone()
-        if row is None or row[0] != STATE_VERSION:
+        if not of_this_version(conn):
             return "it was written by another version of docgen"
         conn.execute("SELECT count(*) FROM pages").fetchone()
     except sqlite3.DatabaseError as exc:
