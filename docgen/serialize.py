@@ -147,14 +147,7 @@ def decoder(kind: Any) -> Decoder:
         args = get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
             return _homogeneous(kind, args[0])
-        items = [decoder(a) for a in args]
-
-        def fixed(data: object) -> Any:
-            if type(data) is not list or len(data) != len(items):
-                raise ValueError(f"expected {len(items)} items for {kind}")
-            return tuple(f(x) for f, x in zip(items, data, strict=True))
-
-        return fixed
+        return _fixed_decoder(kind, args)
     if origin is typing.Literal:
         allowed = frozenset(get_args(kind))
 
@@ -175,6 +168,32 @@ def decoder(kind: Any) -> Decoder:
 
         return scalar
     raise TypeError(f"cannot decode {kind}")
+
+
+def _fixed_decoder(kind: Any, args: tuple[Any, ...]) -> Decoder:
+    """`tuple[X, Y]`: straight-line code as for a dataclass (such pairs are among the
+    most numerous values of a repository's facts), scalars checked inline."""
+    scope: dict[str, Any] = {"mismatch": _mismatch, "list": list}
+    items = []
+    for i, arg in enumerate(args):
+        value = f"data[{i}]"
+        if arg in _SCALARS:
+            scope[f"t{i}"] = arg
+            items.append(
+                f"({value} if type({value}) is t{i} else mismatch({arg.__name__!r}, {value}))"
+            )
+        else:
+            scope[f"d{i}"] = decoder(arg)
+            items.append(f"d{i}({value})")
+    expected = f"a list of {len(args)} for {kind}"
+    source = (
+        "def fixed(data):\n"
+        f"    if type(data) is not list or len(data) != {len(args)}:\n"
+        f"        mismatch({expected!r}, data)\n"
+        f"    return ({''.join(item + ', ' for item in items)})\n"
+    )
+    exec(compile(source, f"<decoder of {kind}>", "exec"), scope)
+    return typing.cast(Decoder, scope["fixed"])
 
 
 def _homogeneous(kind: Any, item_kind: Any) -> Decoder:
