@@ -34,7 +34,8 @@ RELATIONS_FORMAT = "4"
 
 @dataclass(frozen=True, slots=True)
 class IncludesOf:
-    """One file's includes as resolved, kept so that other files' edits need not redo it."""
+    """One file's includes as resolved, kept so that an edit of a Python or Markdown file
+    need not resolve them again."""
 
     path: str
     resolved: tuple[ResolvedInclude, ...]
@@ -76,8 +77,8 @@ class CFileSummary:
 
 @dataclass(frozen=True, slots=True)
 class CFamilyRelations:
-    """The include graph and declaration pairs the last build made, reused while no C-family file
-    changed."""
+    """The include graph and declaration pairs the last build made, reused while what they
+    follow from is the same (see `relations_key`)."""
 
     key: str  # see `relations_key`
     names: tuple[str, ...]  # see `include_names`

@@ -21,7 +21,8 @@ from docgen.facts import ScannedFile
 
 @dataclass(frozen=True, slots=True)
 class ResolvedInclude:
-    """An include with the repository file it names, found as a compiler would."""
+    """An include with the repository file it names, and how that file was found (as a
+    compiler would, or by a guess from its suffix when no roots are configured)."""
 
     line: int
     target: str  # as written

@@ -6,11 +6,13 @@ of the tree, instead of following them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
+from docgen.interrupts import caused_by_interrupt
 from docgen.processes import StartedProcess
 
 if TYPE_CHECKING:
@@ -23,36 +25,57 @@ BUILDING_COMMANDS = frozenset({"build", "hook", "site"})
 def main() -> NoReturn:
     """Entry point of the `docgen` command.
 
-    It leaves through `os._exit` once the command has finished and its output is
-    flushed: tearing down the interpreter would free every object the build made,
-    one by one (30 ms after a one-file edit of 364 files, and more on a larger
-    tree), and nothing is left to do by then: pages, state and locks are closed by
-    the command itself, and workers stop when this process's end of their pipe
-    closes.  An unexpected error still ends in Python's own traceback."""
+    It leaves through `os._exit` once the command has finished, its output is
+    flushed and the early worker is stopped: tearing down the interpreter would
+    free every object the build made, one by one (30 ms after a one-file edit of
+    364 files, more on a larger tree), and nothing is left to do by then (pages,
+    state and locks are closed by the command itself).  An unexpected error still
+    ends in Python's own traceback."""
+    early = None
     try:
         early = fork_scan_worker() if builds_pages(sys.argv[1:]) else None
         from docgen.cli import main as cli_main
-    except KeyboardInterrupt:  # Ctrl-C while docgen itself loads
-        sys.stderr.write("docgen: interrupted\n")
-        leave(130)
+    except BaseException as exc:
+        stop(early)
+        if caused_by_interrupt(exc):  # Ctrl-C while docgen itself loads
+            sys.stderr.write("docgen: interrupted\n")
+            leave(130)
+        raise
     try:
         cli_main(early)
     except SystemExit as exc:
-        leave(exc.code)
-    leave(0)
+        status = exc.code
+    else:
+        status = 0
+    finally:
+        stop(early)  # a build has stopped it already; a usage error has not
+    leave(status)
+
+
+def stop(early: StartedProcess | None) -> None:
+    """Stop the early worker unless it has stopped: it holds this command's output
+    streams open, and a caller reading them would wait for it."""
+    if early is not None and early.process.is_alive():
+        early.process.kill()
+        early.process.join()
 
 
 def leave(code: object) -> NoReturn:
-    """Exit with `code` as `sys.exit` would (a message is printed and means status 1)."""
+    """Exit with `code` as `sys.exit` would (a message is printed and means status 1;
+    output that cannot be flushed, as into a closed pipe, means 120, as in Python)."""
     if code is None:
         status = 0
     elif isinstance(code, int):
         status = code
     else:
-        print(code, file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):
+            print(code, file=sys.stderr)
         status = 1
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            status = status or 120
     os._exit(status)
 
 

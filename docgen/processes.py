@@ -28,7 +28,7 @@ def start_process(ctx: BaseContext, target: Callable[..., None], *args: Any) -> 
     The parent's id is taken here: read in the child, it could already be init's."""
     parent_conn, child_conn = ctx.Pipe()
     process = ctx.Process(  # type: ignore[attr-defined]
-        target=target, args=(child_conn, os.getpid(), *args), daemon=True
+        target=_child, args=(target, parent_conn, child_conn, os.getpid(), *args), daemon=True
     )
     # Ctrl-C during the fork would interrupt the new child inside this process's
     # own code; blocked here, it reaches this process once the child ignores it.
@@ -36,3 +36,12 @@ def start_process(ctx: BaseContext, target: Callable[..., None], *args: Any) -> 
         process.start()
     child_conn.close()
     return StartedProcess(process, parent_conn)
+
+
+def _child(
+    target: Callable[..., None], parent_end: Connection, conn: Connection, *args: Any
+) -> None:
+    # A forked child holds a copy of the parent's end of its own pipe: closed, the
+    # parent's exit reaches it as the end of the pipe, not only as a new parent id.
+    parent_end.close()
+    target(conn, *args)

@@ -49,6 +49,64 @@ def test_the_worker_forked_first_scans_the_builds_files(tmp_path: Path) -> None:
     assert names == ["f0", "f1", "f2"]
 
 
+#: Runs `docgen ARGS...` through `launch.main`, saying on stderr what the build was
+#: handed as its early worker and whether the worker was stopped before the exit.
+_WATCHED = """
+import sys
+from docgen import build, launch
+real_pages, real_stop = build.build_pages, launch.stop
+def pages(options, progress=None, early=None):
+    print("build given", type(early).__name__, file=sys.stderr)
+    return real_pages(options, progress, early)
+def stop(early):
+    real_stop(early)
+    print("stopped", early is not None and not early.process.is_alive(), file=sys.stderr)
+build.build_pages, launch.stop = pages, stop
+sys.argv = ["docgen", *sys.argv[1:]]
+launch.main()
+"""
+
+
+def _watched(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _WATCHED, *args], env=child_env(), capture_output=True, text=True
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+def test_the_build_is_handed_the_early_worker_and_it_is_stopped(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def f():\n    pass\n")
+    done = _watched("build", str(tmp_path), "--out", str(tmp_path / "out"), "-q")
+    assert (done.returncode, done.stderr) == (0, "build given StartedProcess\nstopped True\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+def test_a_usage_error_stops_the_early_worker(tmp_path: Path) -> None:
+    done = _watched("build", str(tmp_path / "absent"))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[1:] == ["stopped True"]  # after the one-line error
+    assert done.stderr.startswith("docgen: error: ")
+
+
+def test_output_into_a_closed_pipe_exits_120_without_a_traceback() -> None:
+    program = (
+        "import time\nfrom docgen.launch import leave\nprint('said')\ntime.sleep(0.5)\nleave(0)\n"
+    )
+    env = child_env()
+    env.pop("PYTHONUNBUFFERED", None)  # the output waits in its buffer for `leave`
+    child = subprocess.Popen(
+        [sys.executable, "-c", program],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader is gone before the output is flushed
+    assert (child.wait(), child.stderr.read()) == (120, "")
+    child.stderr.close()
+
+
 def _leave(code: str) -> subprocess.CompletedProcess[str]:
     program = f"from docgen.launch import leave\nprint('said', end='')\nleave({code})\n"
     return subprocess.run(

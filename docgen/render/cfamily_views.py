@@ -87,7 +87,8 @@ class CountView:
 
 @dataclass(frozen=True)
 class CFamilyOverview:
-    """The opening sentences of a C-family page, each a count taken from the file."""
+    """The opening sentences of a C-family page: what the file holds, and how its
+    includes meet the rest of the repository."""
 
     dialect: str
     counts: tuple[CountView, ...]  # definitions by kind, declarations included

@@ -128,7 +128,8 @@ class SourceView:
 
 @dataclass(frozen=True)
 class PythonOverview:
-    """The opening sentences of a Python page, each a count or text taken from the file."""
+    """The opening sentences of a Python page: counts and text from the file, and how
+    many files of the repository import it."""
 
     docstring: str  # first paragraph of the module docstring, "" when none
     counts: DefinitionCounts
