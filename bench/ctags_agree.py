@@ -38,10 +38,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from docgen.discover import discover
-from docgen.scan import scan_file
 from docgen.scan.cpp_macros import BUILTIN_MACROS, macro_defs
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
+from docgen.scan.table import scan_file
 
 CALLABLES = frozenset({"function", "kernel", "method", "constructor", "destructor", "operator"})
 CATEGORIES = (

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from docgen.processes import StartedProcess
     from docgen.produce import PagePlan
     from docgen.scanning import ScanResult
-    from docgen.workers import Progress, WarmWorker
+    from docgen.warm import WarmWorker
+    from docgen.workers import Progress
     from docgen.write import WriteResult
 
 
@@ -226,7 +227,7 @@ def early_worker(
     """A scan worker forked before the tree is walked (`early`, or one forked now), for
     a build that scans here: a one-file edit waits on its worker loading libcst, and
     that overlaps the walk."""
-    from docgen.workers import WarmWorker
+    from docgen.warm import WarmWorker
 
     if options.cluster is not None:
         if early is not None:

@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING
 from docgen.build import discover_sources, project_for, up_to_date
 from docgen.collector import collector_paused
 from docgen.errors import DocgenError
-from docgen.index import build_index
 from docgen.inputs import inputs_digest
 from docgen.keywords import definition_sites
 from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX
 from docgen.lock import output_lock
 from docgen.options import BuildOptions
-from docgen.scanning import scan_settings, sites_made_from
 from docgen.serialize import dumps
 from docgen.state import (
     STATE_DIR,
@@ -99,6 +97,11 @@ def compare_pages(
         fast = up_to_date(state, options.out, inputs_digest(options, discovery, project))
         if fast is not None:
             return CheckReport([], fast.unchanged, time.perf_counter() - started)
+        # The facts, the index, the parser and the renderer load only when something
+        # may have changed.
+        from docgen.index import build_index
+        from docgen.scanning import scan_settings, sites_made_from
+
         settings = scan_settings(state, options, discovery)
         key = facts_key()
         cache = state.facts(key, keys_for(key, settings))
@@ -106,7 +109,6 @@ def compare_pages(
         known = state.manifest()
         previous = state.page_inputs(options.out)
         stored = state.stored_sites(sites_made_from(cache.digests))
-    # The parser and the renderer load only when something may have changed.
     from docgen.keyword_sites import KeywordSites
     from docgen.produce import make_pages, plan_pages
     from docgen.workers import scan_files

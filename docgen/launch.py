@@ -10,13 +10,11 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from docgen.interrupts import caused_by_interrupt
 from docgen.processes import StartedProcess
-
-if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
+from docgen.warm import fork_scan_worker
 
 #: The commands that build pages, and so scan what changed first.
 BUILDING_COMMANDS = frozenset({"build", "hook", "site"})
@@ -83,24 +81,3 @@ def builds_pages(args: Sequence[str]) -> bool:
     """Whether the command line names a building command (and does not ask for help).
     A wrong guess costs one idle process, which stops with this one."""
     return bool(args) and args[0] in BUILDING_COMMANDS and not {"-h", "--help"} & set(args)
-
-
-def fork_scan_worker() -> StartedProcess | None:
-    """A scan worker that loads the Python scanner while this process loads the rest;
-    None where processes cannot fork (the build then starts its workers itself)."""
-    import multiprocessing
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    from docgen.processes import start_process
-
-    try:
-        return start_process(multiprocessing.get_context("fork"), _scan_worker)
-    except OSError:  # no process to spare: the build forks later
-        return None
-
-
-def _scan_worker(conn: Connection, parent: int) -> None:
-    from docgen.workers import serve_scans
-
-    serve_scans(conn, parent, True)

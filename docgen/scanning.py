@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     import jinja2
 
     from docgen.state.facts import FactsCache
-    from docgen.workers import Progress, WarmWorker
+    from docgen.warm import WarmWorker
+    from docgen.workers import Progress
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def scan_sources(
     warm: WarmWorker | None = None,
 ) -> ScanResult:
     """Parse what changed; decode the cached facts and compile the templates meanwhile.
-    `warm`, a worker forked earlier, scans first (see `workers.WarmWorker`)."""
+    `warm`, a worker forked earlier, scans first (see `docgen.warm`)."""
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
 

@@ -22,22 +22,25 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docgen.analyze import analyzed
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
 from docgen.interrupts import unblock_interrupts
 from docgen.keywords import DefinitionSite, preload_sites, sites_of
-from docgen.processes import StartedProcess, start_process
+from docgen.processes import start_process
 from docgen.readfile import read_source
-from docgen.scan import preload_scanners, scan_file
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.scan.table import preload_scanners, scan_file
 from docgen.serialize import dumps
 from docgen.state.keys import TIMEOUT_WORDS
 from docgen.unparsed import crashed_facts, oversized_facts, unreadable_facts
+
+if TYPE_CHECKING:
+    from docgen.warm import WarmWorker
 
 Progress = Callable[[int], None]
 
@@ -157,7 +160,7 @@ def _context() -> BaseContext:
 def _start(
     ctx: BaseContext, settings: ScanSettings | None, with_sites: bool = False, warm: bool = False
 ) -> _Worker:
-    """A new worker; one started without settings waits for them (see `WarmWorker`)."""
+    """A new worker; one started without settings waits for them (see `docgen.warm`)."""
     process, conn = start_process(ctx, serve_scans, warm)
     worker = _Worker(process, conn)
     if settings is not None:
@@ -168,41 +171,6 @@ def _start(
 def _configure(worker: _Worker, settings: ScanSettings, with_sites: bool) -> None:
     worker.conn.send((settings, with_sites))
     worker.with_sites = with_sites
-
-
-class WarmWorker:
-    """One scan worker forked as a build starts, before it knows what changed: it loads
-    the Python scanner (most of the time a one-file edit takes in its worker) while the
-    build walks the tree and reads its state.  `scan_files` takes it as its first
-    worker; a build with nothing to scan stops it unused."""
-
-    def __init__(self, started: StartedProcess | None = None) -> None:
-        """`started`: the worker the `docgen` command forked as it began (see `launch`)."""
-        self._worker: _Worker | None = None
-        if started is not None:
-            self._worker = _Worker(*started)
-        elif "fork" in multiprocessing.get_all_start_methods():  # else it would load nothing
-            with contextlib.suppress(OSError):  # no process to spare: the build forks later
-                self._worker = _start(_context(), None, warm=True)
-
-    def take(self) -> _Worker | None:
-        worker, self._worker = self._worker, None
-        return worker
-
-    def close(self) -> None:
-        """Stop the worker unless `scan_files` took it (it loads libcst: not worth waiting
-        for, and it has no file to lose)."""
-        worker = self.take()
-        if worker is not None:
-            worker.process.kill()
-            worker.process.join()
-            worker.conn.close()
-
-    def __enter__(self) -> WarmWorker:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 #: Seconds between a waiting worker's checks that its parent is still alive.
@@ -250,7 +218,8 @@ def scan_files(
     workers: list[_Worker] = []
     try:
         wanted = max(1, min(jobs, len(sources)))
-        early = warm.take() if warm is not None else None
+        started = warm.take() if warm is not None else None
+        early = _Worker(*started) if started is not None else None
         if early is not None:  # it parses while the scanners load here for the others
             workers.append(early)
             try:

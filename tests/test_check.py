@@ -49,7 +49,8 @@ def test_check_notices_a_hand_edited_page(tmp_path: Path) -> None:
 
 def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Path) -> None:
     """A no-op build and a check of an up-to-date tree stop after listing the files: the
-    commands a commit hook runs on every commit never load libcst or the templates."""
+    commands a commit hook runs on every commit never load libcst, the templates, the
+    facts' classes or the scan workers' module."""
     repo = copy_sample("torchlike", tmp_path)
     out = tmp_path / "out"
     run_build(repo, out)
@@ -63,7 +64,8 @@ def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Pat
         "assert build(options).written == []\n"
         "assert check(options).differences == []\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('libcst', 'jinja2')\n"
-        "    or m == 'docgen.scan.python' or m.startswith(('docgen.render', 'docgen.produce')))\n"
+        "    or m in ('docgen.scan.python', 'docgen.facts', 'docgen.workers')\n"
+        "    or m.startswith(('docgen.render', 'docgen.produce')))\n"
         "print(loaded)\n"
     )
     env = child_env()

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import child_env
 
-from docgen import launch, workers
+from docgen import launch
 from docgen.discover import SourceFile
+from docgen.warm import WarmWorker, fork_scan_worker
 from docgen.workers import scan_files
 
 
@@ -38,10 +39,10 @@ def test_the_worker_forked_first_scans_the_builds_files(tmp_path: Path) -> None:
         path = tmp_path / f"m{i}.py"
         path.write_text(f"def f{i}():\n    pass\n")
         sources.append(SourceFile(path.name, str(path), path.stat().st_size))
-    started = launch.fork_scan_worker()
+    started = fork_scan_worker()
     assert started is not None
     assert started.process.is_alive()
-    with workers.WarmWorker(started) as warm:
+    with WarmWorker(started) as warm:
         results = scan_files(sources, 2, warm=warm)
         assert warm.take() is None  # taken as the first worker, stopped with the others
     assert not started.process.is_alive()

@@ -317,7 +317,8 @@ def test_a_worker_whose_build_was_killed_exits_by_itself(tmp_path: Path) -> None
     script = (
         "import sys, time\n"
         "from docgen.scan.settings import DEFAULT_SETTINGS\n"
-        "from docgen.workers import WarmWorker, _context, _start\n"
+        "from docgen.warm import WarmWorker\n"
+        "from docgen.workers import _context, _start\n"
         "worker = _start(_context(), DEFAULT_SETTINGS)\n"
         "other = _start(_context(), DEFAULT_SETTINGS)\n"
         "warm = WarmWorker().take()\n"  # still waiting for its settings

@@ -12,11 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from docgen import warm as warm_module
 from docgen import workers
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
 from docgen.keywords import DefinitionSite, sites_of
+from docgen.processes import StartedProcess
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.warm import WarmWorker
 from docgen.workers import describe_exit, scan_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
@@ -141,7 +144,7 @@ def test_a_warm_worker_scans_first_with_the_settings_it_is_sent(tmp_path: Path, 
         *(_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(3)),
     ]
     settings = ScanSettings(attribute_macros=frozenset({macro}))
-    with workers.WarmWorker() as warm:
+    with WarmWorker() as warm:
         results = scan_files(sources, jobs, settings=settings, warm=warm)
         assert warm.take() is None  # taken as the first worker, stopped with the others
     assert [r.facts.path for r in results] == [s.path for s in sources]
@@ -157,7 +160,7 @@ def test_a_warm_worker_scans_first_with_the_settings_it_is_sent(tmp_path: Path, 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_warm_worker_with_nothing_to_scan_is_stopped(tmp_path: Path) -> None:
-    warm = workers.WarmWorker()
+    warm = WarmWorker()
     worker = warm.take()
     assert worker is not None
     warm._worker = worker
@@ -172,7 +175,7 @@ def test_a_warm_worker_with_nothing_to_scan_is_stopped(tmp_path: Path) -> None:
 def test_only_the_scanners_the_files_need_are_preloaded() -> None:
     code = (
         "import sys\n"
-        "from docgen.scan import preload_scanners\n"
+        "from docgen.scan.table import preload_scanners\n"
         "from docgen.keywords import preload_sites\n"
         "preload_scanners(['markdown', 'text'])\n"
         "preload_sites()\n"
@@ -191,7 +194,7 @@ def test_only_the_scanners_the_files_need_are_preloaded() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_warm_worker_dead_before_its_first_file_costs_no_file(tmp_path: Path) -> None:
     sources = [_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(3)]
-    warm = workers.WarmWorker()
+    warm = WarmWorker()
     worker = warm.take()
     assert worker is not None
     worker.process.kill()
@@ -203,9 +206,9 @@ def test_a_warm_worker_dead_before_its_first_file_costs_no_file(tmp_path: Path) 
 
 
 def test_no_process_to_spare_means_no_warm_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_fork(*args: object, **kwargs: object) -> workers._Worker:
+    def no_fork(*args: object, **kwargs: object) -> StartedProcess:
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(workers, "_start", no_fork)
-    with workers.WarmWorker() as warm:
+    monkeypatch.setattr(warm_module, "start_process", no_fork)
+    with WarmWorker() as warm:
         assert warm.take() is None

@@ -92,7 +92,7 @@ def main() -> None:
     faulthandler.disable()  # a crash is reported once, by the build
     from docgen import workers
     from docgen.keywords import preload_sites, sites_of
-    from docgen.scan import preload_scanners
+    from docgen.scan.table import preload_scanners
     from docgen.serialize import dumps
     from docgen.state.keys import facts_key
 

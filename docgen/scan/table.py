@@ -1,0 +1,80 @@
+"""The scanner table: one scanner per language, chosen by file name.
+
+Adding a language is one module with a `scan(path, data, settings) -> FileFacts`
+function and one row in `SCANNERS`.  `scan_file` never raises.  Scanner modules load on
+first use: a build that parses nothing never loads libcst.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Callable, Iterable
+from typing import cast
+
+from docgen.facts import FileFacts, Problem
+from docgen.scan import text as text
+from docgen.scan.languages import is_binary, language_for
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+
+Scanner = Callable[[str, bytes, ScanSettings], FileFacts]
+
+#: language -> the module whose `scan` reads it; other languages get the text scanner.
+SCANNERS: dict[str, str] = {
+    "python": "docgen.scan.python",
+    "markdown": "docgen.scan.markdown",
+    "c": "docgen.scan.cfamily",
+    "cpp": "docgen.scan.cfamily",
+    "cuda": "docgen.scan.cfamily",
+}
+
+
+def scanner_for(language: str) -> Scanner:
+    module = SCANNERS.get(language)
+    if module is None:
+        return text.scan
+    return cast(Scanner, importlib.import_module(module).scan)
+
+
+def preload_scanners(languages: Iterable[str] | None = None) -> None:
+    """Load the scanners of these languages (of every one when None) now, e.g. once before
+    forking many workers that all need them; a scanner no file needs is not worth its
+    loading time (libcst's is most of a small build's start)."""
+    chosen = SCANNERS if languages is None else languages
+    for module in sorted({SCANNERS[lang] for lang in chosen if lang in SCANNERS}):
+        importlib.import_module(module)
+
+
+def binary_facts(path: str, data: bytes) -> FileFacts:
+    return FileFacts(
+        path=path,
+        kind="binary",
+        language="",
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        parsed=False,
+    )
+
+
+def scan_file(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
+    """Scan one file's bytes; any failure becomes a Problem in the facts."""
+    if is_binary(data):
+        return binary_facts(path, data)
+    language = language_for(path)
+    scanner = scanner_for(language)
+    try:
+        return scanner(path, data, settings)
+    except Exception as exc:  # a scanner bug must cost one file, not the build
+        fallback = text.scan(path, data, settings)
+        problem = Problem(0, f"{language or 'text'} scanner failed: {type(exc).__name__}: {exc}")
+        return FileFacts(
+            path=fallback.path,
+            kind=fallback.kind,
+            language=language or fallback.language,
+            size=fallback.size,
+            sha256=fallback.sha256,
+            line_count=fallback.line_count,
+            encoding=fallback.encoding,
+            parsed=False,
+            problems=(*fallback.problems, problem),
+        )
