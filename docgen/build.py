@@ -227,11 +227,12 @@ def early_worker(
     """A scan worker forked before the tree is walked (`early`, or one forked now), for
     a build that scans here: a one-file edit waits on its worker loading libcst, and
     that overlaps the walk."""
+    from docgen.processes import kill
     from docgen.warm import WarmWorker
 
     if options.cluster is not None:
         if early is not None:
-            WarmWorker(early).close()
+            kill(early)
         return contextlib.nullcontext()
     return WarmWorker(early)
 

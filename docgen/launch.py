@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from docgen.interrupts import caused_by_interrupt
-from docgen.processes import StartedProcess
+from docgen.processes import kill
 from docgen.warm import fork_scan_worker
 
 #: The commands that build pages, and so scan what changed first.
@@ -34,7 +34,8 @@ def main() -> NoReturn:
         early = fork_scan_worker() if builds_pages(sys.argv[1:]) else None
         from docgen.cli import main as cli_main
     except BaseException as exc:
-        stop(early)
+        if early is not None:
+            kill(early)
         if caused_by_interrupt(exc):  # Ctrl-C while docgen itself loads
             sys.stderr.write("docgen: interrupted\n")
             leave(130)
@@ -46,16 +47,9 @@ def main() -> NoReturn:
     else:
         status = 0
     finally:
-        stop(early)  # a build has stopped it already; a usage error has not
+        if early is not None:  # a build has stopped it already; a usage error has not:
+            kill(early)  # it holds this command's output open, and a reader would wait
     leave(status)
-
-
-def stop(early: StartedProcess | None) -> None:
-    """Stop the early worker unless it has stopped: it holds this command's output
-    streams open, and a caller reading them would wait for it."""
-    if early is not None and early.process.is_alive():
-        early.process.kill()
-        early.process.join()
 
 
 def leave(code: object) -> NoReturn:

@@ -1,7 +1,7 @@
 """Starting a worker process: its pipe, and Ctrl-C held back around the fork.
 
 Kept apart from the scanners so that the `docgen` command can fork a build's first
-scan worker before anything else of docgen loads (see `launch`)."""
+scan worker before anything else of docgen loads (see `docgen.warm`)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,14 @@ def start_process(ctx: BaseContext, target: Callable[..., None], *args: Any) -> 
         process.start()
     child_conn.close()
     return StartedProcess(process, parent_conn)
+
+
+def kill(started: StartedProcess) -> None:
+    """Stop a process that has nothing to lose, at once: kill it, reap it, close this
+    end of its pipe.  Harmless on one already stopped."""
+    started.process.kill()  # a no-op once the process has been reaped
+    started.process.join()
+    started.conn.close()
 
 
 def _child(

@@ -72,6 +72,41 @@ def _scalar_items(kind: Any) -> type | None:
     return None
 
 
+def _checked(i: int, hint: Any, scope: dict[str, Any]) -> str:
+    """The expression that decodes `data[i]` as `hint`, scalars checked inline; what it
+    calls is put in `scope`."""
+    value = f"data[{i}]"
+    if hint in _SCALARS:
+        scope[f"t{i}"] = hint
+        test = f"type({value}) is t{i}"
+        checked = f"{value} if {test} else mismatch({hint.__name__!r}, {value})"
+    elif (inner := _optional_scalar(hint)) is not None:
+        scope[f"t{i}"] = inner
+        test = f"{value} is None or type({value}) is t{i}"
+        checked = f"{value} if {test} else mismatch({inner.__name__!r}, {value})"
+    elif get_origin(hint) is typing.Literal:
+        scope[f"a{i}"] = frozenset(get_args(hint))
+        expected = f"one of {sorted(map(str, get_args(hint)))}"
+        checked = f"{value} if {value} in a{i} else mismatch({expected!r}, {value})"
+    elif _scalar_items(hint) is not None:
+        # Most such tuples are empty: no call for those.
+        scope[f"d{i}"] = decoder(hint)
+        checked = f"() if type({value}) is list and not {value} else d{i}({value})"
+    else:
+        scope[f"d{i}"] = decoder(hint)
+        checked = f"d{i}({value})"
+    return f"({checked})"
+
+
+def _head(name: str, length: int, what: str) -> str:
+    """A generated decoder's first lines: its data must be a list of `length` values."""
+    return (
+        f"def {name}(data):\n"
+        f"    if type(data) is not list or len(data) != {length}:\n"
+        f"        mismatch({f'a list of {length} for {what}'!r}, data)\n"
+    )
+
+
 def _record_decoder(cls: type) -> Decoder:
     """Straight-line code for one dataclass: `cls(check(data[0]), ...)`, or its slots
     set one by one where `construct.slot_setters` allows (a whole repository's facts
@@ -79,35 +114,8 @@ def _record_decoder(cls: type) -> Decoder:
     hints = typing.get_type_hints(cls)
     fields = dataclasses.fields(cls)
     scope: dict[str, Any] = {"cls": cls, "mismatch": _mismatch, "list": list}
-    arguments = []
-    for i, field in enumerate(fields):
-        hint = hints[field.name]
-        value = f"data[{i}]"
-        if hint in _SCALARS:
-            scope[f"t{i}"] = hint
-            test = f"type({value}) is t{i}"
-            checked = f"{value} if {test} else mismatch({hint.__name__!r}, {value})"
-        elif (inner := _optional_scalar(hint)) is not None:
-            scope[f"t{i}"] = inner
-            test = f"{value} is None or type({value}) is t{i}"
-            checked = f"{value} if {test} else mismatch({inner.__name__!r}, {value})"
-        elif get_origin(hint) is typing.Literal:
-            scope[f"a{i}"] = frozenset(get_args(hint))
-            expected = f"one of {sorted(map(str, get_args(hint)))}"
-            checked = f"{value} if {value} in a{i} else mismatch({expected!r}, {value})"
-        elif _scalar_items(hint) is not None:
-            # Most such tuples are empty: no call for those.
-            scope[f"d{i}"] = decoder(hint)
-            checked = f"() if type({value}) is list and not {value} else d{i}({value})"
-        else:
-            scope[f"d{i}"] = decoder(hint)
-            checked = f"d{i}({value})"
-        arguments.append(f"({checked})")  # in field order
-    head = (
-        "def record(data):\n"
-        f"    if type(data) is not list or len(data) != {len(fields)}:\n"
-        f"        mismatch('a list of {len(fields)} for {cls.__name__}', data)\n"
-    )
+    arguments = [_checked(i, hints[field.name], scope) for i, field in enumerate(fields)]
+    head = _head("record", len(fields), cls.__name__)
     setters = slot_setters(cls)
     if setters is None:  # the constructor itself
         body = ",\n        ".join(arguments)
@@ -172,26 +180,10 @@ def decoder(kind: Any) -> Decoder:
 
 def _fixed_decoder(kind: Any, args: tuple[Any, ...]) -> Decoder:
     """`tuple[X, Y]`: straight-line code as for a dataclass (such pairs are among the
-    most numerous values of a repository's facts), scalars checked inline."""
+    most numerous values of a repository's facts)."""
     scope: dict[str, Any] = {"mismatch": _mismatch, "list": list}
-    items = []
-    for i, arg in enumerate(args):
-        value = f"data[{i}]"
-        if arg in _SCALARS:
-            scope[f"t{i}"] = arg
-            items.append(
-                f"({value} if type({value}) is t{i} else mismatch({arg.__name__!r}, {value}))"
-            )
-        else:
-            scope[f"d{i}"] = decoder(arg)
-            items.append(f"d{i}({value})")
-    expected = f"a list of {len(args)} for {kind}"
-    source = (
-        "def fixed(data):\n"
-        f"    if type(data) is not list or len(data) != {len(args)}:\n"
-        f"        mismatch({expected!r}, data)\n"
-        f"    return ({''.join(item + ', ' for item in items)})\n"
-    )
+    items = "".join(_checked(i, arg, scope) + ", " for i, arg in enumerate(args))
+    source = _head("fixed", len(args), str(kind)) + f"    return ({items})\n"
     exec(compile(source, f"<decoder of {kind}>", "exec"), scope)
     return typing.cast(Decoder, scope["fixed"])
 

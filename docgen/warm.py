@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 from typing import TYPE_CHECKING
 
-from docgen.processes import StartedProcess, start_process
+from docgen.processes import StartedProcess, kill, start_process
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -52,9 +52,7 @@ class WarmWorker:
         for, and it has no file to lose)."""
         worker = self.take()
         if worker is not None:
-            worker.process.kill()
-            worker.process.join()
-            worker.conn.close()
+            kill(worker)
 
     def __enter__(self) -> WarmWorker:
         return self

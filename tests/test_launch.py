@@ -55,14 +55,14 @@ def test_the_worker_forked_first_scans_the_builds_files(tmp_path: Path) -> None:
 _WATCHED = """
 import sys
 from docgen import build, launch
-real_pages, real_stop = build.build_pages, launch.stop
+real_pages, real_kill = build.build_pages, launch.kill
 def pages(options, progress=None, early=None):
     print("build given", type(early).__name__, file=sys.stderr)
     return real_pages(options, progress, early)
-def stop(early):
-    real_stop(early)
-    print("stopped", early is not None and not early.process.is_alive(), file=sys.stderr)
-build.build_pages, launch.stop = pages, stop
+def kill(early):
+    real_kill(early)
+    print("stopped", not early.process.is_alive(), file=sys.stderr)
+build.build_pages, launch.kill = pages, kill
 sys.argv = ["docgen", *sys.argv[1:]]
 launch.main()
 """
