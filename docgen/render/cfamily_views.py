@@ -19,10 +19,11 @@ from .anchors import (
     subsection_anchor,
 )
 from .context import Linker
+from .dependency_views import Importer
 from .entries import keyword_entries
 from .listing_views import KeywordGroup, KeywordTarget
 from .lookup import RepoLookup
-from .views import Importer, LineRef, LinkView
+from .views import LineRef, LinkView
 
 #: kind -> (singular, plural) in the overview's counts, in this order
 KIND_WORDS: dict[str, tuple[str, str]] = {

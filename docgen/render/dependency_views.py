@@ -5,13 +5,15 @@ repository; this module only sorts them into internal imports (linked to the
 files' docs pages), external imports by top-level package, and importers.
 An import whose top-level package is one of the repository's own, but which
 names no file, is internal and unresolved: calling it external would send the
-reader looking for a package that does not exist outside.
+reader looking for a package that does not exist outside.  The section's view
+classes live here too; `Importer` also serves a C-family page's Included By.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from docgen.facts import FileFacts, Import
 from docgen.graph import (
@@ -26,7 +28,59 @@ from docgen.links import docs_page
 
 from .context import Linker
 from .python_views import import_names, import_statement, module_as_written
-from .views import DependenciesView, ExternalPackage, Importer, ImportUse, InternalImport
+from .views import LineRef, LinkView
+
+
+@dataclass(frozen=True)
+class ImportUse:
+    """One import statement of a module: where, what it binds, in which block."""
+
+    line: LineRef
+    statement: str  # the import rebuilt from the facts: `from x import y as z`
+    names: tuple[str, ...]  # names bound from the module ("y"); empty for `import a.b`
+    context: tuple[str, ...]  # enclosing blocks, empty at top level
+
+
+@dataclass(frozen=True)
+class InternalImport:
+    """An import statement that names a module of this repository."""
+
+    module: str  # as written, relative dots included ("." for `from . import y`)
+    use: ImportUse
+    targets: tuple[LinkView, ...]  # docs pages of the files it imports; empty when unresolved
+    itself: bool  # it names this very file (the graph has no edge from a file to itself)
+    candidates: tuple[str, ...]  # unresolved: the absolute modules no file of the repository is
+    unresolved: str  # no targets, not itself and no candidates: why it names no module
+
+
+@dataclass(frozen=True)
+class ExternalPackage:
+    """The imports of one top-level package that resolve to no file of the repository."""
+
+    package: str
+    stdlib: bool
+    uses: tuple[ImportUse, ...]  # in line order
+
+
+@dataclass(frozen=True)
+class Importer:
+    """A file whose import statements resolve to this one."""
+
+    path: str
+    href: str  # its docs page
+    lines: tuple[LineRef, ...]  # those statements in the importing file
+
+
+@dataclass(frozen=True)
+class DependenciesView:
+    """What a file imports and what imports it, inside the repository and out."""
+
+    internal: tuple[InternalImport, ...]  # in line order
+    external: tuple[ExternalPackage, ...]  # by package name
+    imported_by: tuple[Importer, ...]  # every importer, sorted by path, never cut
+    imports_anything: bool  # False when the file has no import statement
+    imports_known: bool = True  # False when the file could not be parsed
+
 
 NO_MODULE_NAME = "this file has no importable module name, so a relative import names nothing"
 CLIMBS_TOO_FAR = "it climbs above the top-level package"

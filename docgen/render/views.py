@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         LaunchView,
         RegistrationView,
     )
+    from .dependency_views import DependenciesView
     from .docstring_views import DocstringView, ExampleView
     from .finding_views import FindingGroup, PerformanceView, SecurityView
 
@@ -264,57 +265,6 @@ class ArchitectureView:
     """The class hierarchy of a file."""
 
     hierarchy: tuple[HierarchyItem, ...]
-
-
-@dataclass(frozen=True)
-class ImportUse:
-    """One import statement of a module: where, what it binds, in which block."""
-
-    line: LineRef
-    statement: str  # the import rebuilt from the facts: `from x import y as z`
-    names: tuple[str, ...]  # names bound from the module ("y"); empty for `import a.b`
-    context: tuple[str, ...]  # enclosing blocks, empty at top level
-
-
-@dataclass(frozen=True)
-class InternalImport:
-    """An import statement that names a module of this repository."""
-
-    module: str  # as written, relative dots included ("." for `from . import y`)
-    use: ImportUse
-    targets: tuple[LinkView, ...]  # docs pages of the files it imports; empty when unresolved
-    itself: bool  # it names this very file (the graph has no edge from a file to itself)
-    candidates: tuple[str, ...]  # unresolved: the absolute modules no file of the repository is
-    unresolved: str  # no targets, not itself and no candidates: why it names no module
-
-
-@dataclass(frozen=True)
-class ExternalPackage:
-    """The imports of one top-level package that resolve to no file of the repository."""
-
-    package: str
-    stdlib: bool
-    uses: tuple[ImportUse, ...]  # in line order
-
-
-@dataclass(frozen=True)
-class Importer:
-    """A file whose import statements resolve to this one."""
-
-    path: str
-    href: str  # its docs page
-    lines: tuple[LineRef, ...]  # those statements in the importing file
-
-
-@dataclass(frozen=True)
-class DependenciesView:
-    """What a file imports and what imports it, inside the repository and out."""
-
-    internal: tuple[InternalImport, ...]  # in line order
-    external: tuple[ExternalPackage, ...]  # by package name
-    imported_by: tuple[Importer, ...]  # every importer, sorted by path, never cut
-    imports_anything: bool  # False when the file has no import statement
-    imports_known: bool = True  # False when the file could not be parsed
 
 
 @dataclass(frozen=True)
