@@ -144,6 +144,7 @@ def build_pages(
         options.include_roots,
         scan.encoded,
         scan.relations,
+        scan.summaries,
     )
     clock.lap("index")
     with open_state(options.out) as state:

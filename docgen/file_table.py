@@ -1,9 +1,10 @@
 """Every file's facts by path, some kept as the JSON the state database holds until a
 page asks for them.
 
-An edit that leaves every C-family file as it was reuses their relations from the
-last build (`docgen.cfamily_relations`); their facts are then decoded only for the
-pages that are rendered, not for the whole tree.
+An edit decodes the facts of the files whose pages it renders, not of the whole
+tree: every other unchanged file is read through its summary (`docgen.file_summary`),
+and the C-family files, when none changed, through the relations the last build kept
+(`docgen.cfamily_relations`).
 """
 
 from __future__ import annotations
@@ -11,24 +12,40 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from docgen.facts import ScannedFile
+from docgen.file_summary import FileSummary
 from docgen.state import StateDamaged
 from docgen.state.facts import cached_facts
 
 
 class FileTable(Mapping[str, ScannedFile]):
     """Facts by repository path, iterated in sorted order; `encoded` ones (path -> their
-    JSON, with their `kinds` known without decoding) are decoded once, when read."""
+    JSON, with their `kinds` known without decoding) are decoded once, when read.
+    `summaries` stand for encoded files that are not C-family wherever a summary is
+    enough; a file given decoded (or `replace`d) is read from its facts alone."""
 
     def __init__(
         self,
         decoded: Mapping[str, ScannedFile],
         encoded: Mapping[str, str] | None = None,
         kinds: Mapping[str, str] | None = None,
+        summaries: Mapping[str, FileSummary] | None = None,
     ) -> None:
         self._decoded = dict(decoded)
         self._encoded: Mapping[str, str] = encoded if encoded is not None else {}
         self._kinds = kinds or {}
+        self._summaries = summaries or {}
+        self._given = set(self._decoded)
         self._paths = sorted(self._decoded.keys() | self._encoded.keys())
+
+    def replace(self, changed: Mapping[str, ScannedFile]) -> None:
+        """Put these facts in place of those read (the index adds evidence found in other
+        files): only while the index is being built, before anything reads a summary."""
+        self._decoded.update(changed)
+        self._given.update(changed)
+
+    def summary(self, path: str) -> FileSummary | None:
+        """What every build reads of the file, when it was kept encoded with a summary."""
+        return None if path in self._given else self._summaries.get(path)
 
     def __getitem__(self, path: str) -> ScannedFile:
         found = self._decoded.get(path)

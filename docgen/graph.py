@@ -14,15 +14,23 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # the command line reads SOURCE_ROOTS without loading the facts
-    from docgen.facts import Import, ScannedFile
+    from docgen.facts import Import
 
 #: Folders put on `sys.path`, in order; "" is the repository root.
 SOURCE_ROOTS = ("", "src")
 PYTHON_SUFFIXES = (".py", ".pyi")
 STDLIB_MODULES = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+
+
+class ModuleImports(NamedTuple):
+    """What the graph reads of one file, from its facts or from its summary."""
+
+    path: str
+    kind: str
+    imports: tuple[Import, ...] | None  # None when the file has no Python facts
 
 
 @dataclass(frozen=True)
@@ -145,7 +153,7 @@ def resolve_import(
     return ImportTarget(imp.line, written, absolute, tuple(sorted(targets)), imp.names)
 
 
-def build_graph(files: Iterable[ScannedFile], roots: Sequence[str] = SOURCE_ROOTS) -> ImportGraph:
+def build_graph(files: Iterable[ModuleImports], roots: Sequence[str] = SOURCE_ROOTS) -> ImportGraph:
     """The import graph of the repository's `.py` files.
 
     Every `.py` file is a module, even one that could not be parsed: others may
@@ -153,26 +161,21 @@ def build_graph(files: Iterable[ScannedFile], roots: Sequence[str] = SOURCE_ROOT
     neither modules nor importers here; their own imports are still resolved
     for their pages.
     """
-    python_files = [f for f in files if f.facts.kind == "python"]
-    modules, names = map_modules(
-        (f.facts.path for f in python_files if is_module(f.facts.path)), roots
-    )
+    python_files = sorted((f for f in files if f.kind == "python"), key=lambda f: f.path)
+    modules, names = map_modules((f.path for f in python_files if is_module(f.path)), roots)
     for f in python_files:
-        if not is_module(f.facts.path):
-            stub_name = _own_name(f.facts.path, roots)
+        if not is_module(f.path):
+            stub_name = _own_name(f.path, roots)
             if stub_name is not None:
-                names[f.facts.path] = stub_name
-    scanned = [f for f in python_files if f.facts.python is not None]
+                names[f.path] = stub_name
     imports: dict[str, tuple[ImportTarget, ...]] = {}
     importers: dict[str, set[str]] = {}
-    for f in sorted(scanned, key=lambda f: f.facts.path):
-        path = f.facts.path
-        assert f.facts.python is not None
+    for path, _, written in python_files:
+        if written is None:
+            continue
         own = names.get(path)
         package = package_of(path, own) if own is not None else None
-        resolved = tuple(
-            resolve_import(imp, package, modules, path) for imp in f.facts.python.imports
-        )
+        resolved = tuple(resolve_import(imp, package, modules, path) for imp in written)
         imports[path] = resolved
         if not is_module(path):
             continue

@@ -107,9 +107,9 @@ class PageInputs:
         """The digest of what a C-family file's docs page shows of other files ("" for a
         file that is neither C-family nor included by one): kept from the last build where
         its relations were (see `RepoIndex.files`)."""
-        files = self._index.files
-        if files.is_encoded(path):
-            return self._index.c_summaries[path].shown
+        kept = self._index.c_summaries.get(path)
+        if kept is not None:
+            return kept.shown
         found = self._shown.get(path)
         if found is None and not self._index.in_include_graph(path):
             found = self._shown[path] = ""
@@ -157,10 +157,13 @@ class PageInputs:
         """Where a Markdown file's links lead (other files' existence and headings)."""
         if path not in self._index.files or self._index.files.kind(path) != "markdown":
             return []
-        markdown = self._index.files[path].facts.markdown
-        if markdown is None:
-            return []
-        return [link_state_key(path, link.target, self._lookup) for link in markdown.links]
+        kept = self._index.files.summary(path)
+        if kept is not None:
+            targets = kept.links
+        else:
+            markdown = self._index.files[path].facts.markdown
+            targets = tuple(link.target for link in markdown.links) if markdown else ()
+        return [link_state_key(path, target, self._lookup) for target in targets]
 
     def _listing(self, folder: str) -> str:
         """A digest of the names of the documented files in a folder, once per folder:

@@ -16,9 +16,10 @@ from typing import Protocol
 
 from docgen.cfamily_relations import CFamilyRelations, CFileSummary, is_cfamily
 from docgen.facts import Problem, ScannedFile
+from docgen.file_summary import FileSummary
 from docgen.file_table import FileTable
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
-from docgen.graph import ImportGraph, build_graph
+from docgen.graph import ImportGraph, ModuleImports, build_graph
 from docgen.includes import IncludeGraph, build_include_graph
 from docgen.links import folder_chain, folder_of
 from docgen.suites import CollectedClass, resolve_suites
@@ -108,8 +109,11 @@ class RepoIndex:
 
     def problems(self, path: str) -> tuple[Problem, ...]:
         """What went wrong reading or scanning the file, read without decoding it."""
-        summary = self.c_summaries.get(path) if self.files.is_encoded(path) else None
-        return summary.problems if summary is not None else self.files[path].facts.problems
+        summary = self.c_summaries.get(path)
+        if summary is not None:
+            return summary.problems
+        kept = self.files.summary(path)
+        return kept.problems if kept is not None else self.files[path].facts.problems
 
 
 def build_index(
@@ -119,23 +123,36 @@ def build_index(
     include_roots: Sequence[str] = (),
     encoded: Mapping[str, str] | None = None,
     relations: CFamilyRelations | None = None,
+    summaries: Mapping[str, FileSummary] | None = None,
 ) -> RepoIndex:
-    """The index of these files; with `relations` kept by the last build, the C-family
-    files' facts stay `encoded` (path -> JSON) and their relations are those kept."""
+    """The index of these files and of the `encoded` ones (path -> JSON), which stay
+    encoded until a page reads them: files that are not C-family are then read through
+    their `summaries`, and C-family ones through the `relations` the last build kept."""
     decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
-    summaries = relations.summaries() if relations is not None else {}
-    kept = encoded if relations is not None else None
+    kept = summaries or {}
+    c_summaries = relations.summaries() if relations is not None else {}
+    kinds = {path: s.kind for path, s in c_summaries.items()}
+    kinds.update((path, s.kind) for path, s in kept.items())
+    files = FileTable(decoded, encoded, kinds, kept)
     # Python's imports and test suites never involve a C-family file.
-    graph = build_graph(decoded.values(), source_roots)
-    suites = resolve_suites(decoded, graph)
-    kinds = {path: s.kind for path, s in summaries.items()}
-    files = FileTable(suites.files, kept, kinds)
+    graph = build_graph(
+        [
+            *(module_imports(f) for f in decoded.values()),
+            *(ModuleImports(path, s.kind, s.imports) for path, s in kept.items()),
+        ],
+        source_roots,
+    )
+    suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
+    suite_paths += [p for p, s in kept.items() if s.suite]
+    suites = resolve_suites(files, suite_paths, graph)
+    files.replace(suites.files)
     c_family: CFamilySide
     if relations is not None:
         c_family, included = relations, relations.included_paths()
     else:
-        includes = build_include_graph(files.values(), files.keys(), include_roots)
-        c_family = MadeRelations(includes, CppSymbols.of(files.values()))
+        c_files = [files[p] for p in files if is_cfamily(p)]
+        includes = build_include_graph(c_files, files.keys(), include_roots)
+        c_family = MadeRelations(includes, CppSymbols.of(c_files))
         included = frozenset(includes.included_by)
     return RepoIndex(
         project=project,
@@ -146,9 +163,15 @@ def build_index(
         c_included=included,
         derived=MappingProxyType(suites.derived),
         test_classes=MappingProxyType(suites.classes),
-        c_summaries=MappingProxyType(summaries),
+        c_summaries=MappingProxyType(c_summaries),
         include_weights=relations.include_weights() if relations is not None else None,
     )
+
+
+def module_imports(scanned: ScannedFile) -> ModuleImports:
+    """What the import graph reads of a file's facts."""
+    python = scanned.facts.python
+    return ModuleImports(scanned.facts.path, scanned.facts.kind, python.imports if python else None)
 
 
 def _folders(paths: Iterable[str]) -> dict[str, FolderEntry]:

@@ -12,6 +12,7 @@ from docgen.cfamily_relations import CFamilyRelations, is_cfamily, relations_key
 from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
 from docgen.facts import ScannedFile
+from docgen.file_summary import FileSummary
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
@@ -40,10 +41,13 @@ class ScanResult:
     sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
     notices: tuple[str, ...] = ()  # about how the files were scanned
-    #: the C-family relations the last build kept, when they still hold; the C-family
-    #: files' facts are then left `encoded` (path -> JSON) for the index to decode
+    #: the C-family relations the last build kept, when they still hold
     relations: CFamilyRelations | None = None
+    #: the facts of unchanged files left in the state database (path -> JSON) for the
+    #: pages to decode: of those with `summaries`, and of the C-family files when their
+    #: `relations` were kept
     encoded: Mapping[str, str] = field(default_factory=dict)
+    summaries: Mapping[str, FileSummary] = field(default_factory=dict)
 
 
 def scan_sources(
@@ -68,17 +72,22 @@ def scan_sources(
     unchanged, fresh = cache.partition(files)
     loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
     environments: list[jinja2.Environment | None] = []
-    kept: list[tuple[CFamilyRelations, Mapping[str, str]]] = []
+    kept: list[CFamilyRelations] = []
+    summarized: list[tuple[Mapping[str, FileSummary], Mapping[str, str]]] = []
     paths = [s.path for s in files]
 
     def meanwhile() -> None:
+        others = [s for s in unchanged if not is_cfamily(s.path)]
+        summaries, reused, damaged = cache.summarized(others)
         found = reusable_relations(state, cache, unchanged, fresh, paths, options.include_roots)
         if found is not None:
             kept.append(found)
-            unchanged_others = [s for s in unchanged if not is_cfamily(s.path)]
-            loaded.append(cache.load(unchanged_others))
         else:
-            loaded.append(cache.load(unchanged))
+            c_reused, c_damaged = cache.load([s for s in unchanged if is_cfamily(s.path)])
+            reused, damaged = reused + c_reused, damaged + c_damaged
+        stay = [s for s in unchanged if s.path in summaries or (found and is_cfamily(s.path))]
+        loaded.append((reused, damaged))
+        summarized.append((summaries, cache.encoded(stay)))
         from docgen.produce import prepared_environment
 
         environments.append(prepared_environment(options))
@@ -119,7 +128,7 @@ def scan_sources(
     cache.store(fresh, scanned_now, texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
-    relations, encoded = kept[0] if kept else (None, {})
+    summaries, encoded = summarized[0]
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
@@ -130,8 +139,9 @@ def scan_sources(
         sites_made_from=made_from,
         environment=environments[0],
         notices=tuple(notices),
-        relations=relations,
+        relations=kept[0] if kept else None,
         encoded=encoded,
+        summaries=summaries,
     )
 
 
@@ -142,20 +152,18 @@ def reusable_relations(
     fresh: Sequence[SourceFile],
     paths: Sequence[str],
     include_roots: Sequence[str],
-) -> tuple[CFamilyRelations, Mapping[str, str]] | None:
-    """The C-family relations the last build kept and the unchanged C-family files' facts,
-    left encoded, when no C-family file changed and the relations still hold (see
-    `docgen.cfamily_relations`); None when they must be made again."""
+) -> CFamilyRelations | None:
+    """The C-family relations the last build kept, when no C-family file changed and
+    they still hold (see `docgen.cfamily_relations`); None when they must be made again."""
     cfamily = [s for s in unchanged if is_cfamily(s.path)]
     if not cfamily or any(is_cfamily(s.path) for s in fresh):
         return None
     names = state.kept_relations_names()
     if names is None:
         return None
-    encoded = cache.encoded(cfamily)
+    cache.encoded(cfamily)  # their digests, which the key covers
     key = relations_key(paths, cache.digests, include_roots, render_code_key(), names)
-    relations = decode_relations(state.kept_relations(key), key)
-    return (relations, encoded) if relations is not None else None
+    return decode_relations(state.kept_relations(key), key)
 
 
 def shard_share(files: Sequence[SourceFile], index: int, count: int) -> frozenset[str]:

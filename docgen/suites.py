@@ -10,7 +10,7 @@ page that shows it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from docgen.analyze import TAG_ORDER, alias_map, canonical, module_of
@@ -131,20 +131,24 @@ class RunnerClasses:
 class ResolvedSuites:
     """Files with `test` evidence found through bases in other files, and what it added."""
 
-    files: dict[str, ScannedFile]  # with `test` evidence through bases in other files
+    files: dict[str, ScannedFile]  # only those given `test` evidence through bases elsewhere
     derived: dict[str, str]  # what that evidence added, by path (for page digests)
     classes: dict[str, tuple[CollectedClass, ...]]  # each test file's classes, resolved
 
 
-def resolve_suites(files: Mapping[str, ScannedFile], graph: ImportGraph) -> ResolvedSuites:
+def resolve_suites(
+    files: Mapping[str, ScannedFile], suites: Iterable[str], graph: ImportGraph
+) -> ResolvedSuites:
     """Every test file's classes resolved once, for every page that shows them; and the
     files whose test classes are test classes only through a base in another file
-    (`class TestX(FSDPTest)`), with that as `test` evidence."""
+    (`class TestX(FSDPTest)`), with that as `test` evidence.  `suites`: the paths of the
+    files with a test suite; only they and the files their bases lead to are read."""
     resolver = RunnerClasses(files, graph)
-    classes = {path: resolver.of(path) for path, scanned in files.items() if scanned.analysis.suite}
-    result = dict(files)
+    classes = {path: resolver.of(path) for path in sorted(suites)}
+    result: dict[str, ScannedFile] = {}
     added_by_path: dict[str, str] = {}
-    for path, scanned in files.items():
+    for path in classes:
+        scanned = files[path]
         if scanned.analysis.suite is None or scanned.facts.python is None:
             continue
         tags = {t.name: t for t in scanned.analysis.tags}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from docgen.facts import FileFacts, Import, PythonFacts, ScannedFile
-from docgen.graph import absolute_module, build_graph, map_modules, module_name
+from docgen.facts import Import
+from docgen.graph import ModuleImports, absolute_module, build_graph, map_modules, module_name
 
 
-def _py(path: str, *imports: Import) -> ScannedFile:
-    facts = FileFacts(path, "python", "python", 0, "", python=PythonFacts(imports=imports))
-    return ScannedFile(facts)
+def _py(path: str, *imports: Import) -> ModuleImports:
+    return ModuleImports(path, "python", imports)
 
 
 def _imp(line: int, module: str | None, *names: str, level: int = 0) -> Import:

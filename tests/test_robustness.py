@@ -189,13 +189,23 @@ def damage_rows(state: Path) -> None:
     conn.close()
 
 
+def damage_summaries(state: Path) -> None:
+    conn = sqlite3.connect(state)
+    conn.execute("UPDATE files SET summary = '{not json'")
+    conn.commit()
+    conn.close()
+
+
 DAMAGE = {
     "garbage": (damage_garbage, True),
     "truncated": (damage_truncate, True),
     "foreign": (damage_foreign, True),
     "old version": (damage_old_version, True),
     "a folder": (damage_folder, True),
-    "bad rows": (damage_rows, False),  # rows that do not decode are rescanned, no notice
+    # Facts are read when a page needs them, long after the scan: a row found damaged
+    # then makes the build start afresh.  A summary is read at once: its file is rescanned.
+    "bad rows": (damage_rows, True),
+    "bad summaries": (damage_summaries, False),
 }
 
 

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from docgen.facts import Definition, PythonFacts
+from docgen.facts import Definition, Import
+from docgen.file_summary import is_top_level, top_level
 from docgen.index import FolderEntry
 from docgen.links import docs_page
 
@@ -28,29 +29,30 @@ class _Site:
 
     path: str
     kind: str  # class / function / module
-    definition: Definition | None  # None for a module
+    name: str | None  # the top-level definition's name; None for a module
 
 
 @dataclass(frozen=True)
 class _Bindings:
     """What the top level of one Python file binds, as far as its facts tell."""
 
-    definitions: dict[str, Definition]  # top-level classes and functions, first of each name
+    definitions: Mapping[str, str]  # top-level class or function -> its kind (`top_level`)
     imported: dict[str, list[tuple[str, str]]]  # bound name -> (absolute module, name there)
     modules: dict[str, list[str]]  # `import a.b as c`: bound name -> absolute module
     stars: tuple[str, ...]  # absolute modules of `from m import *`
     exported: tuple[str, ...] | None  # its `__all__`
 
 
-def _bindings(python: PythonFacts, resolved: Iterable[str]) -> _Bindings:
-    definitions: dict[str, Definition] = {}
-    for d in python.definitions:
-        if d.parent is None and d.kind in ("class", "function"):
-            definitions.setdefault(d.name, d)
+def _bindings(
+    definitions: Mapping[str, str],
+    imports: Iterable[Import],
+    resolved: Iterable[str],
+    exported: tuple[str, ...] | None,
+) -> _Bindings:
     imported: dict[str, list[tuple[str, str]]] = {}
     modules: dict[str, list[str]] = {}
     stars: list[str] = []
-    for imp, absolute in zip(python.imports, resolved, strict=True):
+    for imp, absolute in zip(imports, resolved, strict=True):
         if not absolute:
             continue
         if imp.star:
@@ -62,7 +64,7 @@ def _bindings(python: PythonFacts, resolved: Iterable[str]) -> _Bindings:
         else:  # `import a.b as c` binds `c` to `a.b`; `import a.b` binds `a` to `a`
             for as_name, module in imp.aliases:
                 modules.setdefault(as_name, []).append(module)
-    return _Bindings(definitions, imported, modules, tuple(stars), python.dunder_all)
+    return _Bindings(definitions, imported, modules, tuple(stars), exported)
 
 
 class ExportResolver:
@@ -89,27 +91,36 @@ class ExportResolver:
     def _of(self, path: str) -> _Bindings | None:
         if path not in self._bindings:
             self.files.add(path)
-            scanned = self._lookup.index.files.get(path)
-            python = scanned.facts.python if scanned is not None else None
-            targets = self._lookup.index.graph.imports.get(path, ())
-            self._bindings[path] = (
-                None
-                if python is None
-                else _bindings(python, (t.absolute for t in targets))
-                if len(targets) == len(python.imports)
-                else None
-            )
+            self._bindings[path] = self._read(path)
         return self._bindings[path]
 
-    def anchor(self, path: str, definition: Definition) -> str:
-        """The definition's heading anchor on its file's docs page."""
+    def _read(self, path: str) -> _Bindings | None:
+        """A file's bindings, from its summary where it has one (see `docgen.file_summary`)."""
+        files = self._lookup.index.files
+        targets = self._lookup.index.graph.imports.get(path, ())
+        resolved = (t.absolute for t in targets)
+        kept = files.summary(path)
+        if kept is not None:
+            if kept.imports is None or len(targets) != len(kept.imports):
+                return None
+            return _bindings(dict(kept.top_level), kept.imports, resolved, kept.exported)
+        scanned = files.get(path)
+        python = scanned.facts.python if scanned is not None else None
+        if python is None or len(targets) != len(python.imports):
+            return None
+        return _bindings(top_level(python), python.imports, resolved, python.dunder_all)
+
+    def definition(self, path: str, name: str) -> tuple[Definition, str]:
+        """A top-level definition `_read` found, and its heading anchor on its docs page."""
+        python = self._lookup.index.files[path].facts.python
+        definitions = python.definitions if python is not None else ()
         anchors = self._anchors.get(path)
         if anchors is None:
-            python = self._lookup.index.files[path].facts.python
             anchors = self._anchors[path] = {}
-            for item in anchored_definitions(path, python.definitions if python else ()):
+            for item in anchored_definitions(path, definitions):
                 anchors.setdefault(item.definition, item.anchor)
-        return anchors[definition]
+        first = next(d for d in definitions if is_top_level(d) and d.name == name)
+        return first, anchors[first]
 
     def resolve(self, path: str, name: str) -> tuple[_Site | None, str]:
         """Where `name`, as `path` binds it, is defined; else the module it was last seen
@@ -138,7 +149,7 @@ class ExportResolver:
             return None, ""
         found = bindings.definitions.get(name)
         if found is not None:
-            return _Site(path, found.kind, found), ""
+            return _Site(path, found, name), ""
         origin = ""
         for module, original in bindings.imported.get(name, ()):
             site, deeper = self._from(module, original, seen, depth + 1)
@@ -212,16 +223,16 @@ def _api_name(
             else None,
         )
     source = linker.page_link(site.path, docs_page(site.path))
-    if site.definition is None:
+    if site.name is None:
         return ApiName(name, site.kind, source.href, source, None, None)
-    anchor = resolver.anchor(site.path, site.definition)
+    definition, anchor = resolver.definition(site.path, site.name)
     line_count = lookup.index.files[site.path].facts.line_count
     return ApiName(
         name=name,
         kind=site.kind,
         href=linker.to_page(docs_page(site.path), anchor),
         source=source,
-        line=linker.line(site.path, site.definition.line, line_count),
+        line=linker.line(site.path, definition.line, line_count),
         origin=None,
     )
 
@@ -232,10 +243,15 @@ def _exports(
     """Each name of `__all__` (a name listed twice once) and where it was traced to;
     None when `__init__.py` has no `__all__` that lists strings."""
     resolver.files.add(init)
-    python = lookup.index.files[init].facts.python
-    if python is None or python.dunder_all is None:
+    kept = lookup.index.files.summary(init)
+    if kept is not None:
+        exported = kept.exported
+    else:
+        python = lookup.index.files[init].facts.python
+        exported = python.dunder_all if python is not None else None
+    if exported is None:
         return None
-    names = dict.fromkeys(python.dunder_all)
+    names = dict.fromkeys(exported)
     return [(name, resolver.resolve_export(init, name)) for name in names]
 
 

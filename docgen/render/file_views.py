@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from docgen.facts import Evidence, FileFacts, MarkdownFacts, ScannedFile, Tag
+from docgen.file_summary import page_tags
 from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 
 from .anchors import (
@@ -14,7 +15,7 @@ from .context import Linker, ReadSource, RenderContext, heading_anchors
 from .dependency_views import dependencies_view
 from .finding_views import performance_view, security_view
 from .keyword_views import KEYWORDS_PAGE
-from .lookup import RepoLookup, page_tags
+from .lookup import RepoLookup
 from .markdown_links import resolve_link
 from .python_views import (
     architecture_view,

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from docgen.analyze import TAG_ORDER
 from docgen.facts import ScannedFile
+from docgen.file_summary import page_tags
 from docgen.index import FolderEntry
 from docgen.links import docs_page, folder_doc, folder_index, kw_page, slug
 from docgen.render.counts import definition_counts
@@ -29,7 +30,7 @@ from .listing_views import (
     SuiteView,
     TaggedFiles,
 )
-from .lookup import RepoLookup, page_tags
+from .lookup import RepoLookup
 from .python_views import first_paragraph, first_sentence, run_commands
 from .views import FrontMatter, LinkView
 

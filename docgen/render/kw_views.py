@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from docgen.facts import FileFacts, ScannedFile
+from docgen.file_summary import page_tags
 from docgen.links import docs_page, folder_index, folder_of, kw_page
 
 from .anchors import (
@@ -23,7 +24,7 @@ from .entries import keyword_entries
 from .file_views import front_matter, problem_views
 from .keyword_views import KEYWORDS_PAGE
 from .listing_views import KeywordEntry, KeywordGroup, KeywordTarget, KwView, SectionMapItem
-from .lookup import RepoLookup, page_tags
+from .lookup import RepoLookup
 from .python_views import import_label, module_as_written
 
 

@@ -11,7 +11,7 @@ import heapq
 import posixpath
 from collections import Counter
 
-from docgen.facts import ScannedFile, Tag
+from docgen.file_summary import page_tags
 from docgen.graph import PYTHON_SUFFIXES, top_level
 from docgen.index import FolderEntry, RepoIndex
 from docgen.links import folder_chain, folder_of, parent_folders
@@ -29,14 +29,6 @@ from .diagram_views import (
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"
 TEST_SUFFIX = "_test"
-
-
-def page_tags(scanned: ScannedFile) -> tuple[Tag, ...]:
-    """The file's tags, sorted by name; a Markdown file is documentation, never a test."""
-    tags = {t.name: t for t in scanned.analysis.tags}
-    if scanned.facts.kind == "markdown":
-        tags.pop("test", None)
-    return tuple(tags[name] for name in sorted(tags))
 
 
 def module_stem(path: str) -> str:
@@ -79,11 +71,14 @@ class RepoLookup:
         self.line_counts: dict[str, int] = {}
         self._tag_names: dict[str, tuple[str, ...]] = {}
         for path in index.files:
-            summary = index.c_summaries.get(path) if index.files.is_encoded(path) else None
+            summary = index.c_summaries.get(path)
+            kept = index.files.summary(path) if summary is None else None
             if summary is not None:
                 kind, tags, self.line_counts[path] = summary.kind, summary.tags, summary.line_count
                 for name in summary.stubs:
                     stubs.setdefault(name, set()).add(path)
+            elif kept is not None:
+                kind, tags, self.line_counts[path] = kept.kind, kept.tags, kept.line_count
             else:
                 scanned = index.files[path]
                 kind, tags = scanned.facts.kind, tuple(t.name for t in page_tags(scanned))

@@ -15,19 +15,22 @@ import sqlite3
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
+from docgen.file_summary import FileSummary, summarize
 from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
-from docgen.scan.languages import language_for
+from docgen.scan.languages import C_FAMILY, language_for
 from docgen.serialize import dumps, loads
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
     " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, sha256 TEXT NOT NULL,"
-    " key TEXT NOT NULL, facts TEXT NOT NULL, digest TEXT NOT NULL)",
+    " key TEXT NOT NULL, facts TEXT NOT NULL, digest TEXT NOT NULL,"
+    " summary TEXT NOT NULL DEFAULT '')",
 )
 
 
@@ -117,6 +120,33 @@ class FactsCache:
             reused.append(scanned)
         return reused, damaged
 
+    def summarized(
+        self, unchanged: Sequence[SourceFile]
+    ) -> tuple[dict[str, FileSummary], list[ScannedFile], list[SourceFile]]:
+        """The summaries of unchanged files that are not C-family (their facts stay in
+        the database: see `encoded`); the facts of those whose row has no summary (a row
+        merged from an archive), which is then added; and files whose row cannot be read."""
+        found: dict[str, FileSummary] = {}
+        unsummarized: list[SourceFile] = []
+        damaged: list[SourceFile] = []
+        texts = _read_column(self._conn, "summary", [source.path for source in unchanged])
+        for source in unchanged:
+            text = texts.get(source.path)
+            if not text:
+                unsummarized.append(source)
+                continue
+            try:
+                found[source.path] = loads(FileSummary, text)
+            except (ValueError, TypeError, KeyError):
+                damaged.append(source)
+        reused, unreadable = self.load(unsummarized)
+        if reused and not self._readonly:
+            self._conn.executemany(
+                "UPDATE files SET summary = ? WHERE path = ?",
+                [(dumps(summarize(item)), item.facts.path) for item in reused],
+            )
+        return found, reused, damaged + unreadable
+
     def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
         """The cached facts of unchanged files, left in the database until a page asks
         for them (see `docgen.file_table`)."""
@@ -165,9 +195,10 @@ class FactsCache:
                     self.key_of(item.facts.path),
                     text,
                     self.digests[item.facts.path],
+                    "" if language_for(item.facts.path) in C_FAMILY else dumps(summarize(item)),
                 )
             )
-        self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
@@ -184,11 +215,18 @@ _PATHS_PER_QUERY = 900
 
 def read_facts(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, str]:
     """The stored facts (JSON) of these paths: path -> text, for the rows there are."""
+    return _read_column(conn, "facts", paths)
+
+
+def _read_column(
+    conn: sqlite3.Connection, column: Literal["facts", "summary"], paths: Sequence[str]
+) -> dict[str, str]:
     found: dict[str, str] = {}
     for start in range(0, len(paths), _PATHS_PER_QUERY):
         chunk = paths[start : start + _PATHS_PER_QUERY]
         marks = ", ".join("?" * len(chunk))
-        found.update(conn.execute(f"SELECT path, facts FROM files WHERE path IN ({marks})", chunk))
+        query = f"SELECT path, {column} FROM files WHERE path IN ({marks})"
+        found.update(conn.execute(query, chunk))
     return found
 
 

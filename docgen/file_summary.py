@@ -1,0 +1,69 @@
+"""What a build reads of every file that is not C-family, kept beside its facts.
+
+The index and the digest of every page read little of most files: a file's kind,
+tags and problems, a module's imports, a Markdown file's link targets.  An edit
+decodes that summary for each unchanged file and the whole facts only of the
+files whose pages it renders (see `docgen.file_table`); C-family files have
+their own summaries, kept with their relations (`docgen.cfamily_relations`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docgen.facts import Definition, Import, Problem, PythonFacts, ScannedFile, Tag
+
+
+@dataclass(frozen=True, slots=True)
+class FileSummary:
+    """The parts of a file's facts that every build reads, whichever pages it renders."""
+
+    kind: str
+    line_count: int
+    tags: tuple[str, ...]  # the names of `page_tags`
+    problems: tuple[Problem, ...]
+    imports: tuple[Import, ...] | None  # None when the file has no Python facts
+    suite: bool  # whether the analysis found a test suite in it
+    links: tuple[str, ...]  # the targets of a Markdown file's links, in order
+    #: the top-level classes and functions, (name, kind), the first of each name, in order
+    top_level: tuple[tuple[str, str], ...] = ()
+    exported: tuple[str, ...] | None = None  # the module's `__all__`
+
+
+def page_tags(scanned: ScannedFile) -> tuple[Tag, ...]:
+    """The file's tags, sorted by name; a Markdown file is documentation, never a test."""
+    tags = {t.name: t for t in scanned.analysis.tags}
+    if scanned.facts.kind == "markdown":
+        tags.pop("test", None)
+    return tuple(tags[name] for name in sorted(tags))
+
+
+def top_level(python: PythonFacts) -> dict[str, str]:
+    """What the top level of a module defines: name -> "class" or "function", the first
+    definition of each name (later ones rebind it, and the first is the one listed)."""
+    found: dict[str, str] = {}
+    for d in python.definitions:
+        if is_top_level(d):
+            found.setdefault(d.name, d.kind)
+    return found
+
+
+def is_top_level(definition: Definition) -> bool:
+    """Whether a definition is a module's own class or function (what it can export)."""
+    return definition.parent is None and definition.kind in ("class", "function")
+
+
+def summarize(scanned: ScannedFile) -> FileSummary:
+    facts = scanned.facts
+    python = facts.python
+    return FileSummary(
+        kind=facts.kind,
+        line_count=facts.line_count,
+        tags=tuple(t.name for t in page_tags(scanned)),
+        problems=facts.problems,
+        imports=python.imports if python is not None else None,
+        suite=scanned.analysis.suite is not None,
+        links=tuple(link.target for link in facts.markdown.links) if facts.markdown else (),
+        top_level=tuple(top_level(python).items()) if python is not None else (),
+        exported=python.dunder_all if python is not None else None,
+    )

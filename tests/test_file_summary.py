@@ -1,0 +1,122 @@
+"""A file's summary holds what every build reads of it, and an edit reads the unchanged
+files through their summaries, decoding only the facts of the pages it renders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import copy_sample, page_files, run_build
+
+import docgen.file_table
+from docgen.facts import ScannedFile
+from docgen.file_summary import FileSummary, summarize
+from docgen.serialize import dumps, loads
+from docgen.workers import scan_data
+
+MODULE = b'''"""A module."""
+import os
+from .sibling import helper as h
+from pkg.other import *
+
+__all__ = ["Thing", "make"]
+
+
+class Thing:
+    def method(self):
+        def inner():
+            pass
+
+
+def make():
+    return Thing()
+
+
+def make():  # a second definition of the name: the first is the one listed
+    return None
+
+
+x = 1
+'''
+
+
+def test_a_module_summary_holds_its_imports_exports_and_top_level_names() -> None:
+    scanned = scan_data("pkg/mod.py", MODULE)
+    summary = summarize(scanned)
+    assert summary.kind == "python" and summary.line_count == MODULE.count(b"\n")
+    assert summary.imports == scanned.facts.python.imports if scanned.facts.python else False
+    assert [i.module for i in summary.imports or ()] == ["os", ".sibling", "pkg.other"]
+    assert summary.exported == ("Thing", "make")
+    assert summary.top_level == (("Thing", "class"), ("make", "function"))
+    assert summary.links == () and not summary.suite
+    assert loads(FileSummary, dumps(summary)) == summary
+
+
+def test_a_markdown_summary_holds_its_link_targets_and_is_never_a_test() -> None:
+    text = b"# Testing\n\nSee [the guide](docs/guide.md) and [mod](pkg/mod.py#L3).\n\n" + (
+        b"```python\nimport pytest\n\ndef test_x():\n    assert True\n```\n"
+    )
+    scanned = scan_data("TESTING.md", text)
+    summary = summarize(scanned)
+    assert summary.links == ("docs/guide.md", "pkg/mod.py#L3")
+    assert summary.imports is None and summary.top_level == () and summary.exported is None
+    assert "test" not in summary.tags
+
+
+def test_a_test_file_summary_says_it_has_a_suite() -> None:
+    text = b"import unittest\n\n\nclass TestX(unittest.TestCase):\n    def test_a(self):\n"
+    text += b"        pass\n"
+    summary = summarize(scan_data("tests/test_x.py", text))
+    assert summary.suite and "test" in summary.tags
+
+
+def _count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    decoded: list[str] = []
+    real = docgen.file_table._decoded
+
+    def counting(path: str, text: str) -> ScannedFile:
+        decoded.append(path)
+        return real(path, text)
+
+    monkeypatch.setattr(docgen.file_table, "_decoded", counting)
+    return decoded
+
+
+def test_an_edit_decodes_only_the_facts_of_the_pages_it_renders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = copy_sample("torchlike", tmp_path / "work")
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    decoded = _count_decoding(monkeypatch)
+    leaf = repo / "minitorch/version.py"
+    leaf.write_text(leaf.read_text() + "\n\ndef added():\n    return 2\n")
+    report = run_build(repo, out, jobs=1)
+    assert (report.scanned, report.reused) == (1, report.files - 1)
+    # `minitorch/nn/__init__.py` re-exports its names from `modules.py`: the folder page
+    # that traces them is not rendered, so its facts are not read.  The test files are
+    # read (for their classes' bases in other files), and what the pages rendered show.
+    assert "minitorch/nn/__init__.py" not in decoded
+    assert "minitorch/version.py" not in decoded  # scanned afresh, never decoded
+    assert len(set(decoded)) < report.files // 2
+    clean = tmp_path / "clean"
+    run_build(repo, clean, jobs=1)
+    assert page_files(out) == page_files(clean)
+
+
+def test_an_edit_of_an_exporting_module_renders_the_public_api_as_a_clean_build(
+    tmp_path: Path,
+) -> None:
+    repo = copy_sample("torchlike", tmp_path / "work")
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    init = repo / "minitorch/nn/__init__.py"
+    init.write_text(init.read_text().replace('    "ReLU",\n', ""))
+    modules = repo / "minitorch/nn/modules.py"
+    modules.write_text(modules.read_text() + "\n\nclass Added:\n    pass\n")
+    run_build(repo, out, jobs=1)
+    clean = tmp_path / "clean"
+    run_build(repo, clean, jobs=1)
+    assert page_files(out) == page_files(clean)
+    doc = (out / "minitorch/nn/doc.md").read_text(encoding="utf-8")
+    assert "`Linear`" in doc and "`ReLU`" not in doc.split("Public API", 1)[1].split("\n#", 1)[0]
