@@ -164,6 +164,8 @@ def build_pages(
             scan.facts_digests,
             scan.previous_pages,
             scan.environment,
+            scan.edits,
+            scan.last_scope,
         )
         written = prune_pages(options.out, plan.names, state)
         writer = PageWriter(options.out, state.manifest())
@@ -185,6 +187,8 @@ def build_pages(
         store_letters(state, plan.keywords, plan.common, unwritten)
         if relations is not None:
             state.keep_relations(*relations)
+        if not unwritten:  # a page left as it was would be missed by a digest kept
+            state.keep_page_scope(plan.scope_key)
     return clock.finish(report, "write")
 
 

@@ -16,8 +16,10 @@ import jinja2
 
 from docgen import __version__
 from docgen.discover import Discovery, SourceFile
+from docgen.edit_scope import edited_files, scope_key
 from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
+from docgen.file_summary import FileSummary
 from docgen.incremental import PageInputs
 from docgen.index import RepoIndex
 from docgen.inputs import common_inputs, source_root
@@ -51,6 +53,7 @@ class PageJob(NamedTuple):
     name: str
     inputs: Callable[[], str]
     render: Callable[[], str]
+    source: str = ""  # the file whose docs or keyword page this is ("" for other pages)
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,15 @@ class PagePlan:
     sites: KeywordSites = field(default_factory=lambda: KeywordSites([]))  # the sites read
     common: str = ""  # the digest of what every page shares
     inputs: PageInputs | None = None  # how the pages' inputs were digested
+    #: the files whose docs and keyword pages an edit can change, None for every file:
+    #: the others keep their last digest (see `docgen.edit_scope`)
+    scope: frozenset[str] | None = None
+    scope_key: str = ""  # what the scope of the next build's edit rests on
+
+    def digests(self, job: PageJob) -> bool:
+        """Whether the page's inputs must be digested (or else are those it was last
+        written with)."""
+        return not job.source or self.scope is None or job.source in self.scope
 
     @property
     def names(self) -> list[str]:
@@ -96,8 +108,9 @@ def make_pages(
         made: dict[str, PageMade[T]] = {}
         changed: list[tuple[PageJob, str]] = []
         for job in plan.pages:
-            inputs = job.inputs()
-            if inputs == plan.previous.get(job.name):
+            last = plan.previous.get(job.name)
+            inputs = job.inputs() if last is None or plan.digests(job) else last
+            if inputs == last:
                 made[job.name] = PageMade(inputs, None)
             else:
                 changed.append((job, inputs))
@@ -143,12 +156,16 @@ def plan_pages(
     facts_digests: Mapping[str, str],
     previous: Mapping[str, str],
     environment: jinja2.Environment | None = None,
+    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None = None,
+    last_scope: str = "",
 ) -> PagePlan:
     """Every page of the build, with how to digest its inputs and how to render it; pages
     whose inputs' digest is that of the page already written (`previous`) are not
     rendered (see `make_pages`).  `keyword_sites(common)`: the sites for the keyword
     pages, given the digest of what all pages share.  `environment`: one
-    `prepared_environment` made earlier."""
+    `prepared_environment` made earlier.  `edits` (each file scanned, with its summary
+    before and after) and `last_scope` (the last build's scope key) tell the pages an
+    edit can change (see `docgen.edit_scope`)."""
     sources = {source.path: source for source in discovery.files}
     context = RenderContext(
         project=index.project,
@@ -168,10 +185,15 @@ def plan_pages(
     pages: list[PageJob] = []
     for path in index.documented_paths():
         pages.append(
-            PageJob(docs_page(path), partial(digests.docs, path), partial(renderer.docs_page, path))
+            PageJob(
+                docs_page(path),
+                partial(digests.docs, path),
+                partial(renderer.docs_page, path),
+                path,
+            )
         )
         pages.append(
-            PageJob(kw_page(path), partial(digests.kw, path), partial(renderer.kw_page, path))
+            PageJob(kw_page(path), partial(digests.kw, path), partial(renderer.kw_page, path), path)
         )
     for folder in index.folders:
         pages.append(
@@ -201,8 +223,18 @@ def plan_pages(
             )
     conflicts = set(page_conflicts([*(job.name for job in pages), *keywords.kept]))
     writable = [job for job in pages if job.name not in conflicts]
+    key = scope_key(digests.common, index.files, renderer.lookup.test_files)
+    scope = edited_files(index, edits, last_scope, key) if edits is not None else None
     return PagePlan(
-        writable, previous, sorted(conflicts), keywords, keyword, digests.common, digests
+        writable,
+        previous,
+        sorted(conflicts),
+        keywords,
+        keyword,
+        digests.common,
+        digests,
+        scope,
+        key,
     )
 
 

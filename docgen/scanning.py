@@ -12,7 +12,7 @@ from docgen.cfamily_relations import CFamilyRelations, is_cfamily, relations_key
 from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
 from docgen.facts import ScannedFile
-from docgen.file_summary import FileSummary
+from docgen.file_summary import FileSummary, summarize
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
@@ -48,6 +48,9 @@ class ScanResult:
     #: `relations` were kept
     encoded: Mapping[str, str] = field(default_factory=dict)
     summaries: Mapping[str, FileSummary] = field(default_factory=dict)
+    #: each file scanned, with its summary before and after (see `docgen.edit_scope`)
+    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] = field(default_factory=dict)
+    last_scope: str = ""  # the last build's `edit_scope.scope_key`, "" when it left none
 
 
 def scan_sources(
@@ -62,6 +65,7 @@ def scan_sources(
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
 
+    last_scope = state.take_page_scope()
     settings = scan_settings(state, options, discovery)  # of the whole tree, shard or not
     key = facts_key()
     cache = state.facts(key, keys_for(key, settings))
@@ -125,6 +129,11 @@ def scan_sources(
     if damaged:
         fresh = fresh + damaged
         scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
+    before = cache.summaries_of([s.path for s in fresh])
+    edits = {
+        s.facts.path: (before.get(s.facts.path), None if is_cfamily(s.facts.path) else summarize(s))
+        for s in scanned_now
+    }
     cache.store(fresh, scanned_now, texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
@@ -142,6 +151,8 @@ def scan_sources(
         relations=kept[0] if kept else None,
         encoded=encoded,
         summaries=summaries,
+        edits=edits,
+        last_scope=last_scope,
     )
 
 

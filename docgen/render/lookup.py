@@ -121,6 +121,11 @@ class RepoLookup:
         self._c_items: dict[str, tuple[AnchoredCDefinition, ...]] = {}
         self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
 
+    @property
+    def test_files(self) -> frozenset[str]:
+        """The Python files tagged `test`."""
+        return self._tests
+
     def tag_names(self, path: str) -> tuple[str, ...]:
         """The names of a file's page tags (see `page_tags`), read without its facts."""
         return self._tag_names[path]

@@ -62,6 +62,8 @@ class PageRecord(NamedTuple):
 
 #: meta keys of the kept C-family relations and of what they were made from
 RELATIONS, RELATIONS_KEY = "cfamily_relations", "cfamily_relations_key"
+#: Meta key: what the scope of the next build's edit rests on (see `docgen.edit_scope`).
+PAGE_SCOPE = "page_scope"
 RELATIONS_NAMES = "cfamily_relations_names"
 #: meta keys of the last build's C-family scan settings and of what they were learned from
 SETTINGS, SETTINGS_FROM = "scan_settings", "scan_settings_from"
@@ -125,6 +127,18 @@ class State:
         from docgen.state.facts import learned_macro_defs
 
         return learned_macro_defs(self._conn, sources, self.readonly)
+
+    def take_page_scope(self) -> str:
+        """The key the last build left for the scope of an edit (see `docgen.edit_scope`),
+        "" when it left none; none is left until this build keeps its own."""
+        key = self.meta(PAGE_SCOPE) or ""
+        if key and not self.readonly:
+            self.set_meta(PAGE_SCOPE, "")
+        return key
+
+    def keep_page_scope(self, key: str) -> None:
+        """Leave this build's scope key, once every page is as it made it."""
+        self.set_meta(PAGE_SCOPE, key)
 
     def kept_relations(self, key: str) -> str | None:
         """The C-family relations the last build kept (see `docgen.cfamily_relations`), as

@@ -147,6 +147,16 @@ class FactsCache:
             )
         return found, reused, damaged + unreadable
 
+    def summaries_of(self, paths: Sequence[str]) -> dict[str, FileSummary]:
+        """The stored summaries of these files, where they have a readable one."""
+        found: dict[str, FileSummary] = {}
+        for path, text in _read_column(self._conn, "summary", paths).items():
+            try:
+                found[path] = loads(FileSummary, text)
+            except (ValueError, TypeError, KeyError):
+                continue
+        return found
+
     def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
         """The cached facts of unchanged files, left in the database until a page asks
         for them (see `docgen.file_table`)."""

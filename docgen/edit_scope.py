@@ -1,0 +1,82 @@
+"""Which files' pages an edit can change, so that only their inputs are digested.
+
+A file's docs and keyword pages are digested (see `docgen.incremental`) from its
+own facts and from what the index says of it: its importers, its tests, its
+folder's listing, its suite's classes, its links.  After an edit that adds,
+removes or renames no file, changes no C-family file and leaves every changed
+file's kind, tags and test suite as they were, those can differ only for:
+
+- the changed files themselves;
+- the files they import, now or before the edit (their importers' lines);
+- files with a test suite (a class's chain of bases may lead through a changed file);
+- Markdown files (a link's state follows the file it leads to).
+
+Every other docs and keyword page keeps the digest it was last written with.  The
+last build leaves a `scope_key` of what this rests on (every page's common inputs,
+the paths of the tree, its test files) only when it finished and wrote every
+page: else, and whenever one of the conditions fails, every page is digested.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+
+from docgen.facts import Import
+from docgen.file_summary import FileSummary
+from docgen.graph import ImportGraph, package_of, resolve_import
+from docgen.index import RepoIndex
+
+
+def scope_key(common: str, paths: Iterable[str], tests: Iterable[str]) -> str:
+    """What the pages outside an edit's scope rest on: every page's common inputs, the
+    tree's paths and its test files."""
+    text = json.dumps([common, sorted(paths), sorted(tests)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def edited_files(
+    index: RepoIndex,
+    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]],
+    last_key: str,
+    key: str,
+) -> frozenset[str] | None:
+    """The files whose docs and keyword pages must be digested after these `edits`
+    (path -> its summary before and after; None for a C-family file or one unknown
+    before), given the last build's scope key and this one's; None when every page must
+    be (see the module's docstring)."""
+    if not last_key or last_key != key:
+        return None
+    files = index.files
+    if any(p in index.c_included or files.kind(p) == "cfamily" for p in edits):
+        return None
+    if index.c_summaries == {} and any(files.kind(p) == "cfamily" for p in files):
+        return None  # the C-family relations were made again: their digests may differ
+    scope: set[str] = set()
+    for path, (before, after) in edits.items():
+        if before is None or after is None or not _same_standing(before, after):
+            return None
+        scope.add(path)
+        scope.update(_targets(index.graph, path, before.imports))
+        scope.update(_targets(index.graph, path, after.imports))
+    scope.update(index.test_classes)  # every file with a test suite
+    scope.update(index.derived)
+    scope.update(p for p in files if files.kind(p) == "markdown")
+    return frozenset(scope)
+
+
+def _same_standing(before: FileSummary, after: FileSummary) -> bool:
+    """Whether a changed file stands as before for the other files' pages: the same kind,
+    tags and test suite (its test files, its folder's listing)."""
+    return (before.kind, before.tags, before.suite) == (after.kind, after.tags, after.suite)
+
+
+def _targets(graph: ImportGraph, path: str, imports: Iterable[Import] | None) -> set[str]:
+    """The repository files a file's imports lead to, resolved as this build resolves."""
+    name = graph.module_names.get(path)
+    package = package_of(path, name) if name is not None else None
+    found: set[str] = set()
+    for imp in imports or ():
+        found.update(resolve_import(imp, package, graph.modules, path).targets)
+    return found
