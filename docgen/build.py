@@ -167,8 +167,8 @@ def build_pages(
             scan.edits,
             scan.last_scope,
         )
-        written = prune_pages(options.out, plan.names, state)
-        writer = PageWriter(options.out, state.manifest())
+        written = prune_pages(options.out, plan.names, state, scan.manifest)
+        writer = PageWriter(options.out, scan.manifest)
     # Made before the pages, whose digests read what it computes, and kept at the end.
     relations = kept_relations(scan, index, plan, options)
     made = make_pages(plan, writer.write, options.jobs)  # each page written where rendered

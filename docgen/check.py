@@ -106,8 +106,7 @@ def compare_pages(
         key = facts_key()
         cache = state.facts(key, keys_for(key, settings))
         reused, fresh = cache.split(discovery.files)
-        known = state.manifest()
-        previous = state.page_inputs(options.out)
+        known, previous = state.pages_as_left(options.out)
         stored = state.stored_sites(sites_made_from(cache.digests))
     from docgen.keyword_sites import KeywordSites
     from docgen.produce import make_pages, plan_pages

@@ -1,4 +1,4 @@
-"""Which files' pages an edit can change, so that only their inputs are digested.
+"""Which pages an edit can change, so that only their inputs are digested.
 
 A file's docs and keyword pages are digested (see `docgen.incremental`) from its
 own facts and from what the index says of it: its importers, its tests, its
@@ -9,9 +9,12 @@ file's kind, tags and test suite as they were, those can differ only for:
 - the changed files themselves;
 - the files they import, now or before the edit (their importers' lines);
 - files with a test suite (a class's chain of bases may lead through a changed file);
-- Markdown files (a link's state follows the file it leads to).
+- Markdown files (a link's state follows the file it leads to);
 
-Every other docs and keyword page keeps the digest it was last written with.  The
+and the pages of the folders above a changed file or a file it imports (their
+listings, diagrams, most imported files), and of those whose Public API is traced
+through a changed file.  Every other file's or folder's page keeps the digest it
+was last written with (the keyword pages are always digested).  The
 last build leaves a `scope_key` of what this rests on (every page's common inputs,
 the paths of the tree, its test files) only when it finished and wrote every
 page: else, and whenever one of the conditions fails, every page is digested.
@@ -22,11 +25,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from docgen.facts import Import
 from docgen.file_summary import FileSummary
 from docgen.graph import ImportGraph, package_of, resolve_import
-from docgen.index import RepoIndex
+from docgen.links import folder_chain, folder_of
+from docgen.render.api_views import api_inputs
+from docgen.render.lookup import RepoLookup
 
 
 def scope_key(common: str, paths: Iterable[str], tests: Iterable[str]) -> str:
@@ -36,16 +42,25 @@ def scope_key(common: str, paths: Iterable[str], tests: Iterable[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def edited_files(
-    index: RepoIndex,
+@dataclass(frozen=True)
+class EditScope:
+    """The pages an edit can change: the docs and keyword pages of `files`, the folder
+    pages of `folders`; every other one keeps the digest it was last written with."""
+
+    files: frozenset[str]
+    folders: frozenset[str]
+
+
+def edit_scope(
+    lookup: RepoLookup,
     edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]],
     last_key: str,
     key: str,
-) -> frozenset[str] | None:
-    """The files whose docs and keyword pages must be digested after these `edits`
-    (path -> its summary before and after; None for a C-family file or one unknown
-    before), given the last build's scope key and this one's; None when every page must
-    be (see the module's docstring)."""
+) -> EditScope | None:
+    """The scope of these `edits` (path -> its summary before and after; None for a
+    C-family file or one unknown before), given the last build's scope key and this
+    one's; None when every page must be digested (see the module's docstring)."""
+    index = lookup.index
     if not last_key or last_key != key:
         return None
     files = index.files
@@ -53,17 +68,29 @@ def edited_files(
         return None
     if index.c_summaries == {} and any(files.kind(p) == "cfamily" for p in files):
         return None  # the C-family relations were made again: their digests may differ
-    scope: set[str] = set()
+    imported: set[str] = set()
     for path, (before, after) in edits.items():
         if before is None or after is None or not _same_standing(before, after):
             return None
-        scope.add(path)
-        scope.update(_targets(index.graph, path, before.imports))
-        scope.update(_targets(index.graph, path, after.imports))
-    scope.update(index.test_classes)  # every file with a test suite
-    scope.update(index.derived)
-    scope.update(p for p in files if files.kind(p) == "markdown")
-    return frozenset(scope)
+        imported.update(_targets(index.graph, path, before.imports))
+        imported.update(_targets(index.graph, path, after.imports))
+    changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
+    markdown = {p for p in files if files.kind(p) == "markdown"}
+    return EditScope(
+        files=frozenset(changed | imported | markdown),
+        folders=frozenset(_folders_shown(lookup, changed, imported)),
+    )
+
+
+def _folders_shown(lookup: RepoLookup, changed: set[str], imported: set[str]) -> set[str]:
+    """The folders whose pages show what changed: those above a changed file (its facts,
+    its imports in the diagram), above a file it imports (the most imported), and those
+    whose Public API was traced through a changed file."""
+    found = {a for p in changed | imported for a in folder_chain(folder_of(p))}
+    for folder in lookup.index.folders:
+        if folder not in found and not changed.isdisjoint(api_inputs(lookup, folder)[0]):
+            found.add(folder)
+    return found
 
 
 def _same_standing(before: FileSummary, after: FileSummary) -> bool:

@@ -16,7 +16,7 @@ import jinja2
 
 from docgen import __version__
 from docgen.discover import Discovery, SourceFile
-from docgen.edit_scope import edited_files, scope_key
+from docgen.edit_scope import EditScope, edit_scope, scope_key
 from docgen.errors import DocgenError
 from docgen.facts import ScannedFile
 from docgen.file_summary import FileSummary
@@ -54,6 +54,7 @@ class PageJob(NamedTuple):
     inputs: Callable[[], str]
     render: Callable[[], str]
     source: str = ""  # the file whose docs or keyword page this is ("" for other pages)
+    folder: str | None = None  # the folder whose page this is (None for other pages)
 
 
 @dataclass(frozen=True)
@@ -69,15 +70,19 @@ class PagePlan:
     sites: KeywordSites = field(default_factory=lambda: KeywordSites([]))  # the sites read
     common: str = ""  # the digest of what every page shares
     inputs: PageInputs | None = None  # how the pages' inputs were digested
-    #: the files whose docs and keyword pages an edit can change, None for every file:
-    #: the others keep their last digest (see `docgen.edit_scope`)
-    scope: frozenset[str] | None = None
+    #: the pages an edit can change, None for every page: the others keep their last
+    #: digest (see `docgen.edit_scope`)
+    scope: EditScope | None = None
     scope_key: str = ""  # what the scope of the next build's edit rests on
 
     def digests(self, job: PageJob) -> bool:
         """Whether the page's inputs must be digested (or else are those it was last
         written with)."""
-        return not job.source or self.scope is None or job.source in self.scope
+        if self.scope is None:
+            return True
+        if job.folder is not None:
+            return job.folder in self.scope.folders
+        return not job.source or job.source in self.scope.files
 
     @property
     def names(self) -> list[str]:
@@ -201,6 +206,7 @@ def plan_pages(
                 folder_index(folder),
                 partial(digests.folder_index, folder),
                 partial(renderer.folder_index, folder),
+                folder=folder,
             )
         )
         pages.append(
@@ -208,6 +214,7 @@ def plan_pages(
                 folder_doc(folder),
                 partial(digests.folder_doc, folder),
                 partial(renderer.folder_doc, folder),
+                folder=folder,
             )
         )
     keyword = keyword_sites(digests.common)
@@ -224,7 +231,7 @@ def plan_pages(
     conflicts = set(page_conflicts([*(job.name for job in pages), *keywords.kept]))
     writable = [job for job in pages if job.name not in conflicts]
     key = scope_key(digests.common, index.files, renderer.lookup.test_files)
-    scope = edited_files(index, edits, last_scope, key) if edits is not None else None
+    scope = edit_scope(renderer.lookup, edits, last_scope, key) if edits is not None else None
     return PagePlan(
         writable,
         previous,

@@ -37,6 +37,7 @@ class ScanResult:
     reused: int  # files whose facts came from the cache
     facts_digests: Mapping[str, str]  # path -> digest of its facts' JSON
     previous_pages: Mapping[str, str]  # page -> the inputs digest it was last made from
+    manifest: Mapping[str, str]  # every page docgen wrote -> the digest of its bytes
     sites: Mapping[str, list[DefinitionSite]]  # keyword sites the workers made, by path
     sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
@@ -137,13 +138,15 @@ def scan_sources(
     cache.store(fresh, scanned_now, texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
+    manifest, previous_pages = state.pages_as_left(options.out)
     summaries, encoded = summarized[0]
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
         reused=len(reused) + len(encoded),
         facts_digests=cache.digests,
-        previous_pages=state.page_inputs(options.out),
+        previous_pages=previous_pages,
+        manifest=manifest,
         sites=made_sites,
         sites_made_from=made_from,
         environment=environments[0],

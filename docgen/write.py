@@ -95,11 +95,15 @@ def write_pages(
     return result
 
 
-def prune_pages(out: Path, pages: Collection[str], state: State) -> WriteResult:
-    """Remove the pages docgen wrote before and this build no longer makes.  First of all:
-    a stale page may stand where a new folder is needed, or the reverse."""
+def prune_pages(
+    out: Path, pages: Collection[str], state: State, manifest: Mapping[str, str] | None = None
+) -> WriteResult:
+    """Remove the pages docgen wrote before (`manifest`, read from `state` when not given)
+    and this build no longer makes.  First of all: a stale page may stand where a new
+    folder is needed, or the reverse."""
     result = WriteResult()
-    for rel in sorted(set(state.manifest()) - set(pages)):
+    known = state.manifest() if manifest is None else manifest
+    for rel in sorted(known.keys() - set(pages)):
         target = _safe_target(out, rel)
         with contextlib.suppress(FileNotFoundError):
             if target.is_file() and not target.is_symlink():

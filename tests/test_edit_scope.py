@@ -103,15 +103,16 @@ def test_edits_that_keep_every_path_equal_a_clean_build(
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _count_docs_digests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _count_docs_digests(monkeypatch: pytest.MonkeyPatch, kind: str = "docs") -> list[str]:
+    """The files (or folders, for `kind` "folder_doc") whose pages are digested from now on."""
     digested: list[str] = []
-    real = docgen.incremental.PageInputs.docs
+    real = getattr(docgen.incremental.PageInputs, kind)
 
     def counting(self: docgen.incremental.PageInputs, path: str) -> str:
         digested.append(path)
-        return real(self, path)
+        return str(real(self, path))
 
-    monkeypatch.setattr(docgen.incremental.PageInputs, "docs", counting)
+    monkeypatch.setattr(docgen.incremental.PageInputs, kind, counting)
     return digested
 
 
@@ -122,9 +123,12 @@ def test_a_leaf_edit_digests_the_pages_of_the_file_its_imports_tests_and_markdow
     out = tmp_path / "out"
     run_build(repo, out, jobs=1)
     digested = _count_docs_digests(monkeypatch)
+    folders = _count_docs_digests(monkeypatch, "folder_doc")
     leaf = repo / "minitorch/utils/helpers.py"
     leaf.write_text(leaf.read_text() + "\n\nimport minitorch.version\n")
     run_build(repo, out, jobs=1)
+    assert {"", "minitorch", "minitorch/utils"} <= set(folders)
+    assert "minitorch/nn" not in folders and "docs" not in folders
     assert "minitorch/utils/helpers.py" in digested
     assert "minitorch/version.py" in digested  # newly imported: one more importer
     assert "minitorch/nn/modules.py" not in digested  # nothing it shows can have changed
@@ -179,6 +183,23 @@ def test_an_edit_of_a_heading_renders_the_markdown_files_that_link_to_it(
     _write(repo, {"docs/guide.md": "# Other\n"})
     run_build(repo, out, jobs=1)
     assert "no heading with that anchor" in (out / "README.md_docs.md").read_text(encoding="utf-8")
+    clean = tmp_path / "clean"
+    run_build(repo, clean, jobs=1)
+    assert page_files(out) == page_files(clean)
+
+
+def test_an_edit_outside_a_package_that_it_re_exports_renders_the_package_page(
+    tmp_path: Path,
+) -> None:
+    """`pkg/__init__.py` exports a function of `lib/impl.py`: its Public API links the
+    function's line, which an edit of `lib/impl.py` moves, outside `pkg/`."""
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    init = 'from lib.impl import helper\n\n__all__ = ["helper"]\n'
+    _write(repo, {"pkg/__init__.py": init, "lib/impl.py": "def helper():\n    return 1\n"})
+    run_build(repo, out, jobs=1)
+    _write(repo, {"lib/impl.py": "X = 1\n\n\ndef helper():\n    return 1\n"})
+    run_build(repo, out, jobs=1)
+    assert "impl.py#L4" in (out / "pkg/doc.md").read_text(encoding="utf-8")
     clean = tmp_path / "clean"
     run_build(repo, clean, jobs=1)
     assert page_files(out) == page_files(clean)

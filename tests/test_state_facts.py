@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import sqlite3
 from collections.abc import Sequence
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from conftest import copy_sample, run_build
+from hypothesis import given
+from hypothesis import strategies as st
 
 from docgen.check import check
 from docgen.clean import clean
@@ -19,7 +22,7 @@ from docgen.scan.cpp_macros import MacroDef
 from docgen.scan.settings import ScanSettings
 from docgen.state import STATE_DIR, State, facts_digest, missing_state, open_state, read_state
 from docgen.state.db import STATE_FILE
-from docgen.state.facts import StoredFacts, read_facts
+from docgen.state.facts import StoredFacts, read_facts, stamp_text
 
 CHILD_TEXT: list[str] = []
 
@@ -156,3 +159,8 @@ def test_a_state_of_another_version_is_still_cleaned_and_named_in_messages(
     assert sorted(out / p for p in report.removed) == pages
     assert not any(out.rglob("*.md"))
     assert missing_state(out) == f"no docgen build in {out}"
+
+
+@given(st.lists(st.integers(min_value=-(2**70), max_value=2**70), max_size=5))
+def test_a_stamp_is_kept_as_json_writes_it(stamp: list[int]) -> None:
+    assert stamp_text(tuple(stamp)) == json.dumps(stamp)

@@ -171,21 +171,24 @@ class State:
         """Every page docgen wrote -> the digest of its bytes."""
         return dict(self._conn.execute("SELECT path, sha256 FROM pages ORDER BY path"))
 
-    def page_inputs(self, out: Path) -> dict[str, str]:
-        """Page -> the digest of what it was made from, for pages still as docgen left them."""
+    def pages_as_left(self, out: Path) -> tuple[dict[str, str], dict[str, str]]:
+        """The `manifest`, and page -> the digest of what it was made from for the pages
+        still as docgen left them: read together, in one pass over the pages."""
         root = os.path.join(out, "")  # plain strings: a no-op build checks every page this way
-        found = {}
-        for rel, stamp, inputs in self._conn.execute("SELECT path, stamp, inputs FROM pages"):
+        manifest, found = {}, {}
+        query = "SELECT path, sha256, stamp, inputs FROM pages ORDER BY path"
+        for rel, sha, stamp, inputs in self._conn.execute(query):
+            manifest[rel] = sha
             try:
                 if inputs and stamp_of(os.stat(root + rel)) == stamp:
                     found[rel] = inputs
             except OSError:
                 continue
-        return found
+        return manifest, found
 
     def pages_intact(self, out: Path) -> int | None:
         """The number of pages when every recorded page is on disk as docgen left it."""
-        root = os.path.join(out, "")  # as in `page_inputs`
+        root = os.path.join(out, "")  # as in `pages_as_left`
         count = 0
         for rel, stamp in self._conn.execute("SELECT path, stamp FROM pages"):
             try:

@@ -14,8 +14,7 @@ import os
 import sqlite3
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
@@ -39,9 +38,9 @@ def is_transient(scanned: ScannedFile) -> bool:
     return any(TIMEOUT_WORDS in p.message for p in scanned.facts.problems)
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """A row without its facts, which are read only for the files that need them."""
+class _Row(NamedTuple):
+    """A row without its facts, which are read only for the files that need them (a
+    tuple: a build reads one per file of the tree)."""
 
     stamp: str
     sha256: str
@@ -80,8 +79,8 @@ class FactsCache:
                 conn.execute(statement)
         marks = ", ".join("?" * len(self._keys))
         self._rows = {
-            path: _Row(stamp, sha, row_key, digest)
-            for path, stamp, sha, row_key, digest in conn.execute(
+            path: _Row._make(rest)
+            for path, *rest in conn.execute(
                 f"SELECT path, stamp, sha256, key, digest FROM files WHERE key IN ({marks})",
                 self._keys,
             )
@@ -168,7 +167,7 @@ class FactsCache:
         row = self._rows.get(source.path)
         if row is None or row.key != self.key_of(source.path):
             return False
-        stamp = json.dumps(list(source.stamp))
+        stamp = stamp_text(source.stamp)
         if source.stamp and row.stamp == stamp:
             return True
         try:
@@ -200,7 +199,7 @@ class FactsCache:
             rows.append(
                 (
                     item.facts.path,
-                    json.dumps(list(source.stamp)),
+                    stamp_text(source.stamp),
                     item.facts.sha256,
                     self.key_of(item.facts.path),
                     text,
@@ -217,6 +216,12 @@ class FactsCache:
         stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", self._keys)
         gone += list(stale)
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
+
+
+def stamp_text(stamp: tuple[int, ...]) -> str:
+    """A file's stamp as its row holds it: `json.dumps` of its list of integers, made
+    without the encoder (a build compares one per file of the tree)."""
+    return "[" + ", ".join(map(str, stamp)) + "]"
 
 
 #: Paths per query when facts are read by path (SQLite's oldest limit of parameters).
