@@ -194,10 +194,10 @@ def build_pages(
 
 def kept_relations(
     scan: ScanResult, index: RepoIndex, plan: PagePlan, options: BuildOptions
-) -> tuple[str, tuple[str, ...], str] | None:
-    """This build's C-family relations for the next one to reuse, with their key and
-    include names (see `docgen.cfamily_relations`): all "" when the tree has no C-family
-    file, None when the ones kept are still those."""
+) -> tuple[str, tuple[str, ...], str, dict[str, str]] | None:
+    """This build's C-family relations for the next one to reuse, with their key,
+    include names and large rows (see `docgen.cfamily_relations`): all empty when the
+    tree has no C-family file, None when the ones kept are still those."""
     if scan.relations is not None:
         return None
     from docgen.cfamily_relations import (
@@ -210,11 +210,11 @@ def kept_relations(
     from docgen.inputs import render_code_key
 
     if plan.inputs is None or not any(is_cfamily(p) for p in index.files):
-        return "", (), ""
+        return "", (), "", {}
     names = include_names(index.includes)
     code = render_code_key()
     key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
-    kept = relations_of(
+    kept, rows = relations_of(
         key,
         index.includes,
         index.symbols,
@@ -223,7 +223,7 @@ def kept_relations(
         plan.inputs.include_weights(),
         names,
     )
-    return key, names, encode(kept)
+    return key, names, encode(kept), rows
 
 
 def early_worker(

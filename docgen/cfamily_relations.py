@@ -29,7 +29,7 @@ from docgen.state import StateDamaged
 from docgen.symbols import CppSymbols, Site
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "4"
+RELATIONS_FORMAT = "5"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,22 +84,9 @@ class CFamilyRelations:
     names: tuple[str, ...]  # see `include_names`
     roots: tuple[str, ...]
     guessed: bool
-    #: the JSON of the `IncludesOf` and `Counterparts` rows: most of the relations, and
-    #: decoded only when a page needs them (an edit of a Python module never does)
-    includes: str
-    counterparts: str
     files: tuple[CFileSummary, ...]
     diagram: tuple[FolderEdge, ...]
     included: tuple[str, ...]  # every file some C-family file includes, sorted
-
-    def include_graph(self) -> IncludeGraph:
-        rows: tuple[IncludesOf, ...] = _rows(tuple[IncludesOf, ...], self.includes)
-        return include_graph({i.path: i.resolved for i in rows}, self.roots, self.guessed)
-
-    def symbols(self) -> CppSymbols:
-        rows: tuple[Counterparts, ...] = _rows(tuple[Counterparts, ...], self.counterparts)
-        found = {(c.path, c.line, c.qualname): c.sites for c in rows}
-        return CppSymbols(MappingProxyType(found))
 
     def included_paths(self) -> frozenset[str]:
         return frozenset(self.included)
@@ -112,6 +99,38 @@ class CFamilyRelations:
         for edge in self.diagram:
             weights.setdefault(edge.folder, Counter())[(edge.source, edge.target)] = edge.count
         return weights
+
+
+#: The kept relations' two large rows, kept apart (see `KeptRelations`).
+INCLUDES, COUNTERPARTS = "includes", "counterparts"
+
+
+@dataclass(frozen=True)
+class KeptRelations:
+    """Relations the last build kept, with their two large rows (the JSON of the
+    `IncludesOf` and `Counterparts`: most of the relations), which `rows` reads from the
+    state database only when a page needs them (an edit of a Python module never does)."""
+
+    kept: CFamilyRelations
+    rows: Callable[[str], str]  # INCLUDES or COUNTERPARTS -> its JSON
+
+    def include_graph(self) -> IncludeGraph:
+        rows: tuple[IncludesOf, ...] = _rows(tuple[IncludesOf, ...], self.rows(INCLUDES))
+        return include_graph({i.path: i.resolved for i in rows}, self.kept.roots, self.kept.guessed)
+
+    def symbols(self) -> CppSymbols:
+        rows: tuple[Counterparts, ...] = _rows(tuple[Counterparts, ...], self.rows(COUNTERPARTS))
+        found = {(c.path, c.line, c.qualname): c.sites for c in rows}
+        return CppSymbols(MappingProxyType(found))
+
+    def included_paths(self) -> frozenset[str]:
+        return self.kept.included_paths()
+
+    def summaries(self) -> dict[str, CFileSummary]:
+        return self.kept.summaries()
+
+    def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
+        return self.kept.include_weights()
 
 
 @cache
@@ -172,22 +191,21 @@ def relations_of(
     summary: Callable[[str], CFileSummary],
     weights: Mapping[str, Counter[tuple[str, str]]],
     names: tuple[str, ...] | None = None,
-) -> CFamilyRelations:
+) -> tuple[CFamilyRelations, dict[str, str]]:
     """The relations of this build, to keep under `key` (made with `names`, the
-    `include_names` of `includes`, computed here when not given): `summary` makes each
-    C-family file's; `weights` are the folders' diagram edges made by includes."""
+    `include_names` of `includes`, computed here when not given), and their two large
+    rows (see `KeptRelations`): `summary` makes each C-family file's; `weights` are the
+    folders' diagram edges made by includes."""
+    pairs = sorted(symbols.counterparts_of.items())
+    rows = {
+        INCLUDES: dumps(tuple(IncludesOf(p, r) for p, r in includes.includes.items())),
+        COUNTERPARTS: dumps(tuple(Counterparts(*where, sites) for where, sites in pairs)),
+    }
     return CFamilyRelations(
         key=key,
         names=include_names(includes) if names is None else names,
         roots=includes.roots,
         guessed=includes.guessed,
-        includes=dumps(tuple(IncludesOf(p, r) for p, r in includes.includes.items())),
-        counterparts=dumps(
-            tuple(
-                Counterparts(path, line, qualname, sites)
-                for (path, line, qualname), sites in sorted(symbols.counterparts_of.items())
-            )
-        ),
         files=tuple(summary(p) for p in paths if is_cfamily(p)),
         diagram=tuple(
             FolderEdge(folder, a, b, n)
@@ -195,7 +213,7 @@ def relations_of(
             for (a, b), n in sorted(counts.items())
         ),
         included=tuple(sorted(includes.included_by)),
-    )
+    ), rows
 
 
 def _rows(kind: Any, text: str) -> Any:
@@ -210,13 +228,14 @@ def encode(relations: CFamilyRelations) -> str:
     return dumps(relations)
 
 
-def decode(text: str | None, key: str) -> CFamilyRelations | None:
-    """The kept relations when they were made from what `key` says; None otherwise, or
-    when they cannot be read (they are then made afresh)."""
+def decode(text: str | None, key: str, rows: Callable[[str], str]) -> KeptRelations | None:
+    """The kept relations, with what reads their large `rows`, when they were made from
+    what `key` says; None otherwise, or when they cannot be read (they are then made
+    afresh)."""
     if not text:
         return None
     try:
         relations = loads(CFamilyRelations, text)
     except (ValueError, TypeError, KeyError):
         return None
-    return relations if relations.key == key else None
+    return KeptRelations(relations, rows) if relations.key == key else None

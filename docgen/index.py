@@ -14,7 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Protocol
 
-from docgen.cfamily_relations import CFamilyRelations, CFileSummary, is_cfamily
+from docgen.cfamily_relations import CFileSummary, KeptRelations, is_cfamily
 from docgen.facts import Problem, ScannedFile
 from docgen.file_summary import FileSummary
 from docgen.file_table import FileTable
@@ -122,7 +122,7 @@ def build_index(
     source_roots: Sequence[str] = DEFAULT_SOURCE_ROOTS,
     include_roots: Sequence[str] = (),
     encoded: Mapping[str, str] | None = None,
-    relations: CFamilyRelations | None = None,
+    relations: KeptRelations | None = None,
     summaries: Mapping[str, FileSummary] | None = None,
 ) -> RepoIndex:
     """The index of these files and of the `encoded` ones (path -> JSON), which stay

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.cfamily_relations import CFamilyRelations, is_cfamily, relations_key
+from docgen.cfamily_relations import KeptRelations, is_cfamily, relations_key
 from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
 from docgen.facts import ScannedFile
@@ -43,7 +43,7 @@ class ScanResult:
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
     notices: tuple[str, ...] = ()  # about how the files were scanned
     #: the C-family relations the last build kept, when they still hold
-    relations: CFamilyRelations | None = None
+    relations: KeptRelations | None = None
     #: the facts of unchanged files left in the state database (path -> JSON) for the
     #: pages to decode: of those with `summaries`, and of the C-family files when their
     #: `relations` were kept
@@ -77,7 +77,7 @@ def scan_sources(
     unchanged, fresh = cache.partition(files)
     loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
     environments: list[jinja2.Environment | None] = []
-    kept: list[CFamilyRelations] = []
+    kept: list[KeptRelations] = []
     summarized: list[tuple[Mapping[str, FileSummary], Mapping[str, str]]] = []
     paths = [s.path for s in files]
 
@@ -166,7 +166,7 @@ def reusable_relations(
     fresh: Sequence[SourceFile],
     paths: Sequence[str],
     include_roots: Sequence[str],
-) -> CFamilyRelations | None:
+) -> KeptRelations | None:
     """The C-family relations the last build kept, when no C-family file changed and
     they still hold (see `docgen.cfamily_relations`); None when they must be made again."""
     cfamily = [s for s in unchanged if is_cfamily(s.path)]
@@ -177,7 +177,7 @@ def reusable_relations(
         return None
     cache.encoded(cfamily)  # their digests, which the key covers
     key = relations_key(paths, cache.digests, include_roots, render_code_key(), names)
-    return decode_relations(state.kept_relations(key), key)
+    return decode_relations(state.kept_relations(key), key, state.relation_rows(key))
 
 
 def shard_share(files: Sequence[SourceFile], index: int, count: int) -> frozenset[str]:

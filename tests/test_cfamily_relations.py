@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,7 @@ from docgen.file_table import FileTable
 from docgen.index import RepoIndex, build_index
 from docgen.render.diagram_views import include_weights
 from docgen.serialize import dumps
-from docgen.state import StateDamaged
+from docgen.state import StateDamaged, open_state
 from docgen.workers import scan_data
 
 CPPLIKE = FIXTURES / "cpplike"
@@ -53,9 +51,10 @@ def test_kept_relations_read_back_as_the_index_made_them() -> None:
     assert index.includes.includes and index.symbols.counterparts_of  # something to keep
     weights = include_weights(index)
     assert any(weights.values())
-    kept = relations_of("k", index.includes, index.symbols, index.files, _summary, weights)
-    back = decode(encode(kept), "k")
-    assert back == kept
+    kept, rows = relations_of("k", index.includes, index.symbols, index.files, _summary, weights)
+    assert sorted(rows) == ["counterparts", "includes"]
+    back = decode(encode(kept), "k", rows.__getitem__)
+    assert back is not None and back.kept == kept
     assert back.include_graph() == index.includes
     assert back.include_weights() == weights
     assert back.symbols() == index.symbols
@@ -65,11 +64,12 @@ def test_kept_relations_read_back_as_the_index_made_them() -> None:
 def test_relations_made_from_something_else_are_not_reused() -> None:
     files = _scanned(CPPLIKE)
     index = build_index("cpplike", files)
-    text = encode(relations_of("k", index.includes, index.symbols, index.files, _summary, {}))
-    assert decode(text, "other") is None
-    assert decode(text[: len(text) // 2], "k") is None  # cut short: made afresh
-    assert decode("", "k") is None
-    assert decode(None, "k") is None
+    kept, rows = relations_of("k", index.includes, index.symbols, index.files, _summary, {})
+    text = encode(kept)
+    assert decode(text, "other", rows.__getitem__) is None
+    assert decode(text[: len(text) // 2], "k", rows.__getitem__) is None  # cut short
+    assert decode("", "k", rows.__getitem__) is None
+    assert decode(None, "k", rows.__getitem__) is None
 
 
 def test_the_key_follows_cfamily_facts_roots_code_and_the_paths_an_include_can_name() -> None:
@@ -217,11 +217,9 @@ def test_kept_relations_found_damaged_when_read_make_the_build_start_afresh(
     run_build(repo, out, jobs=1)
     database = out / ".docgen" / "state.sqlite"
     with sqlite3.connect(database) as conn:
-        text = conn.execute("SELECT value FROM meta WHERE key = 'cfamily_relations'").fetchone()[0]
-        kept = decode(text, json.loads(text)[0])
-        assert kept is not None
-        damaged = encode(replace(kept, includes="[1"))
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'cfamily_relations'", (damaged,))
+        row = "cfamily_relations.includes"
+        assert conn.execute("SELECT value FROM meta WHERE key = ?", (row,)).fetchone()[0]
+        conn.execute("UPDATE meta SET value = '[1' WHERE key = ?", (row,))
     conn.close()
     report = _renamed_and_built(repo, out)  # the C-family pages read the relations
     assert any("discarded" in notice for notice in report.notices)
@@ -321,3 +319,16 @@ def test_a_file_of_another_kind_that_an_include_names_lists_its_includers(
     report = run_build(repo, out, jobs=1)
     assert "src/ops.def_docs.md" in report.written
     assert page_files(out) == _clean_pages(repo, tmp_path)
+
+
+def test_the_large_rows_are_read_apart_and_only_under_their_key(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    with open_state(out) as state:
+        state.keep_relations("k", ["a.h"], "{}", {"includes": "[1]", "counterparts": "[2]"})
+        state.keep_relations("k", ["a.h"], "{}", {"includes": "[3]"})  # the last rows only
+    with open_state(out) as state:
+        assert state.relation_rows("k")("includes") == "[3]"
+        with pytest.raises(StateDamaged):
+            state.relation_rows("k")("counterparts")  # not kept by the last build
+        with pytest.raises(StateDamaged):
+            state.relation_rows("other")("includes")  # kept with other relations

@@ -11,7 +11,8 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import urllib.parse
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -159,11 +160,22 @@ class State:
             return None
         return names
 
-    def keep_relations(self, key: str, names: Sequence[str], text: str) -> None:
-        """Keep this build's C-family relations for the next one ("" when it has none)."""
+    def keep_relations(
+        self, key: str, names: Sequence[str], text: str, rows: Mapping[str, str]
+    ) -> None:
+        """Keep this build's C-family relations for the next one ("" when it has none),
+        and their large `rows`, which `relation_rows` reads apart."""
         self.set_meta(RELATIONS_KEY, key)
         self.set_meta(RELATIONS_NAMES, json.dumps(list(names)))
         self.set_meta(RELATIONS, text)
+        self._conn.execute("DELETE FROM meta WHERE key LIKE ?", (f"{RELATIONS}.%",))
+        for which, row in sorted(rows.items()):
+            self.set_meta(f"{RELATIONS}.{which}", row)
+
+    def relation_rows(self, key: str) -> Callable[[str], str]:
+        """What reads a large row of the relations kept under `key`, when a page needs it
+        (in whichever process renders it)."""
+        return KeptRows(database_file(self._conn), key)
 
     # ------------------------------------------------------------ pages
 
@@ -296,6 +308,42 @@ def open_state(out: Path) -> Iterator[State]:
             yield State(conn)
     finally:
         conn.close()
+
+
+class KeptRows:
+    """Reads a large row of the kept C-family relations through a connection of the
+    process that asks (pages render in forked processes); a row missing, or kept under
+    another key than the relations read, is damage."""
+
+    def __init__(self, database: str, key: str) -> None:
+        self._database = database
+        self._key = key
+        self._connections: dict[int, sqlite3.Connection] = {}
+
+    def __call__(self, which: str) -> str:
+        conn = process_reader(self._database, self._connections)
+        query = "SELECT key, value FROM meta WHERE key IN (?, ?)"
+        found = dict(conn.execute(query, (RELATIONS_KEY, f"{RELATIONS}.{which}")))
+        row = found.get(f"{RELATIONS}.{which}")
+        if found.get(RELATIONS_KEY) != self._key or row is None:
+            raise StateDamaged("the kept C-family relations cannot be read")
+        return str(row)
+
+
+def database_file(conn: sqlite3.Connection) -> str:
+    """The file of a connection's main database."""
+    return str(conn.execute("PRAGMA database_list").fetchone()[2])
+
+
+def process_reader(database: str, connections: dict[int, sqlite3.Connection]) -> sqlite3.Connection:
+    """A read-only connection to `database` for this process, made once and kept in
+    `connections`: a connection never crosses a fork."""
+    pid = os.getpid()
+    conn = connections.get(pid)
+    if conn is None:
+        uri = f"file:{urllib.parse.quote(database)}?mode=ro"
+        conn = connections[pid] = sqlite3.connect(uri, uri=True)
+    return conn
 
 
 @contextlib.contextmanager

@@ -10,9 +10,7 @@ made by other code is never believed.  Facts are stored as JSON, never pickled.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Literal, NamedTuple
 
@@ -23,6 +21,7 @@ from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
 from docgen.scan.languages import C_FAMILY, language_for
 from docgen.serialize import dumps, loads
+from docgen.state.db import database_file, process_reader
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
 
 SCHEMA = (
@@ -245,11 +244,6 @@ def _read_column(
     return found
 
 
-def database_file(conn: sqlite3.Connection) -> str:
-    """The file of a connection's main database."""
-    return str(conn.execute("PRAGMA database_list").fetchone()[2])
-
-
 class StoredFacts(Mapping[str, str]):
     """Facts (path -> JSON) still in the state database, read when asked for, by a
     connection of the process that asks (pages are rendered in forked processes).  A row
@@ -262,19 +256,12 @@ class StoredFacts(Mapping[str, str]):
 
     def __getitem__(self, path: str) -> str:
         digest = self._digests[path]
-        row = self._connection().execute("SELECT facts FROM files WHERE path = ?", (path,))
+        conn = process_reader(self._database, self._connections)
+        row = conn.execute("SELECT facts FROM files WHERE path = ?", (path,))
         found = row.fetchone()
         if found is None or facts_digest(found[0]) != digest:
             raise KeyError(path)
         return str(found[0])
-
-    def _connection(self) -> sqlite3.Connection:
-        pid = os.getpid()
-        conn = self._connections.get(pid)
-        if conn is None:
-            uri = f"file:{urllib.parse.quote(self._database)}?mode=ro"
-            conn = self._connections[pid] = sqlite3.connect(uri, uri=True)
-        return conn
 
     def __contains__(self, path: object) -> bool:
         return path in self._digests
