@@ -152,9 +152,11 @@ def relations_key(
     file added or removed under any other name leaves every include as it resolved."""
     wanted = frozenset(names)
     ordered = sorted(paths)
-    cfamily = [[p, digests.get(p, "")] for p in ordered if is_cfamily(p)]
-    named = [p for p in ordered if posixpath.basename(p) in wanted]
-    text = json.dumps([RELATIONS_FORMAT, code, list(include_roots), sorted(wanted), cfamily, named])
+    head = json.dumps([RELATIONS_FORMAT, code, list(include_roots), sorted(wanted)])
+    # Thousands of paths joined by NUL, which no path holds, rather than encoded as JSON.
+    cfamily = "".join(f"{p}\0{digests.get(p, '')}\0" for p in ordered if is_cfamily(p))
+    named = "".join(f"{p}\0" for p in ordered if posixpath.basename(p) in wanted)
+    text = f"{head}\0\0{cfamily}\0{named}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

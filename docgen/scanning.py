@@ -16,9 +16,11 @@ from docgen.file_summary import FileSummary, summarize
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
+from docgen.processes import StartedProcess, kill
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
+from docgen.state.page_stamps import answer, start_check
 
 if TYPE_CHECKING:
     import jinja2
@@ -62,7 +64,24 @@ def scan_sources(
     warm: WarmWorker | None = None,
 ) -> ScanResult:
     """Parse what changed; decode the cached facts and compile the templates meanwhile.
-    `warm`, a worker forked earlier, scans first (see `docgen.warm`)."""
+    `warm`, a worker forked earlier, scans first (see `docgen.warm`); the pages written
+    before are checked meanwhile too, in a child (see `docgen.state.page_stamps`)."""
+    check = start_check(options.out, state.database())
+    try:
+        return _scan_sources(state, options, discovery, progress, warm, check)
+    finally:
+        if check is not None:
+            kill(check)  # a no-op once it answered
+
+
+def _scan_sources(
+    state: State,
+    options: BuildOptions,
+    discovery: Discovery,
+    progress: Callable[[int], Progress] | None,
+    warm: WarmWorker | None,
+    check: StartedProcess | None,
+) -> ScanResult:
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
 
@@ -138,7 +157,8 @@ def scan_sources(
     cache.store(fresh, scanned_now, texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
-    manifest, previous_pages = state.pages_as_left(options.out)
+    stale = answer(check) if check is not None else None
+    manifest, previous_pages = state.pages_as_left(options.out, stale)
     summaries, encoded = summarized[0]
     return ScanResult(
         files=reused + scanned_now,

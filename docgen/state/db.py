@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.atomic import atomic_write, stamp_of
 from docgen.keywords import DefinitionSite, MatchMode
+from docgen.state.page_stamps import stale_pages
 from docgen.state.sites import (
     find_sites,
     letter_sites,
@@ -108,10 +109,10 @@ class State:
         from docgen.state.keys import facts_key
 
         digest = hashlib.sha256(json.dumps([facts_key(), headers_as, sorted(configured)]).encode())
-        stamped = True
-        for source in sources:
-            stamped = stamped and bool(source.stamp)
-            digest.update(json.dumps([source.path, *source.stamp]).encode() + b"\0")
+        stamped = all(source.stamp for source in sources)
+        # One string for the tree's thousands of headers: a path holds no NUL.
+        parts = [f"{source.path}\0{source.stamp}\0" for source in sources]
+        digest.update("".join(parts).encode("utf-8", "surrogatepass"))
         learned_from = digest.hexdigest()
         if stamped and self.meta(SETTINGS_FROM) == learned_from:
             kept = ScanSettings.from_json(self.meta(SETTINGS) or "")
@@ -175,7 +176,7 @@ class State:
     def relation_rows(self, key: str) -> Callable[[str], str]:
         """What reads a large row of the relations kept under `key`, when a page needs it
         (in whichever process renders it)."""
-        return KeptRows(database_file(self._conn), key)
+        return KeptRows(self.database(), key)
 
     # ------------------------------------------------------------ pages
 
@@ -183,20 +184,27 @@ class State:
         """Every page docgen wrote -> the digest of its bytes."""
         return dict(self._conn.execute("SELECT path, sha256 FROM pages ORDER BY path"))
 
-    def pages_as_left(self, out: Path) -> tuple[dict[str, str], dict[str, str]]:
+    def pages_as_left(
+        self, out: Path, stale: set[str] | None = None
+    ) -> tuple[dict[str, str], dict[str, str]]:
         """The `manifest`, and page -> the digest of what it was made from for the pages
-        still as docgen left them: read together, in one pass over the pages."""
-        root = os.path.join(out, "")  # plain strings: a no-op build checks every page this way
+        still as docgen left them: read together, in one pass over the pages.  `stale`:
+        the pages that are not, when a child found them (see `page_stamps`)."""
         manifest, found = {}, {}
-        query = "SELECT path, sha256, stamp, inputs FROM pages ORDER BY path"
-        for rel, sha, stamp, inputs in self._conn.execute(query):
+        if stale is None:
+            query = "SELECT path, stamp FROM pages"
+            stale = stale_pages(str(out), list(self._conn.execute(query)))
+        for rel, sha, inputs in self._conn.execute(
+            "SELECT path, sha256, inputs FROM pages ORDER BY path"
+        ):
             manifest[rel] = sha
-            try:
-                if inputs and stamp_of(os.stat(root + rel)) == stamp:
-                    found[rel] = inputs
-            except OSError:
-                continue
+            if inputs and rel not in stale:
+                found[rel] = inputs
         return manifest, found
+
+    def database(self) -> str:
+        """The file of the state database, for another process to read."""
+        return database_file(self._conn)
 
     def pages_intact(self, out: Path) -> int | None:
         """The number of pages when every recorded page is on disk as docgen left it."""

@@ -1,0 +1,59 @@
+"""The pages no longer as docgen left them, found in a child as in the build's process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import copy_sample, page_files, run_build
+
+from docgen.state import open_state
+from docgen.state.page_stamps import answer, stale_pages, start_check
+
+
+def _built(tmp_path: Path) -> tuple[Path, Path]:
+    repo = copy_sample("torchlike", tmp_path / "work")
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    return repo, out
+
+
+def test_the_child_finds_the_pages_edited_or_removed_by_hand(tmp_path: Path) -> None:
+    _, out = _built(tmp_path)
+    (out / "README.md_docs.md").write_text("edited by hand\n", encoding="utf-8")
+    (out / "minitorch/version.py_kw.md").unlink()
+    with open_state(out) as state:
+        started = start_check(out, state.database())
+        assert started is not None
+        found = answer(started)
+        assert not started.process.is_alive()
+        rows = list(state._conn.execute("SELECT path, stamp FROM pages"))
+        manifest, inputs = state.pages_as_left(out, found)
+        assert (manifest, inputs) == state.pages_as_left(out)  # as checked here
+    assert (
+        found
+        == stale_pages(str(out), rows)
+        == {
+            "README.md_docs.md",
+            "minitorch/version.py_kw.md",
+        }
+    )
+    assert "README.md_docs.md" in manifest and "README.md_docs.md" not in inputs
+
+
+def test_a_child_that_gives_no_answer_leaves_the_check_to_the_build(tmp_path: Path) -> None:
+    _, out = _built(tmp_path)
+    started = start_check(out, str(out / "no-such-database.sqlite"))
+    assert started is not None
+    assert answer(started) is None
+    assert not started.process.is_alive()
+
+
+def test_pages_edited_by_hand_are_made_again_by_an_edit(tmp_path: Path) -> None:
+    repo, out = _built(tmp_path)
+    (out / "minitorch/nn/modules.py_docs.md").write_text("edited by hand\n", encoding="utf-8")
+    leaf = repo / "minitorch/version.py"
+    leaf.write_text(leaf.read_text() + "\n# a comment\n")
+    run_build(repo, out, jobs=1)
+    clean = tmp_path / "clean"
+    run_build(repo, clean, jobs=1)
+    assert page_files(out) == page_files(clean)
