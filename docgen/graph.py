@@ -33,9 +33,9 @@ class ModuleImports(NamedTuple):
     imports: tuple[Import, ...] | None  # None when the file has no Python facts
 
 
-@dataclass(frozen=True)
-class ImportTarget:
-    """One import statement of a file, resolved."""
+class ImportTarget(NamedTuple):
+    """One import statement of a file, resolved (a tuple: a build resolves every import
+    of the tree)."""
 
     line: int
     written: str  # the module as written, or "." * level for `from . import x`
@@ -134,11 +134,33 @@ def absolute_module(imp: Import, package: str | None) -> str:
     return ".".join([*base, rest] if rest else base)
 
 
+#: (absolute module, from-import, names) -> the files such an import leads to
+TargetCache = dict[tuple[str, bool, tuple[str, ...]], tuple[str, ...]]
+
+
 def resolve_import(
-    imp: Import, package: str | None, modules: Mapping[str, str], self_path: str
+    imp: Import,
+    package: str | None,
+    modules: Mapping[str, str],
+    self_path: str,
+    cache: TargetCache | None = None,
 ) -> ImportTarget:
+    """`cache`, kept over one graph's imports, resolves each distinct import once (the
+    same `import torch` is in thousands of files)."""
     absolute = absolute_module(imp, package)
     written = imp.module if imp.module is not None else "." * imp.level
+    key = (absolute, imp.is_from, imp.names)
+    found = cache.get(key) if cache is not None else None
+    if found is None:
+        found = _targets(absolute, imp, modules)
+        if cache is not None:
+            cache[key] = found
+    if self_path in found:
+        found = tuple(t for t in found if t != self_path)
+    return ImportTarget(imp.line, written, absolute, found, imp.names)
+
+
+def _targets(absolute: str, imp: Import, modules: Mapping[str, str]) -> tuple[str, ...]:
     targets: set[str] = set()
     if absolute:
         if imp.is_from:
@@ -149,8 +171,7 @@ def resolve_import(
                     targets.add(target)
         elif absolute in modules:
             targets.add(modules[absolute])
-    targets.discard(self_path)
-    return ImportTarget(imp.line, written, absolute, tuple(sorted(targets)), imp.names)
+    return tuple(sorted(targets))
 
 
 def build_graph(files: Iterable[ModuleImports], roots: Sequence[str] = SOURCE_ROOTS) -> ImportGraph:
@@ -170,12 +191,13 @@ def build_graph(files: Iterable[ModuleImports], roots: Sequence[str] = SOURCE_RO
                 names[f.path] = stub_name
     imports: dict[str, tuple[ImportTarget, ...]] = {}
     importers: dict[str, set[str]] = {}
+    cache: TargetCache = {}
     for path, _, written in python_files:
         if written is None:
             continue
         own = names.get(path)
         package = package_of(path, own) if own is not None else None
-        resolved = tuple(resolve_import(imp, package, modules, path) for imp in written)
+        resolved = tuple(resolve_import(imp, package, modules, path, cache) for imp in written)
         imports[path] = resolved
         if not is_module(path):
             continue

@@ -73,3 +73,16 @@ def test_stubs_are_neither_modules_nor_importers() -> None:
     assert "pkg/util.py" not in graph.imported_by  # only the stub imports it
     # The stub's own import is still resolved, for its page.
     assert graph.imports["pkg/core.pyi"][0].targets == ("pkg/util.py",)
+
+
+def test_an_import_resolved_once_for_many_files_never_leads_a_file_to_itself() -> None:
+    files = [
+        _py("pkg/__init__.py"),
+        _py("pkg/a.py", _imp(1, "pkg", "a", "b")),  # imports itself and b
+        _py("pkg/b.py", _imp(1, "pkg", "a", "b")),  # the same import: a and itself
+        _py("pkg/c.py", _imp(1, "pkg", "a", "b")),
+    ]
+    graph = build_graph(files)
+    assert graph.imports_of("pkg/a.py") == ("pkg/b.py",)
+    assert graph.imports_of("pkg/b.py") == ("pkg/a.py",)
+    assert graph.imports_of("pkg/c.py") == ("pkg/a.py", "pkg/b.py")
