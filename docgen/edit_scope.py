@@ -66,7 +66,8 @@ def edit_scope(
     files = index.files
     if any(p in index.c_included or files.kind(p) == "cfamily" for p in edits):
         return None
-    if index.c_summaries == {} and any(files.kind(p) == "cfamily" for p in files):
+    kinds = files.kinds()
+    if index.c_summaries == {} and "cfamily" in kinds.values():
         return None  # the C-family relations were made again: their digests may differ
     imported: set[str] = set()
     for path, (before, after) in edits.items():
@@ -75,7 +76,7 @@ def edit_scope(
         imported.update(_targets(index.graph, path, before.imports))
         imported.update(_targets(index.graph, path, after.imports))
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
-    markdown = {p for p in files if files.kind(p) == "markdown"}
+    markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
         files=frozenset(changed | imported | markdown),
         folders=frozenset(_folders_shown(lookup, changed, imported)),

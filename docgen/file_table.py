@@ -36,6 +36,7 @@ class FileTable(Mapping[str, ScannedFile]):
         self._summaries = summaries or {}
         self._given = set(self._decoded)
         self._paths = sorted(self._decoded.keys() | self._encoded.keys())
+        self._every_kind: dict[str, str] | None = None
 
     def replace(self, changed: Mapping[str, ScannedFile]) -> None:
         """Put these facts in place of those read (the index adds evidence found in other
@@ -73,6 +74,12 @@ class FileTable(Mapping[str, ScannedFile]):
         """The file's kind ("python", "cfamily", "binary", ...), without decoding it."""
         known = self._kinds.get(path) if path in self._encoded else None
         return known if known is not None else self[path].facts.kind
+
+    def kinds(self) -> Mapping[str, str]:
+        """Every file's kind by path, in order, made once (see `kind`)."""
+        if self._every_kind is None:
+            self._every_kind = {path: self.kind(path) for path in self._paths}
+        return self._every_kind
 
     def is_encoded(self, path: str) -> bool:
         """Whether the file's facts were kept encoded (its relations were reused)."""

@@ -105,7 +105,7 @@ class RepoIndex:
 
     def documented_paths(self) -> list[str]:
         """The paths of `documented()`, in order, read without decoding any facts."""
-        return [p for p in self.files if self.files.kind(p) != "binary"]
+        return [p for p, kind in self.files.kinds().items() if kind != "binary"]
 
     def problems(self, path: str) -> tuple[Problem, ...]:
         """What went wrong reading or scanning the file, read without decoding it."""

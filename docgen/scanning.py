@@ -52,7 +52,7 @@ class ScanResult:
     encoded: Mapping[str, str] = field(default_factory=dict)
     summaries: Mapping[str, FileSummary] = field(default_factory=dict)
     #: each file scanned, with its summary before and after (see `docgen.edit_scope`)
-    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] = field(default_factory=dict)
+    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None = None
     last_scope: str = ""  # the last build's `edit_scope.scope_key`, "" when it left none
 
 
@@ -149,12 +149,14 @@ def _scan_sources(
     if damaged:
         fresh = fresh + damaged
         scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
-    before = cache.summaries_of([s.path for s in fresh])
-    edits = {
-        s.facts.path: (before.get(s.facts.path), None if is_cfamily(s.facts.path) else summarize(s))
-        for s in scanned_now
-    }
-    cache.store(fresh, scanned_now, texts)
+    made = {s.facts.path: summarize(s) for s in scanned_now if not is_cfamily(s.facts.path)}
+    edits = None  # needed only where the last build left a scope key
+    if last_scope:
+        before = cache.summaries_of([s.path for s in fresh])
+        edits = {
+            s.facts.path: (before.get(s.facts.path), made.get(s.facts.path)) for s in scanned_now
+        }
+    cache.store(fresh, scanned_now, texts, made)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
     stale = answer(check) if check is not None else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 #: file suffix (lower case) -> language name shown on pages
 LANGUAGES_BY_SUFFIX: dict[str, str] = {
     ".py": "python",
@@ -70,8 +72,10 @@ def defines_macros(path: str) -> bool:
     return language_for(path) in C_FAMILY or path.lower().endswith(HEADER_TEMPLATE_SUFFIXES)
 
 
+@cache
 def language_for(path: str) -> str:
-    """The language of a file from its name; "" when unknown."""
+    """The language of a file from its name; "" when unknown (remembered: a build asks
+    for every file's several times, and a name's language never changes)."""
     name = path.rpartition("/")[2]
     by_name = LANGUAGES_BY_NAME.get(name)
     if by_name is not None:

@@ -184,8 +184,11 @@ class FactsCache:
         sources: Iterable[SourceFile],
         scanned: Iterable[ScannedFile],
         texts: Mapping[str, str] | None = None,
+        summaries: Mapping[str, FileSummary] | None = None,
     ) -> None:
-        """Remember freshly scanned files (`texts`: their JSON where the workers made it)."""
+        """Remember freshly scanned files (`texts`: their JSON where the workers made it;
+        `summaries`: those of the files that are not C-family, where already made)."""
+        known = summaries or {}
         by_path = {s.path: s for s in sources}
         made = texts or {}
         rows = []
@@ -203,10 +206,17 @@ class FactsCache:
                     self.key_of(item.facts.path),
                     text,
                     self.digests[item.facts.path],
-                    "" if language_for(item.facts.path) in C_FAMILY else dumps(summarize(item)),
+                    self._summary_text(item, known.get(item.facts.path)),
                 )
             )
         self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    @staticmethod
+    def _summary_text(item: ScannedFile, summary: FileSummary | None) -> str:
+        """The summary column of a file's row: "" for a C-family file (see `summarized`)."""
+        if language_for(item.facts.path) in C_FAMILY:
+            return ""
+        return dumps(summary if summary is not None else summarize(item))
 
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
