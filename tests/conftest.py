@@ -21,6 +21,7 @@ import pytest
 from hypothesis import settings
 
 from docgen.build import BuildReport, build
+from docgen.facts import ScannedFile
 from docgen.options import resolve_options
 
 #: Property tests run a fixed, bounded set of examples here (the same on every
@@ -93,6 +94,40 @@ def page_files(out: Path) -> dict[str, bytes]:
             continue
         pages[unicodedata.normalize("NFC", rel.as_posix())] = path.read_bytes()
     return pages
+
+
+def built_copy(name: str, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of a sample (`tmp_path / "work"`) and its first build (`tmp_path / "out"`),
+    for a test to edit and build again."""
+    repo = copy_sample(name, tmp_path / "work")
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    return repo, out
+
+
+def clean_pages(repo: Path, tmp_path: Path) -> dict[str, bytes]:
+    """The pages a clean build of `repo` makes (into `tmp_path / "clean-out"`), which an
+    incremental build must equal byte for byte."""
+    out = tmp_path / "clean-out"
+    if out.exists():
+        shutil.rmtree(out)
+    run_build(repo, out, jobs=1)
+    return page_files(out)
+
+
+def count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths whose encoded facts are decoded from now on, in order."""
+    import docgen.file_table
+
+    decoded: list[str] = []
+    real = docgen.file_table._decoded
+
+    def counting(path: str, text: str) -> ScannedFile:
+        decoded.append(path)
+        return real(path, text)
+
+    monkeypatch.setattr(docgen.file_table, "_decoded", counting)
+    return decoded
 
 
 def pages_and_rows(out: Path) -> tuple[dict[str, bytes], list[str]]:

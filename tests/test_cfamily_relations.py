@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, copy_sample, page_files, run_build
+from conftest import FIXTURES, clean_pages, copy_sample, count_decoding, page_files, run_build
 
 import docgen.cfamily_relations
 import docgen.file_table
@@ -108,19 +108,6 @@ def _table() -> tuple[FileTable, dict[str, ScannedFile]]:
     return FileTable(others, cfamily, {p: "cfamily" for p in cfamily}), files
 
 
-def _count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths whose encoded facts are decoded from now on, in order."""
-    decoded: list[str] = []
-    real = docgen.file_table._decoded
-
-    def counting(path: str, text: str) -> ScannedFile:
-        decoded.append(path)
-        return real(path, text)
-
-    monkeypatch.setattr(docgen.file_table, "_decoded", counting)
-    return decoded
-
-
 def _spy_on_index(monkeypatch: pytest.MonkeyPatch) -> list[RepoIndex]:
     """Every index the builds make from now on, in order."""
     indexed: list[RepoIndex] = []
@@ -138,7 +125,7 @@ def test_encoded_facts_are_decoded_once_and_only_when_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     table, files = _table()
-    decoded = _count_decoding(monkeypatch)
+    decoded = count_decoding(monkeypatch)
     assert list(table) == sorted(files) and len(table) == len(files)
     assert all(table.kind(p) == files[p].facts.kind for p in files)
     assert "src/Tensor.cpp" in table and "nowhere.cpp" not in table
@@ -173,19 +160,13 @@ def _renamed_and_built(repo: Path, out: Path) -> BuildReport:
     return run_build(repo, out, jobs=1)
 
 
-def _clean_pages(repo: Path, tmp_path: Path) -> dict[str, bytes]:
-    out = tmp_path / "clean-out"
-    run_build(repo, out, jobs=1)
-    return page_files(out)
-
-
 def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _with_python(tmp_path)
     out = tmp_path / "out"
     run_build(repo, out, jobs=1)
-    decoded = _count_decoding(monkeypatch)
+    decoded = count_decoding(monkeypatch)
     indexed = _spy_on_index(monkeypatch)
     kept_rows: list[str] = []
     real_rows = docgen.cfamily_relations._rows
@@ -206,7 +187,7 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     # reads its README and project file).
     assert [p for p in decoded if is_cfamily(p)] == [] and decoded != []
     assert kept_rows == []  # nor the kept include graph and declaration pairs
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_kept_relations_found_damaged_when_read_make_the_build_start_afresh(
@@ -223,7 +204,7 @@ def test_kept_relations_found_damaged_when_read_make_the_build_start_afresh(
     conn.close()
     report = _renamed_and_built(repo, out)  # the C-family pages read the relations
     assert any("discarded" in notice for notice in report.notices)
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_a_header_edit_makes_the_relations_again(tmp_path: Path) -> None:
@@ -236,7 +217,7 @@ def test_a_header_edit_makes_the_relations_again(tmp_path: Path) -> None:
     with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
         handle.write("\n# a comment\n")
     run_build(repo, out, jobs=1)  # reuses what the header edit kept
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_a_damaged_row_of_encoded_facts_is_scanned_again_once_read(tmp_path: Path) -> None:
@@ -251,13 +232,13 @@ def test_a_damaged_row_of_encoded_facts_is_scanned_again_once_read(tmp_path: Pat
     # No page of it is made again, so its row is not read: its pages stay as they were.
     report = run_build(repo, out, jobs=1)
     assert report.scanned == 1
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
     # A header edit makes the relations again from every C-family file's facts.
     scalar = repo / "include/mini/core/ScalarType.h"
     scalar.write_text(scalar.read_text().replace("Int };", "Int, Half };"))
     report = run_build(repo, out, jobs=1)
     assert report.scanned == 2  # the edited header and the damaged one
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_encoded_facts_found_damaged_when_read_make_the_build_start_afresh(
@@ -279,7 +260,7 @@ def test_encoded_facts_found_damaged_when_read_make_the_build_start_afresh(
     report = _renamed_and_built(repo, out)  # every C-family page reads its facts
     assert failed
     assert any("discarded" in notice for notice in report.notices)
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_a_new_file_no_include_can_name_keeps_the_relations(
@@ -294,12 +275,12 @@ def test_a_new_file_no_include_can_name_keeps_the_relations(
     (repo / "tools/more.py").write_text("def more():\n    return 3\n")
     run_build(repo, out, jobs=1)
     assert indexed[-1].files.is_encoded("c/ring.c")  # reused
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
     (repo / "c/table.txt").write_text("1, 2, 3\n")  # what `#include "table.txt"` names
     run_build(repo, out, jobs=1)
     assert not indexed[-1].files.is_encoded("c/ring.c")  # made again
     assert indexed[-1].includes.included_by["c/table.txt"] == ("c/ring.c",)
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_a_file_of_another_kind_that_an_include_names_lists_its_includers(
@@ -318,7 +299,7 @@ def test_a_file_of_another_kind_that_an_include_names_lists_its_includers(
     tensor.write_text(written)
     report = run_build(repo, out, jobs=1)
     assert "src/ops.def_docs.md" in report.written
-    assert page_files(out) == _clean_pages(repo, tmp_path)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_the_large_rows_are_read_apart_and_only_under_their_key(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import copy_sample, page_files, pages_and_rows, run_build
+from conftest import built_copy, clean_pages, page_files, pages_and_rows, run_build
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +68,17 @@ def tree(draw: st.DrawFn) -> dict[str, str]:
     return files
 
 
+def _built_then_edited(tmp_path: Path, files: dict[str, str], edit: dict[str, str]) -> Path:
+    """A tree built, then edited and built again: its output folder."""
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo, files)
+    run_build(repo, out, jobs=1)
+    _write(repo, edit)
+    run_build(repo, out, jobs=1)
+    assert page_files(out) == clean_pages(repo, tmp_path)
+    return out
+
+
 def _write(repo: Path, files: dict[str, str]) -> None:
     for rel, text in files.items():
         target = repo / rel
@@ -119,9 +130,7 @@ def _count_docs_digests(monkeypatch: pytest.MonkeyPatch, kind: str = "docs") -> 
 def test_a_leaf_edit_digests_the_pages_of_the_file_its_imports_tests_and_markdown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = copy_sample("torchlike", tmp_path / "work")
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
+    repo, out = built_copy("torchlike", tmp_path)
     digested = _count_docs_digests(monkeypatch)
     folders = _count_docs_digests(monkeypatch, "folder_doc")
     leaf = repo / "minitorch/utils/helpers.py"
@@ -133,9 +142,7 @@ def test_a_leaf_edit_digests_the_pages_of_the_file_its_imports_tests_and_markdow
     assert "minitorch/version.py" in digested  # newly imported: one more importer
     assert "minitorch/nn/modules.py" not in digested  # nothing it shows can have changed
     assert "README.md" in digested  # every Markdown file: its links' states
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
+    assert page_files(out) == clean_pages(repo, tmp_path)
     # A file that becomes a test file changes other pages' tests: every page is digested.
     digested.clear()
     leaf.write_text(leaf.read_text() + "\n\nimport unittest\n\n\nclass TestX(unittest.TestCase):\n")
@@ -151,41 +158,22 @@ def test_an_edit_of_a_test_base_class_renders_the_test_files_that_use_it(
     """The tests table of `tests/test_a.py` shows its classes' chain of bases, with each
     base's docstring: an edit of `pkg/a.py`, which `tests/test_a.py` imports (not the
     reverse), changes its page."""
-    repo, out = tmp_path / "repo", tmp_path / "out"
     base = 'import unittest\n\n\nclass Base(unittest.TestCase):\n    """Runs {}."""\n'
-    _write(
-        repo,
-        {
-            "pkg/__init__.py": "",
-            "pkg/a.py": base.format("things"),
-            "tests/test_a.py": "from pkg.a import Base\n\n\nclass TestThing(Base):\n"
-            "    def test_x(self):\n        pass\n",
-        },
-    )
-    run_build(repo, out, jobs=1)
-    _write(repo, {"pkg/a.py": base.format("other things")})
-    run_build(repo, out, jobs=1)
+    test = "from pkg.a import Base\n\n\nclass TestThing(Base):\n    def test_x(self):\n"
+    test += "        pass\n"
+    files = {"pkg/__init__.py": "", "pkg/a.py": base.format("things"), "tests/test_a.py": test}
+    out = _built_then_edited(tmp_path, files, {"pkg/a.py": base.format("other things")})
     assert "Runs other things" in (out / "tests/test_a.py_docs.md").read_text(encoding="utf-8")
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
 
 
 def test_an_edit_of_a_heading_renders_the_markdown_files_that_link_to_it(
     tmp_path: Path,
 ) -> None:
-    repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(
-        repo, {"README.md": "# Top\n\n[see](docs/guide.md#usage)\n", "docs/guide.md": "# Usage\n"}
-    )
-    run_build(repo, out, jobs=1)
-    assert "broken" not in (out / "README.md_docs.md").read_text(encoding="utf-8")
-    _write(repo, {"docs/guide.md": "# Other\n"})
-    run_build(repo, out, jobs=1)
+    files = {"README.md": "# Top\n\n[see](docs/guide.md#usage)\n", "docs/guide.md": "# Usage\n"}
+    out = _built_then_edited(tmp_path, files, {"docs/guide.md": "# Other\n"})
     assert "no heading with that anchor" in (out / "README.md_docs.md").read_text(encoding="utf-8")
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
+    out = _built_then_edited(tmp_path / "back", {**files, "docs/guide.md": "# Other\n"}, files)
+    assert "broken" not in (out / "README.md_docs.md").read_text(encoding="utf-8")
 
 
 def test_an_edit_outside_a_package_that_it_re_exports_renders_the_package_page(
@@ -193,24 +181,17 @@ def test_an_edit_outside_a_package_that_it_re_exports_renders_the_package_page(
 ) -> None:
     """`pkg/__init__.py` exports a function of `lib/impl.py`: its Public API links the
     function's line, which an edit of `lib/impl.py` moves, outside `pkg/`."""
-    repo, out = tmp_path / "repo", tmp_path / "out"
     init = 'from lib.impl import helper\n\n__all__ = ["helper"]\n'
-    _write(repo, {"pkg/__init__.py": init, "lib/impl.py": "def helper():\n    return 1\n"})
-    run_build(repo, out, jobs=1)
-    _write(repo, {"lib/impl.py": "X = 1\n\n\ndef helper():\n    return 1\n"})
-    run_build(repo, out, jobs=1)
+    files = {"pkg/__init__.py": init, "lib/impl.py": "def helper():\n    return 1\n"}
+    edit = {"lib/impl.py": "X = 1\n\n\ndef helper():\n    return 1\n"}
+    out = _built_then_edited(tmp_path, files, edit)
     assert "impl.py#L4" in (out / "pkg/doc.md").read_text(encoding="utf-8")
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
 
 
 def test_a_build_that_could_not_write_every_page_leaves_no_scope(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = copy_sample("torchlike", tmp_path / "work")
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
+    repo, out = built_copy("torchlike", tmp_path)
     page = out / "minitorch/version.py_docs.md"
     page.unlink()
     page.mkdir()  # in the way of the page: it cannot be written
@@ -223,9 +204,7 @@ def test_a_build_that_could_not_write_every_page_leaves_no_scope(
     other.write_text(other.read_text() + "\n# a comment\n")
     run_build(repo, out, jobs=1)
     assert "minitorch/nn/modules.py" in digested  # every page digested
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_the_scope_key_follows_the_common_inputs_the_paths_and_the_tests() -> None:

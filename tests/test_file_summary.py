@@ -6,10 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import copy_sample, page_files, run_build
+from conftest import built_copy, clean_pages, count_decoding, page_files, run_build
 
-import docgen.file_table
-from docgen.facts import ScannedFile
 from docgen.file_summary import FileSummary, summarize
 from docgen.serialize import dumps, loads
 from docgen.workers import scan_data
@@ -70,25 +68,11 @@ def test_a_test_file_summary_says_it_has_a_suite() -> None:
     assert summary.suite and "test" in summary.tags
 
 
-def _count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    decoded: list[str] = []
-    real = docgen.file_table._decoded
-
-    def counting(path: str, text: str) -> ScannedFile:
-        decoded.append(path)
-        return real(path, text)
-
-    monkeypatch.setattr(docgen.file_table, "_decoded", counting)
-    return decoded
-
-
 def test_an_edit_decodes_only_the_facts_of_the_pages_it_renders(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = copy_sample("torchlike", tmp_path / "work")
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
-    decoded = _count_decoding(monkeypatch)
+    repo, out = built_copy("torchlike", tmp_path)
+    decoded = count_decoding(monkeypatch)
     leaf = repo / "minitorch/version.py"
     leaf.write_text(leaf.read_text() + "\n\ndef added():\n    return 2\n")
     report = run_build(repo, out, jobs=1)
@@ -99,24 +83,18 @@ def test_an_edit_decodes_only_the_facts_of_the_pages_it_renders(
     assert "minitorch/nn/__init__.py" not in decoded
     assert "minitorch/version.py" not in decoded  # scanned afresh, never decoded
     assert len(set(decoded)) < report.files // 2
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
+    assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_an_edit_of_an_exporting_module_renders_the_public_api_as_a_clean_build(
     tmp_path: Path,
 ) -> None:
-    repo = copy_sample("torchlike", tmp_path / "work")
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
+    repo, out = built_copy("torchlike", tmp_path)
     init = repo / "minitorch/nn/__init__.py"
     init.write_text(init.read_text().replace('    "ReLU",\n', ""))
     modules = repo / "minitorch/nn/modules.py"
     modules.write_text(modules.read_text() + "\n\nclass Added:\n    pass\n")
     run_build(repo, out, jobs=1)
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
+    assert page_files(out) == clean_pages(repo, tmp_path)
     doc = (out / "minitorch/nn/doc.md").read_text(encoding="utf-8")
     assert "`Linear`" in doc and "`ReLU`" not in doc.split("Public API", 1)[1].split("\n#", 1)[0]

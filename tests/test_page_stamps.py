@@ -4,21 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import copy_sample, page_files, run_build
+from conftest import built_copy, clean_pages, page_files, run_build
 
 from docgen.state import open_state
 from docgen.state.page_stamps import answer, stale_pages, start_check
 
 
-def _built(tmp_path: Path) -> tuple[Path, Path]:
-    repo = copy_sample("torchlike", tmp_path / "work")
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
-    return repo, out
-
-
 def test_the_child_finds_the_pages_edited_or_removed_by_hand(tmp_path: Path) -> None:
-    _, out = _built(tmp_path)
+    _, out = built_copy("torchlike", tmp_path)
     (out / "README.md_docs.md").write_text("edited by hand\n", encoding="utf-8")
     (out / "minitorch/version.py_kw.md").unlink()
     with open_state(out) as state:
@@ -41,7 +34,7 @@ def test_the_child_finds_the_pages_edited_or_removed_by_hand(tmp_path: Path) -> 
 
 
 def test_a_child_that_gives_no_answer_leaves_the_check_to_the_build(tmp_path: Path) -> None:
-    _, out = _built(tmp_path)
+    _, out = built_copy("torchlike", tmp_path)
     started = start_check(out, str(out / "no-such-database.sqlite"))
     assert started is not None
     assert answer(started) is None
@@ -49,11 +42,9 @@ def test_a_child_that_gives_no_answer_leaves_the_check_to_the_build(tmp_path: Pa
 
 
 def test_pages_edited_by_hand_are_made_again_by_an_edit(tmp_path: Path) -> None:
-    repo, out = _built(tmp_path)
+    repo, out = built_copy("torchlike", tmp_path)
     (out / "minitorch/nn/modules.py_docs.md").write_text("edited by hand\n", encoding="utf-8")
     leaf = repo / "minitorch/version.py"
     leaf.write_text(leaf.read_text() + "\n# a comment\n")
     run_build(repo, out, jobs=1)
-    clean = tmp_path / "clean"
-    run_build(repo, clean, jobs=1)
-    assert page_files(out) == page_files(clean)
+    assert page_files(out) == clean_pages(repo, tmp_path)
