@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from docgen.facts import Definition, Import, Problem, PythonFacts, ScannedFile, Tag
+from docgen.scan.languages import C_FAMILY, language_for
+from docgen.serialize import dumps
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,3 +69,11 @@ def summarize(scanned: ScannedFile) -> FileSummary:
         top_level=tuple(top_level(python).items()) if python is not None else (),
         exported=python.dunder_all if python is not None else None,
     )
+
+
+def summary_text(scanned: ScannedFile) -> str:
+    """What a file's row keeps of its summary: its JSON, "" for a C-family file (whose
+    summary is kept with the C-family relations)."""
+    if language_for(scanned.facts.path) in C_FAMILY:
+        return ""
+    return dumps(summarize(scanned))

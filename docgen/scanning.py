@@ -118,6 +118,7 @@ def _scan_sources(
 
     tick = progress(len(fresh)) if progress and fresh else None
     texts: dict[str, str] = {}
+    summary_texts: dict[str, str] = {}  # the JSON of each scanned file's summary, by path
     made_sites: dict[str, list[DefinitionSite]] = {}
     notices: list[str] = []
     if options.cluster is not None and fresh:
@@ -144,19 +145,25 @@ def _scan_sources(
             texts=texts,
             sites=made_sites,
             warm=warm,
+            summaries=summary_texts,
         )
     reused, damaged = loaded[0]
     if damaged:
         fresh = fresh + damaged
-        scanned_now += scan_files(damaged, options.jobs, settings=settings, texts=texts)
-    made = {s.facts.path: summarize(s) for s in scanned_now if not is_cfamily(s.facts.path)}
+        scanned_now += scan_files(
+            damaged, options.jobs, settings=settings, texts=texts, summaries=summary_texts
+        )
     edits = None  # needed only where the last build left a scope key
     if last_scope:
         before = cache.summaries_of([s.path for s in fresh])
         edits = {
-            s.facts.path: (before.get(s.facts.path), made.get(s.facts.path)) for s in scanned_now
+            s.facts.path: (
+                before.get(s.facts.path),
+                None if is_cfamily(s.facts.path) else summarize(s),
+            )
+            for s in scanned_now
         }
-    cache.store(fresh, scanned_now, texts, made)
+    cache.store(fresh, scanned_now, texts, summary_texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
     stale = answer(check) if check is not None else None

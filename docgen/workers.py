@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from docgen.analyze import analyzed
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
+from docgen.file_summary import summary_text
 from docgen.interrupts import unblock_interrupts
 from docgen.keywords import DefinitionSite, preload_sites, sites_of
 from docgen.processes import start_process
@@ -108,7 +109,7 @@ def serve_scans(conn: Connection, parent: int, warm: bool) -> None:
         # The facts' JSON and keyword sites are made here, on every core, not in the
         # build's own process.
         found = sites_of(scanned) if with_sites and scanned.facts.kind != "binary" else None
-        conn.send((index, scanned, dumps(scanned), found))
+        conn.send((index, scanned, dumps(scanned), found, summary_text(scanned)))
         done += 1
         if done % GC_EVERY == 0:
             gc.collect()
@@ -192,14 +193,16 @@ def scan_files(
     texts: dict[str, str] | None = None,
     sites: dict[str, list[DefinitionSite]] | None = None,
     warm: WarmWorker | None = None,
+    summaries: dict[str, str] | None = None,
 ) -> list[ScannedFile]:
     """Scan every file in worker processes; results in the order of `sources`.
 
     `meanwhile` runs in this process once the workers have their first files.
     `texts`, when given, receives each result's JSON (as `serialize.dumps` makes it)
-    by path, made in the workers.  `sites`, when given, receives the keyword sites of
-    each file (`keywords.sites_of`) where the workers made them: when there are many
-    files, so that loading what sites need is paid once, before the workers fork.
+    by path, made in the workers, and `summaries` its summary's (`summary_text`).
+    `sites`, when given, receives the keyword sites of each file (`keywords.sites_of`)
+    where the workers made them: when there are many files, so that loading what sites
+    need is paid once, before the workers fork.
     `warm`, a worker started earlier, becomes the first worker (or is stopped when
     there is nothing to scan).
     """
@@ -251,7 +254,7 @@ def scan_files(
                     continue
                 if worker.conn in ready or worker.conn.poll():
                     try:
-                        index, scanned, text, found = worker.conn.recv()
+                        index, scanned, text, found, summary = worker.conn.recv()
                     except (EOFError, OSError):
                         workers[i] = _replace_dead(ctx, worker, results, settings, pending)
                         _assign(workers[i], pending)
@@ -260,6 +263,8 @@ def scan_files(
                     results[index] = scanned
                     if texts is not None:
                         texts[scanned.facts.path] = text
+                    if summaries is not None:
+                        summaries[scanned.facts.path] = summary
                     if sites is not None and found is not None:
                         sites[scanned.facts.path] = found
                     worker.jobs.popleft()

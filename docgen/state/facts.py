@@ -16,10 +16,10 @@ from typing import Literal, NamedTuple
 
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
-from docgen.file_summary import FileSummary, summarize
+from docgen.file_summary import FileSummary, summary_text
 from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
-from docgen.scan.languages import C_FAMILY, language_for
+from docgen.scan.languages import language_for
 from docgen.serialize import dumps, loads
 from docgen.state.db import database_file, process_reader
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
@@ -141,7 +141,7 @@ class FactsCache:
         if reused and not self._readonly:
             self._conn.executemany(
                 "UPDATE files SET summary = ? WHERE path = ?",
-                [(dumps(summarize(item)), item.facts.path) for item in reused],
+                [(summary_text(item), item.facts.path) for item in reused],
             )
         return found, reused, damaged + unreadable
 
@@ -184,10 +184,10 @@ class FactsCache:
         sources: Iterable[SourceFile],
         scanned: Iterable[ScannedFile],
         texts: Mapping[str, str] | None = None,
-        summaries: Mapping[str, FileSummary] | None = None,
+        summaries: Mapping[str, str] | None = None,
     ) -> None:
-        """Remember freshly scanned files (`texts`: their JSON where the workers made it;
-        `summaries`: those of the files that are not C-family, where already made)."""
+        """Remember freshly scanned files (`texts`: their JSON where the workers made it,
+        and `summaries` their summaries' JSON)."""
         known = summaries or {}
         by_path = {s.path: s for s in sources}
         made = texts or {}
@@ -206,17 +206,10 @@ class FactsCache:
                     self.key_of(item.facts.path),
                     text,
                     self.digests[item.facts.path],
-                    self._summary_text(item, known.get(item.facts.path)),
+                    known.get(item.facts.path) or summary_text(item),
                 )
             )
         self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-
-    @staticmethod
-    def _summary_text(item: ScannedFile, summary: FileSummary | None) -> str:
-        """The summary column of a file's row: "" for a C-family file (see `summarized`)."""
-        if language_for(item.facts.path) in C_FAMILY:
-            return ""
-        return dumps(summary if summary is not None else summarize(item))
 
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
