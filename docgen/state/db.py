@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import sqlite3
-import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from docgen.atomic import atomic_write, stamp_of
 from docgen.keywords import DefinitionSite, MatchMode
 from docgen.state.page_stamps import stale_pages
+from docgen.state.readers import RELATIONS, RELATIONS_KEY, KeptRows, database_file
 from docgen.state.sites import (
     find_sites,
     letter_sites,
@@ -62,10 +62,9 @@ class PageRecord(NamedTuple):
     inputs: str = ""
 
 
-#: meta keys of the kept C-family relations and of what they were made from
-RELATIONS, RELATIONS_KEY = "cfamily_relations", "cfamily_relations_key"
 #: Meta key: what the scope of the next build's edit rests on (see `docgen.edit_scope`).
 PAGE_SCOPE = "page_scope"
+#: meta key of the include names the kept C-family relations were made with
 RELATIONS_NAMES = "cfamily_relations_names"
 #: meta keys of the last build's C-family scan settings and of what they were learned from
 SETTINGS, SETTINGS_FROM = "scan_settings", "scan_settings_from"
@@ -316,42 +315,6 @@ def open_state(out: Path) -> Iterator[State]:
             yield State(conn)
     finally:
         conn.close()
-
-
-class KeptRows:
-    """Reads a large row of the kept C-family relations through a connection of the
-    process that asks (pages render in forked processes); a row missing, or kept under
-    another key than the relations read, is damage."""
-
-    def __init__(self, database: str, key: str) -> None:
-        self._database = database
-        self._key = key
-        self._connections: dict[int, sqlite3.Connection] = {}
-
-    def __call__(self, which: str) -> str:
-        conn = process_reader(self._database, self._connections)
-        query = "SELECT key, value FROM meta WHERE key IN (?, ?)"
-        found = dict(conn.execute(query, (RELATIONS_KEY, f"{RELATIONS}.{which}")))
-        row = found.get(f"{RELATIONS}.{which}")
-        if found.get(RELATIONS_KEY) != self._key or row is None:
-            raise StateDamaged("the kept C-family relations cannot be read")
-        return str(row)
-
-
-def database_file(conn: sqlite3.Connection) -> str:
-    """The file of a connection's main database."""
-    return str(conn.execute("PRAGMA database_list").fetchone()[2])
-
-
-def process_reader(database: str, connections: dict[int, sqlite3.Connection]) -> sqlite3.Connection:
-    """A read-only connection to `database` for this process, made once and kept in
-    `connections`: a connection never crosses a fork."""
-    pid = os.getpid()
-    conn = connections.get(pid)
-    if conn is None:
-        uri = f"file:{urllib.parse.quote(database)}?mode=ro"
-        conn = connections[pid] = sqlite3.connect(uri, uri=True)
-    return conn
 
 
 @contextlib.contextmanager

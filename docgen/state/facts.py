@@ -21,8 +21,8 @@ from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
 from docgen.scan.languages import language_for
 from docgen.serialize import dumps, loads
-from docgen.state.db import database_file, process_reader
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
+from docgen.state.readers import database_file, process_reader
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("

@@ -19,6 +19,7 @@ from pathlib import Path
 from docgen.atomic import stamp_of
 from docgen.interrupts import unblock_interrupts
 from docgen.processes import StartedProcess, kill, start_process
+from docgen.state.readers import process_reader
 
 #: Seconds the build waits for the child's answer before it checks the pages itself.
 ANSWER_SECONDS = 30.0
@@ -62,8 +63,6 @@ def answer(started: StartedProcess) -> set[str] | None:
 def _check(conn: Connection, parent: int, out: str, database: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     unblock_interrupts()  # blocked by the parent around the fork
-    from docgen.state.db import process_reader
-
     try:
         rows = list(process_reader(database, {}).execute("SELECT path, stamp FROM pages"))
         conn.send(stale_pages(out, rows))
