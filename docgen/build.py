@@ -203,11 +203,11 @@ def kept_relations(
     from docgen.cfamily_relations import (
         encode,
         include_names,
-        is_cfamily,
         relations_key,
         relations_of,
     )
     from docgen.inputs import render_code_key
+    from docgen.scan.languages import is_cfamily
 
     if plan.inputs is None or not any(is_cfamily(p) for p in index.files):
         return "", (), "", {}

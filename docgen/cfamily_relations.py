@@ -17,13 +17,12 @@ import posixpath
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from types import MappingProxyType
 from typing import Any
 
 from docgen.facts import Problem, ScannedFile
 from docgen.includes import IncludeGraph, ResolvedInclude, include_graph
-from docgen.scan.languages import C_FAMILY, language_for
+from docgen.scan.languages import is_cfamily
 from docgen.serialize import dumps, from_data, loads
 from docgen.state import StateDamaged
 from docgen.symbols import CppSymbols, Site
@@ -131,12 +130,6 @@ class KeptRelations:
 
     def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
         return self.kept.include_weights()
-
-
-@cache
-def is_cfamily(path: str) -> bool:
-    """Whether a file's relations are kept here: C, C++ and CUDA sources and headers."""
-    return language_for(path) in C_FAMILY
 
 
 def relations_key(

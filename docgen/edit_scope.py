@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from docgen.facts import Import
 from docgen.file_summary import FileSummary
-from docgen.graph import ImportGraph, package_of, resolve_import
+from docgen.graph import ImportGraph
 from docgen.links import folder_chain, folder_of
 from docgen.render.api_views import api_inputs
 from docgen.render.lookup import RepoLookup
@@ -63,11 +63,10 @@ def edit_scope(
     index = lookup.index
     if not last_key or last_key != key:
         return None
-    files = index.files
-    if any(p in index.c_included or files.kind(p) == "cfamily" for p in edits):
+    kinds = index.files.kinds()
+    if any(p in index.c_included or kinds.get(p) == "cfamily" for p in edits):
         return None
-    kinds = files.kinds()
-    if index.c_summaries == {} and "cfamily" in kinds.values():
+    if not index.c_summaries and "cfamily" in kinds.values():
         return None  # the C-family relations were made again: their digests may differ
     imported: set[str] = set()
     for path, (before, after) in edits.items():
@@ -102,9 +101,4 @@ def _same_standing(before: FileSummary, after: FileSummary) -> bool:
 
 def _targets(graph: ImportGraph, path: str, imports: Iterable[Import] | None) -> set[str]:
     """The repository files a file's imports lead to, resolved as this build resolves."""
-    name = graph.module_names.get(path)
-    package = package_of(path, name) if name is not None else None
-    found: set[str] = set()
-    for imp in imports or ():
-        found.update(resolve_import(imp, package, graph.modules, path).targets)
-    return found
+    return {t for target in graph.resolve(path, imports or ()) for t in target.targets}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from docgen.facts import Definition, Import, Problem, PythonFacts, ScannedFile, Tag
-from docgen.scan.languages import C_FAMILY, language_for
+from docgen.scan.languages import is_cfamily
 from docgen.serialize import dumps
 
 
@@ -74,6 +74,6 @@ def summarize(scanned: ScannedFile) -> FileSummary:
 def summary_text(scanned: ScannedFile) -> str:
     """What a file's row keeps of its summary: its JSON, "" for a C-family file (whose
     summary is kept with the C-family relations)."""
-    if language_for(scanned.facts.path) in C_FAMILY:
+    if is_cfamily(scanned.facts.path):
         return ""
     return dumps(summarize(scanned))

@@ -57,6 +57,11 @@ class ImportGraph:
     imports: Mapping[str, tuple[ImportTarget, ...]]  # repo path -> its resolved imports
     imported_by: Mapping[str, tuple[str, ...]]  # repo path -> sorted importing paths
 
+    def resolve(self, path: str, imports: Iterable[Import]) -> tuple[ImportTarget, ...]:
+        """A file's imports resolved as this graph resolves them (for imports it was not
+        built from: another version of the file's facts)."""
+        return resolve_imports(path, imports, self.modules, self.module_names)
+
     def imports_of(self, path: str) -> tuple[str, ...]:
         """The repo files that `path` imports, sorted, without duplicates (none for a stub)."""
         if not is_module(path):
@@ -160,6 +165,19 @@ def resolve_import(
     return ImportTarget(imp.line, written, absolute, found, imp.names)
 
 
+def resolve_imports(
+    path: str,
+    imports: Iterable[Import],
+    modules: Mapping[str, str],
+    names: Mapping[str, str],
+    cache: TargetCache | None = None,
+) -> tuple[ImportTarget, ...]:
+    """A file's imports resolved against its package (`names`: path -> module name)."""
+    own = names.get(path)
+    package = package_of(path, own) if own is not None else None
+    return tuple(resolve_import(imp, package, modules, path, cache) for imp in imports)
+
+
 def _targets(absolute: str, imp: Import, modules: Mapping[str, str]) -> tuple[str, ...]:
     targets: set[str] = set()
     if absolute:
@@ -195,9 +213,7 @@ def build_graph(files: Iterable[ModuleImports], roots: Sequence[str] = SOURCE_RO
     for path, _, written in python_files:
         if written is None:
             continue
-        own = names.get(path)
-        package = package_of(path, own) if own is not None else None
-        resolved = tuple(resolve_import(imp, package, modules, path, cache) for imp in written)
+        resolved = resolve_imports(path, written, modules, names, cache)
         imports[path] = resolved
         if not is_module(path):
             continue

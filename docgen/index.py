@@ -14,7 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Protocol
 
-from docgen.cfamily_relations import CFileSummary, KeptRelations, is_cfamily
+from docgen.cfamily_relations import CFileSummary, KeptRelations
 from docgen.facts import Problem, ScannedFile
 from docgen.file_summary import FileSummary
 from docgen.file_table import FileTable
@@ -22,6 +22,7 @@ from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, ModuleImports, build_graph
 from docgen.includes import IncludeGraph, build_include_graph
 from docgen.links import folder_chain, folder_of
+from docgen.scan.languages import is_cfamily
 from docgen.suites import CollectedClass, resolve_suites
 from docgen.symbols import CppSymbols
 

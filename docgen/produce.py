@@ -75,7 +75,7 @@ class PagePlan:
     scope: EditScope | None = None
     scope_key: str = ""  # what the scope of the next build's edit rests on
 
-    def digests(self, job: PageJob) -> bool:
+    def must_digest(self, job: PageJob) -> bool:
         """Whether the page's inputs must be digested (or else are those it was last
         written with)."""
         if self.scope is None:
@@ -114,7 +114,7 @@ def make_pages(
         changed: list[tuple[PageJob, str]] = []
         for job in plan.pages:
             last = plan.previous.get(job.name)
-            inputs = job.inputs() if last is None or plan.digests(job) else last
+            inputs = job.inputs() if last is None or plan.must_digest(job) else last
             if inputs == last:
                 made[job.name] = PageMade(inputs, None)
             else:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.cfamily_relations import KeptRelations, is_cfamily, relations_key
+from docgen.cfamily_relations import KeptRelations, relations_key
 from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
 from docgen.facts import ScannedFile
@@ -17,7 +17,11 @@ from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
 from docgen.processes import StartedProcess, kill
-from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
+from docgen.scan.languages import (
+    CPP_SOURCE_SUFFIXES,
+    defines_macros,
+    is_cfamily,
+)
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
 from docgen.state.page_stamps import answer, start_check
@@ -204,7 +208,7 @@ def reusable_relations(
     names = state.kept_relations_names()
     if names is None:
         return None
-    cache.encoded(cfamily)  # their digests, which the key covers
+    cache.note_digests(cfamily)  # the key covers them
     key = relations_key(paths, cache.digests, include_roots, render_code_key(), names)
     return decode_relations(state.kept_relations(key), key, state.relation_rows(key))
 
@@ -233,7 +237,7 @@ def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> 
     """What the C-family scanner must know of the whole tree: the attribute macros its
     headers and header templates define (plus the configured ones) and whether `.h`
     files are C++."""
-    if not any(language_for(s.path) in C_FAMILY for s in discovery.files):
+    if not any(is_cfamily(s.path) for s in discovery.files):
         return ScanSettings(frozenset(options.cpp_macros))
     headers = [s for s in discovery.files if defines_macros(s.path)]
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)

@@ -18,7 +18,6 @@ from docgen.cfamily_relations import (
     decode,
     encode,
     include_names,
-    is_cfamily,
     relations_key,
     relations_of,
 )
@@ -26,6 +25,7 @@ from docgen.facts import ScannedFile
 from docgen.file_table import FileTable
 from docgen.index import RepoIndex, build_index
 from docgen.render.diagram_views import include_weights
+from docgen.scan.languages import is_cfamily
 from docgen.serialize import dumps
 from docgen.state import StateDamaged, open_state
 from docgen.workers import scan_data

@@ -20,8 +20,6 @@ from docgen.graph import (
     ImportGraph,
     ImportTarget,
     is_stdlib,
-    package_of,
-    resolve_import,
     top_level,
 )
 from docgen.links import docs_page
@@ -101,9 +99,7 @@ def _resolved(graph: ImportGraph, path: str, imports: tuple[Import, ...]) -> lis
     if len(resolved) == len(imports):
         return list(resolved)
     # The graph was built from other facts: resolve these the way it would have.
-    name = graph.module_names.get(path)
-    package = package_of(path, name) if name is not None else None
-    return [resolve_import(i, package, graph.modules, path) for i in imports]
+    return list(graph.resolve(path, imports))
 
 
 def candidates(imp: Import, absolute: str) -> tuple[str, ...]:

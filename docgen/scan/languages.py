@@ -67,9 +67,14 @@ CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".
 HEADER_TEMPLATE_SUFFIXES: tuple[str, ...] = (".h.in", ".hpp.in", ".h.cmake", ".h.cmakein")
 
 
+def is_cfamily(path: str) -> bool:
+    """Whether a file is C, C++ or CUDA, a source or a header."""
+    return language_for(path) in C_FAMILY
+
+
 def defines_macros(path: str) -> bool:
     """Whether the attribute macros of a tree are learned from this file's `#define`s."""
-    return language_for(path) in C_FAMILY or path.lower().endswith(HEADER_TEMPLATE_SUFFIXES)
+    return is_cfamily(path) or path.lower().endswith(HEADER_TEMPLATE_SUFFIXES)
 
 
 @cache

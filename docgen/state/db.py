@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.atomic import atomic_write, stamp_of
+from docgen.atomic import atomic_write
 from docgen.keywords import DefinitionSite, MatchMode
-from docgen.state.page_stamps import stale_pages
+from docgen.state.page_stamps import as_left
 from docgen.state.readers import RELATIONS, RELATIONS_KEY, KeptRows, database_file
 from docgen.state.sites import (
     find_sites,
@@ -189,15 +189,14 @@ class State:
         """The `manifest`, and page -> the digest of what it was made from for the pages
         still as docgen left them: read together, in one pass over the pages.  `stale`:
         the pages that are not, when a child found them (see `page_stamps`)."""
+        root = os.path.join(out, "")  # plain strings: a no-op build checks every page this way
         manifest, found = {}, {}
-        if stale is None:
-            query = "SELECT path, stamp FROM pages"
-            stale = stale_pages(str(out), list(self._conn.execute(query)))
-        for rel, sha, inputs in self._conn.execute(
-            "SELECT path, sha256, inputs FROM pages ORDER BY path"
-        ):
+        query = "SELECT path, sha256, stamp, inputs FROM pages ORDER BY path"
+        for rel, sha, stamp, inputs in self._conn.execute(query):
             manifest[rel] = sha
-            if inputs and rel not in stale:
+            if not inputs:
+                continue  # no digest to reuse: the page is made again whatever its stamp
+            if (rel not in stale) if stale is not None else as_left(root, rel, stamp):
                 found[rel] = inputs
         return manifest, found
 
@@ -210,10 +209,7 @@ class State:
         root = os.path.join(out, "")  # as in `pages_as_left`
         count = 0
         for rel, stamp in self._conn.execute("SELECT path, stamp FROM pages"):
-            try:
-                if stamp_of(os.stat(root + rel)) != stamp:
-                    return None
-            except OSError:
+            if not as_left(root, rel, stamp):
                 return None
             count += 1
         return count

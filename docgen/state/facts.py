@@ -158,9 +158,14 @@ class FactsCache:
     def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
         """The cached facts of unchanged files, left in the database until a page asks
         for them (see `docgen.file_table`)."""
+        return StoredFacts(database_file(self._conn), self.note_digests(unchanged))
+
+    def note_digests(self, unchanged: Sequence[SourceFile]) -> dict[str, str]:
+        """The facts digests of unchanged files, from their rows, added to `digests`
+        without reading their facts."""
         digests = {source.path: self._rows[source.path].digest for source in unchanged}
         self.digests.update(digests)
-        return StoredFacts(database_file(self._conn), digests)
+        return digests
 
     def _holds(self, source: SourceFile) -> bool:
         row = self._rows.get(source.path)

@@ -37,14 +37,16 @@ def start_check(out: Path, database: str) -> StartedProcess | None:
 def stale_pages(out: str, rows: list[tuple[str, str]]) -> set[str]:
     """The recorded pages (path, stamp) that are not on disk as docgen left them."""
     root = os.path.join(out, "")  # plain strings: one call per page
-    stale = set()
-    for rel, stamp in rows:
-        try:
-            if stamp_of(os.stat(root + rel)) != stamp:
-                stale.add(rel)
-        except OSError:
-            stale.add(rel)
-    return stale
+    return {rel for rel, stamp in rows if not as_left(root, rel, stamp)}
+
+
+def as_left(root: str, rel: str, stamp: str) -> bool:
+    """Whether the page `rel` under `root` (ending in a separator) is on disk with the
+    stamp docgen recorded when it wrote it."""
+    try:
+        return stamp_of(os.stat(root + rel)) == stamp
+    except OSError:
+        return False
 
 
 def answer(started: StartedProcess) -> set[str] | None:
