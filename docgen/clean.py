@@ -11,7 +11,7 @@ from pathlib import Path
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.errors import UsageError
 from docgen.lock import output_lock
-from docgen.site import OWN_FOLDERS
+from docgen.site import OWN_FOLDERS, remove_own_files
 from docgen.state import STATE_DIR, STATE_FILE, read_state
 from docgen.write import remove_empty_parents
 
@@ -84,9 +84,9 @@ def _clean_site(site: Path, pages: dict[str, str], report: CleanReport) -> None:
             target.unlink()
             report.removed.append(f"{site.name}/{rel}")
         remove_empty_parents(site, target.parent)
-    for folder in OWN_FOLDERS:
+    for folder in OWN_FOLDERS:  # a repository folder of the same name: its pages stay
         if (site / folder).is_dir() and not (site / folder).is_symlink():
-            shutil.rmtree(site / folder, ignore_errors=True)
+            remove_own_files(site / folder)
     with contextlib.suppress(OSError):
         site.rmdir()  # only when nothing else is left in it
 

@@ -92,15 +92,20 @@ def test_pages_written_by_the_render_workers_equal_a_one_process_build(
     tmp_path: Path, docgen_build: BuildFn
 ) -> None:
     """Enough pages for the render pool, which writes each page where it renders it: the
-    same bytes and the same counts as one process, and a user's file is still refused."""
+    same bytes and the same counts as one process, and a user's file is still refused.
+    What only the next build reads (the keyword index, the C-family relations), stored
+    while the workers render, is what one process stores."""
     from docgen.parallel_render import MIN_PAGES_FOR_POOL
+    from docgen.state import open_state
 
     repo = tmp_path / "many"
     for i in range(MIN_PAGES_FOR_POOL // 2 + 10):
         module = repo / f"pkg{i % 7}" / f"mod{i}.py"
         module.parent.mkdir(parents=True, exist_ok=True)
         module.write_text(f'"""Module {i}."""\n\n\ndef f{i}(x: int) -> int:\n    return x + {i}\n')
-    reports, trees = {}, {}
+    (repo / "pkg1" / "api.h").write_text("#pragma once\nint api_call(int x);\n")
+    (repo / "pkg1" / "api.cpp").write_text('#include "api.h"\nint api_call(int x) { return x; }\n')
+    reports, trees, kept = {}, {}, {}
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}"
         mine = out / docs_page("pkg0/mod0.py")
@@ -109,6 +114,13 @@ def test_pages_written_by_the_render_workers_equal_a_one_process_build(
         reports[jobs] = docgen_build(repo, out, jobs)
         trees[jobs] = tree(out)
         assert mine.read_text() == "a user's own notes\n"
+        with open_state(out) as state:
+            sites = state.all_sites()
+            relations = [state.meta(k) for k in ("cfamily_relations", "cfamily_relations_key")]
+            kept[jobs] = (sites, relations)
+        assert {s.name for s in sites} >= {"api_call", "f0", f"f{MIN_PAGES_FOR_POOL // 2}"}
+        assert relations[1] and '"api.h"' in (relations[0] or "")
+    assert kept[2] == kept[1]
     assert trees[2] == trees[1]
     one, pool = reports[1], reports[2]
     assert len(pool.written) > MIN_PAGES_FOR_POOL

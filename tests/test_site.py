@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -328,3 +329,32 @@ def test_a_repository_folder_named_like_the_full_text_index_keeps_its_pages(
     publish_site(out, site, jobs=2)  # the full-text index is made again
     assert page.is_file()
     assert check_site(site) == []
+
+
+@pytest.mark.parametrize("folder", ["_search", "_static", "_source"])
+def test_a_repository_folder_named_like_a_site_folder_keeps_its_pages(
+    tmp_path: Path, docgen_build: BuildFn, folder: str
+) -> None:
+    """The site's own folders are shared with a repository folder of the same name: a
+    new search index, a new source view and `docgen clean` leave its pages alone."""
+    from docgen.clean import clean
+
+    repo = tmp_path / "repo"
+    (repo / folder / "sub").mkdir(parents=True)
+    (repo / folder / "sub" / "mod.py").write_text("def in_sub():\n    return 1\n")
+    (repo / folder / "top.py").write_text("def on_top():\n    return 1\n")
+    (repo / "a.py").write_text("def a():\n    return 1\n")
+    out, site = built_site(repo, docgen_build)
+    pages = [site / html_page(f"{folder}/{p}") for p in ("sub/mod.py_docs.md", "top.py_kw.md")]
+    assert all(page.is_file() for page in pages)
+    (repo / "a.py").write_text("def a():\n    return 2\n\n\ndef added_here():\n    return 3\n")
+    docgen_build(repo, out, 2)
+    publish_site(out, site, jobs=2)  # the search index and a.py's source view made again
+    assert all(page.is_file() for page in pages)
+    assert "added_here" in (site / "_search" / "ad.js").read_text(encoding="utf-8")
+    assert check_site(site) == []
+    pages[0].write_text("a user's own page\n")  # no longer docgen's: clean keeps it
+    report = clean(out)
+    assert report.kept == [f"{site.name}/{folder}/sub/mod.py_docs.html"]
+    left = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()]
+    assert left == [f"{folder}/sub/mod.py_docs.html"]

@@ -4,6 +4,12 @@ The names of the folders the site keeps for itself live here, where `docgen clea
 reads them without loading what renders the site.
 """
 
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
 #: The source views, one HTML page per source file.
 SOURCE_FOLDER = "_source"
 #: The site's own files: style sheet, scripts, the diagram renderer.
@@ -14,3 +20,21 @@ SEARCH_FOLDER = "_search"
 FULLTEXT_FOLDER = "_pagefind"
 #: Folders that only docgen writes into a site.
 OWN_FOLDERS = (STATIC_FOLDER, SEARCH_FOLDER, FULLTEXT_FOLDER)
+
+
+def remove_own_files(folder: Path) -> None:
+    """Remove what docgen wrote in one of its own folders: every file but the pages
+    (`.html`), which a repository folder of the same name publishes there, and the
+    folders that leaves empty."""
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
+        return
+    for root, dirs, files in os.walk(folder, topdown=False):
+        for name in files:
+            if not name.endswith(".html"):
+                os.unlink(os.path.join(root, name))
+        for name in dirs:
+            with contextlib.suppress(OSError):  # not empty: it holds pages
+                os.rmdir(os.path.join(root, name))
+    with contextlib.suppress(OSError):
+        folder.rmdir()

@@ -8,14 +8,12 @@ their text is the repository's, not the pages'.
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from docgen.site import FULLTEXT_FOLDER
+from docgen.site import FULLTEXT_FOLDER, remove_own_files
 
 #: The site's full-text search page.
 FULLTEXT_PAGE = "_fulltext.html"
@@ -54,19 +52,7 @@ def index_site(site: Path) -> str | None:
 def clear_index(site: Path) -> None:
     """Remove the full-text index: Pagefind's files only, never a page (`.html`), which
     a repository folder of the same name publishes there."""
-    folder = site / FULLTEXT_FOLDER
-    if folder.is_symlink() or folder.is_file():
-        folder.unlink()
-        return
-    for root, dirs, files in os.walk(folder, topdown=False):
-        for name in files:
-            if not name.endswith(".html"):
-                os.unlink(os.path.join(root, name))
-        for name in dirs:
-            with contextlib.suppress(OSError):  # not empty: it holds pages
-                os.rmdir(os.path.join(root, name))
-    with contextlib.suppress(OSError):
-        folder.rmdir()
+    remove_own_files(site / FULLTEXT_FOLDER)
 
 
 def search_body(static: str) -> str:

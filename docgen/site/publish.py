@@ -29,7 +29,7 @@ from docgen.links import DOCS_SUFFIX, href
 from docgen.parallel_render import render_all
 from docgen.render.environment import make_environment
 from docgen.render.keyword_views import KEYWORDS_PAGE
-from docgen.site import FULLTEXT_FOLDER, SEARCH_FOLDER, SOURCE_FOLDER, STATIC_FOLDER, fulltext
+from docgen.site import FULLTEXT_FOLDER, SEARCH_FOLDER, STATIC_FOLDER, fulltext
 from docgen.site.html import Heading, SiteLinks, convert, html_page, make_parser, source_page
 from docgen.site.search import search_index
 from docgen.site.sources import highlight_css, numbered, source_lines
@@ -137,10 +137,10 @@ def publish_site(
         report.warnings.extend(index.warnings)
         for name, text in index.files.items():
             _write(site / name, text)
-        with contextlib.suppress(FileNotFoundError):
-            for stale in sorted((site / SEARCH_FOLDER).iterdir()):
-                if f"{SEARCH_FOLDER}/{stale.name}" not in index.files:
-                    stale.unlink()
+        # Shards only: a repository folder of the same name publishes its pages here.
+        for stale in sorted((site / SEARCH_FOLDER).glob("*.js")):
+            if stale.is_file() and f"{SEARCH_FOLDER}/{stale.name}" not in index.files:
+                stale.unlink()
         search_records[manifest_path] = searched
     # A page is made again when its inputs changed, or when it is gone from the site
     # (the records are those of the last site published from OUT, wherever it was).
@@ -221,7 +221,7 @@ class _Context:
             f'<p><a href="{Markup.escape(docs)}">Documentation page</a></p>\n'
             + numbered(source_lines(path, text))
         )
-        return self._render(source_page(path), path, body, ())
+        return self._render(source_page(path), path, body, (), source_of=path)
 
     def _render(
         self,
@@ -231,7 +231,9 @@ class _Context:
         outline: tuple[Heading, ...],
         diagrams: bool = False,
         indexed: bool = False,
+        source_of: str | None = None,
     ) -> str:
+        """`source_of`: the repository path a source view shows."""
         return self.layout.render(
             page=SitePage(
                 title=title,
@@ -239,7 +241,7 @@ class _Context:
                 generator=f"docgen {__version__}",
                 body=body,
                 outline=outline,
-                crumbs=_crumbs(target),
+                crumbs=_crumbs(target, source_of),
                 home=_relative(target, "index.html"),
                 keywords=_relative(target, html_page(KEYWORDS_PAGE)),
                 static=_relative(target, STATIC_FOLDER),
@@ -251,10 +253,11 @@ class _Context:
         )
 
 
-def _crumbs(target: str) -> tuple[Crumb, ...]:
-    """The site's root, each folder above the page (by its index page), then the page."""
-    inside = target.removeprefix(SOURCE_FOLDER + "/")
-    parts = inside.split("/")[:-1]
+def _crumbs(target: str, source_of: str | None = None) -> tuple[Crumb, ...]:
+    """The site's root, each folder above the page (by its index page), then the page;
+    for a source view, the folders above the file it shows (a repository folder named
+    like the source views' folder holds pages too)."""
+    parts = (source_of if source_of is not None else target).split("/")[:-1]
     crumbs = [Crumb("(root)", _relative(target, "index.html"))]
     for i in range(len(parts)):
         folder = "/".join(parts[: i + 1])
