@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
-import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 import pathspec
+
+from docgen.git_listing import Candidate, git_candidates
+from docgen.gitignore import IgnoreFile, is_ignored, read_gitignore
 
 #: The program name docgen writes in its pages' front matter
 #: (`generator: "docgen X.Y.Z"`); a page carrying it is never documented.
@@ -45,8 +46,6 @@ REASON_DOCGEN_PAGE = "docgen output page"
 REASON_BAD_NAME = "file name is not valid UTF-8"
 REASON_SUBMODULE = "git submodule"
 REASON_NESTED_REPO = "nested git repository"
-
-_GIT_TIMEOUT_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -76,14 +75,6 @@ class Discovery:
     files: tuple[SourceFile, ...]
     skipped: tuple[Skipped, ...]
     used_git: bool
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    """A path git or the walk listed, before the include and exclude rules are applied."""
-
-    path: str  # repo-relative, POSIX
-    nested_repo: bool = False  # git listed it as an untracked folder ("dir/")
 
 
 @dataclass(frozen=True)
@@ -124,7 +115,7 @@ def discover(
         left_out=_left_out_prefixes(repo, exclude_dirs),
     )
     skipped: list[Skipped] = []
-    listed = _git_candidates(root.given)
+    listed = git_candidates(root.given)
     used_git = listed is not None
     if listed is None:
         candidates, walk_skipped = _walk_candidates(root)
@@ -220,91 +211,14 @@ def _is_left_out(path: str, left_out: Iterable[str]) -> bool:
 # --- git ---------------------------------------------------------------------
 
 
-def _git(repo: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
-    """Run git on `repo` alone: GIT_* variables from our caller must not redirect it."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    try:
-        return subprocess.run(
-            ["git", "-C", repo, *args],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=_GIT_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def _git_candidates(repo: str) -> list[_Candidate] | None:
-    """git's file list for `repo`, or None when git cannot or should not decide.
-
-    A folder that the enclosing work tree ignores is walked instead: git would
-    list nothing there, yet the user asked for exactly that folder.
-    """
-    where = _git(repo, "rev-parse", "--is-inside-work-tree", "--show-prefix")
-    if where is None or where.returncode != 0 or not where.stdout.startswith(b"true\n"):
-        return None
-    if where.stdout != b"true\n\n" and _ignored_by_git(repo):
-        return None
-    listed = _git(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
-    if listed is None or listed.returncode != 0:
-        return None
-    seen: set[str] = set()
-    candidates: list[_Candidate] = []
-    for raw in listed.stdout.split(b"\0"):
-        if not raw:
-            continue
-        name = os.fsdecode(raw)
-        if name in seen:  # --cached repeats conflicted paths, once per stage
-            continue
-        seen.add(name)
-        nested = name.endswith("/")
-        candidates.append(_Candidate(name.rstrip("/") if nested else name, nested_repo=nested))
-    return candidates
-
-
-def _ignored_by_git(repo: str) -> bool:
-    """Whether the enclosing work tree ignores `repo` (a proper subfolder of it).
-
-    Asked from the parent about the bare name: `check-ignore .` and `name/`
-    misreport folders re-included by a negated `dir/` pattern.
-    """
-    real = os.path.realpath(repo)
-    parent, name = os.path.split(real)
-    answer = _git(parent, "check-ignore", "-q", "--", name)
-    return answer is None or answer.returncode != 1
-
-
 # --- plain walk --------------------------------------------------------------
 
 
-#: pathspec's regex group for "matched up to a folder's slash"; a match that
-#: continues past it only says the path lies inside a matched folder.
-_DIR_MARK = "ps_d"
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """One compiled .gitignore line."""
-
-    ignore: bool  # False for a `!` negation
-    regex: re.Pattern[str]
-
-
-@dataclass(frozen=True)
-class _Ignore:
-    """One .gitignore's rules, which apply only below the folder holding it."""
-
-    base: str  # repo-relative folder holding the .gitignore, "" for the root
-    rules: tuple[_Rule, ...]
-
-
-def _walk_candidates(root: _Root) -> tuple[list[_Candidate], list[Skipped]]:
+def _walk_candidates(root: _Root) -> tuple[list[Candidate], list[Skipped]]:
     """Walk without following folder links, pruning .git, left-out and ignored folders."""
-    candidates: list[_Candidate] = []
+    candidates: list[Candidate] = []
     skipped: list[Skipped] = []
-    stack: list[tuple[str, tuple[_Ignore, ...]]] = [("", ())]
+    stack: list[tuple[str, tuple[IgnoreFile, ...]]] = [("", ())]
     while stack:
         rel_dir, ignores = stack.pop()
         abs_dir = os.path.join(root.given, rel_dir) if rel_dir else root.given
@@ -316,7 +230,7 @@ def _walk_candidates(root: _Root) -> tuple[list[_Candidate], list[Skipped]]:
         except OSError as exc:
             skipped.append(Skipped(_display(rel_dir) or ".", f"unreadable: {exc.strerror}"))
             continue
-        own = _read_gitignore(abs_dir, rel_dir)
+        own = read_gitignore(abs_dir, rel_dir)
         if own is not None:
             ignores = (*ignores, own)
         for entry in entries:
@@ -327,72 +241,19 @@ def _walk_candidates(root: _Root) -> tuple[list[_Candidate], list[Skipped]]:
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
                 is_dir = False  # let _examine report it
-            if _ignored(rel, is_dir, ignores):
+            if is_ignored(rel, is_dir, ignores):
                 continue
             if is_dir and _valid_name(rel):
                 stack.append((rel, ignores))
             else:
-                candidates.append(_Candidate(rel))
+                candidates.append(Candidate(rel))
     return candidates, skipped
-
-
-def _read_gitignore(abs_dir: str, rel_dir: str) -> _Ignore | None:
-    """The folder's .gitignore; like git, a symlinked .gitignore is not followed."""
-    path = os.path.join(abs_dir, ".gitignore")
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None
-        with open(path, "rb") as fh:
-            text = fh.read().decode("utf-8", "surrogateescape")
-    except OSError:
-        return None
-    rules = []
-    for raw in text.removeprefix("\ufeff").split("\n"):  # as git: BOM dropped, CRLF allowed
-        line = raw.removesuffix("\r")
-        if line.rstrip(" ").endswith("/**/"):  # pathspec reads `a/**/` as `a/`; git
-            line = line.rstrip(" ") + "*/"  # means folders below `a`, as `a/**/*/` does
-        try:  # one line at a time: git drops a malformed pattern, not the whole file
-            patterns = pathspec.GitIgnoreSpec.from_lines([line]).patterns
-        except Exception:
-            continue
-        for pattern in patterns:
-            regex = getattr(pattern, "regex", None)
-            if pattern.include is not None and isinstance(regex, re.Pattern):
-                rules.append(_Rule(ignore=pattern.include, regex=regex))
-    return _Ignore(rel_dir, tuple(rules)) if rules else None
-
-
-def _ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> bool:
-    """git's rule: the deepest .gitignore with a pattern matching `rel` decides, last one wins.
-
-    Parents of `rel` need no check: an ignored folder is never entered.
-    """
-    for ignore in reversed(ignores):
-        sub = rel[len(ignore.base) + 1 :] if ignore.base else rel
-        for rule in reversed(ignore.rules):
-            if _matches_itself(rule.regex, sub, is_dir):
-                return rule.ignore
-    return False
-
-
-def _matches_itself(regex: re.Pattern[str], path: str, is_dir: bool) -> bool:
-    """Whether a pathspec regex matches `path` itself, as git matches one level.
-
-    pathspec's regexes also match everything below a matched folder (`a`
-    matches `a/x.log`); that is right for whole paths but wrong here, where a
-    deeper `!a` must not re-include `a/x.log`, which `*.log` ignores.
-    """
-    if _DIR_MARK not in regex.groupindex:  # `*`, `a/**`: everything below matches itself
-        return regex.search(path) is not None
-    if regex.pattern == f"(?P<{_DIR_MARK}>/)":  # `*/`, `**/`: every folder
-        return is_dir
-    return regex.fullmatch(path + "/" if is_dir else path) is not None
 
 
 # --- one candidate -----------------------------------------------------------
 
 
-def _examine(root: _Root, candidate: _Candidate) -> SourceFile | Skipped | None:
+def _examine(root: _Root, candidate: Candidate) -> SourceFile | Skipped | None:
     """Classify one listed path; None means it vanished and is dropped silently."""
     rel = candidate.path
     if not _valid_name(rel):

@@ -31,9 +31,22 @@ from docgen.docstring_heads import (
     numpy_return,
     raise_head,
 )
+from docgen.docstring_sections import (
+    TITLES,
+    Section,
+    SectionKind,
+    base_indent,
+    dangling_labels,
+    doctest_blocks,
+    google_sections,
+    indent,
+    next_text,
+    numpy_sections,
+    rest_sections,
+    title_key,
+)
 
 DocstringStyle = Literal["google", "numpy", "rest", "plain"]
-SectionKind = Literal["params", "returns", "yields", "raises", "other"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,107 +73,26 @@ class ParsedDocstring:
     other_sections: tuple[tuple[str, str], ...] = ()
 
 
-#: section titles (lower case, single spaces) shared by the Google and NumPy styles
-_TITLES: Mapping[str, SectionKind] = MappingProxyType(
-    {
-        "args": "params",
-        "arguments": "params",
-        "parameters": "params",
-        "params": "params",
-        "keyword args": "params",
-        "keyword arguments": "params",
-        "kwargs": "params",
-        "other parameters": "params",
-        "returns": "returns",
-        "return": "returns",
-        "yields": "yields",
-        "yield": "yields",
-        "raises": "raises",
-        "raise": "raises",
-        "example": "other",
-        "examples": "other",
-        "note": "other",
-        "notes": "other",
-        "warning": "other",
-        "warnings": "other",
-        "see also": "other",
-        "attributes": "other",
-        "todo": "other",
-        "references": "other",
-    }
-)
-_GOOGLE_HEADER = re.compile(r"([A-Za-z][A-Za-z ]{0,24}?) *:(:?)[ \t]*")
-_NUMPY_TITLE = re.compile(r"([A-Za-z][A-Za-z ]{0,24}?) *:?[ \t]*")
-#: the underline of any heading: ends a NumPy section even when its title is unknown
-_UNDERLINE = re.compile(r"[ \t]*(?:-{3,}|={3,}|~{3,}|\^{3,})[ \t]*")
-_DASHES = re.compile(r"[ \t]*(-{3,})[ \t]*")
-
-#: `:param int x: text` and its kin; group 1 the field, 2 its argument, 3 the text
-_REST_FIELD = re.compile(
-    r"[ \t]*:(param|parameter|arg|argument|key|keyword|kwarg|kwparam|type|kwtype"
-    r"|returns|return|rtype|raises|raise|except|exception|yields|yield|ytype)"
-    r"((?:[ \t][^:\n]*?)?):(?:[ \t]+(.*)|[ \t]*$)"
-)
-_REST_KINDS: Mapping[str, SectionKind] = MappingProxyType(
-    {
-        "param": "params",
-        "parameter": "params",
-        "arg": "params",
-        "argument": "params",
-        "key": "params",
-        "keyword": "params",
-        "kwarg": "params",
-        "kwparam": "params",
-        "type": "params",
-        "kwtype": "params",
-        "returns": "returns",
-        "return": "returns",
-        "rtype": "returns",
-        "raises": "raises",
-        "raise": "raises",
-        "except": "raises",
-        "exception": "raises",
-        "yields": "yields",
-        "yield": "yields",
-        "ytype": "yields",
-    }
-)
 _TYPE_FIELDS = frozenset({"type", "kwtype", "rtype", "ytype"})
 
 _BULLET = re.compile(r"[-*+\u2022][ \t]+")
 _LIST_ITEM = re.compile(r"(?:[-*+\u2022]|\d+[.)]|#\.|\(\d+\))(?:[ \t]|$)")
-#: a label such as "Example::" or "Example usage:", pointless once its doctests are gone
-_LABEL = re.compile(r"(?i)(?:[a-z]+ )?(?:examples?|usage)(?: [a-z]+)?::?")
 #: capitalised, these open a remark inside a field list rather than name a field
-_NOT_NAMES = frozenset(_TITLES) | {"default", "defaults", "e.g.", "i.e."}
+_NOT_NAMES = frozenset(TITLES) | {"default", "defaults", "e.g.", "i.e."}
 
 _Parser = Callable[[str], "Head | None"]
-
-
-@dataclass(frozen=True, slots=True)
-class _Section:
-    """A recognised section: lines `start` to `end` (exclusive) hold it entirely."""
-
-    title: str
-    kind: SectionKind
-    start: int
-    end: int
-    body: tuple[str, ...]  # the body lines, doctests blanked, indentation kept
-    field: str = ""  # reST only: the field name (`param`, `rtype`, ...)
-    argument: str = ""  # reST only: what stands between field name and colon
-    first: str = ""  # reST only: the text after the colon on the field's own line
 
 
 def parse_docstring(text: str) -> ParsedDocstring:
     """Split a cleaned docstring into the parts a page shows separately."""
     raw = [line.rstrip() for line in text.splitlines()]
-    doctests = _doctest_blocks(raw)
+    doctests = doctest_blocks(raw)
     hidden = frozenset(i for block in doctests for i in block)
     examples = tuple(textwrap.dedent("\n".join(raw[i] for i in block)) for block in doctests)
-    gone = hidden | _dangling_labels(raw, hidden)
+    gone = hidden | dangling_labels(raw, hidden)
     lines = [("" if i in gone else line) for i, line in enumerate(raw)]
     style: DocstringStyle = "plain"
-    sections: list[_Section] = []
+    sections: list[Section] = []
     best = 0
     for candidate, finder in _FINDERS:
         found = finder(raw, lines, hidden)
@@ -183,163 +115,10 @@ def parse_docstring(text: str) -> ParsedDocstring:
     )
 
 
-# --- doctests ---------------------------------------------------------------------------
-
-
-def _is_prompt(line: str) -> bool:
-    stripped = line.lstrip()
-    return stripped.startswith(">>>") and (len(stripped) == 3 or stripped[3] in " \t")
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
-def _doctest_blocks(lines: Sequence[str]) -> list[range]:
-    """Each `>>>` line with what follows it up to a blank or less indented line.
-
-    Output indented deeper than the prompt carries on past a blank line: printed
-    tensors hold blank lines, and cutting one in two would leave half in the prose.
-    """
-    blocks: list[range] = []
-    i = 0
-    while i < len(lines):
-        if not _is_prompt(lines[i]):
-            i += 1
-            continue
-        depth = _indent(lines[i])
-        end = i + 1
-        while end < len(lines):
-            if lines[end].strip() and _indent(lines[end]) >= depth:
-                end += 1
-                continue
-            after = _next_text(lines, end)
-            if end == i + 1 or after == len(lines) or _indent(lines[after]) <= depth:
-                break
-            end = after
-        blocks.append(range(i, end))
-        i = end
-    return blocks
-
-
-def _dangling_labels(raw: Sequence[str], hidden: frozenset[int]) -> frozenset[int]:
-    """Lines like "Example::" whose whole block was doctests: nothing is left to label."""
-    found: set[int] = set()
-    for i, line in enumerate(raw):
-        stripped = line.strip()
-        if i in hidden or not _LABEL.fullmatch(stripped):
-            continue
-        j, saw_doctest = i + 1, False
-        while j < len(raw) and (j in hidden or not raw[j].strip()):
-            saw_doctest = saw_doctest or j in hidden
-            j += 1
-        if saw_doctest and (j == len(raw) or _indent(raw[j]) <= _indent(line)):
-            found.add(i)
-    return frozenset(found)
-
-
-# --- finding sections -------------------------------------------------------------------
-
-
-def _base_indent(lines: Sequence[str]) -> int:
-    return min((_indent(line) for line in lines if line.strip()), default=0)
-
-
-def _next_text(raw: Sequence[str], start: int) -> int:
-    """Index of the first non-blank line at or after `start` (len(raw) if none)."""
-    while start < len(raw) and not raw[start].strip():
-        start += 1
-    return start
-
-
-def _google(raw: Sequence[str], lines: Sequence[str], hidden: frozenset[int]) -> list[_Section]:
-    """`Title:` at the docstring's own indentation, over a block indented further."""
-    base = _base_indent(raw)
-    sections: list[_Section] = []
-    i = 0
-    while i < len(raw):
-        line = raw[i]
-        match = _GOOGLE_HEADER.fullmatch(line.strip()) if i not in hidden else None
-        kind = _TITLES.get(_title_key(match.group(1))) if match else None
-        # "Args::" is a header too, but "Example::" mostly introduces a literal block
-        if match is None or kind is None or (match.group(2) and kind == "other"):
-            i += 1
-            continue
-        first = _next_text(raw, i + 1)
-        if _indent(line) != base or first == len(raw) or _indent(raw[first]) <= base:
-            i += 1
-            continue
-        end = first
-        while end < len(raw) and (not raw[end].strip() or _indent(raw[end]) > base):
-            end += 1
-        while not raw[end - 1].strip():
-            end -= 1
-        sections.append(_Section(match.group(1), kind, i, end, tuple(lines[i + 1 : end])))
-        i = end
-    return sections
-
-
-def _title_key(title: str) -> str:
-    return " ".join(title.lower().split())
-
-
-def _is_heading(raw: Sequence[str], i: int) -> bool:
-    """A text line underlined by the next one: a heading, known or not."""
-    return (
-        i + 1 < len(raw)
-        and bool(raw[i].strip())
-        and not _UNDERLINE.fullmatch(raw[i])
-        and bool(_UNDERLINE.fullmatch(raw[i + 1]))
-    )
-
-
-def _numpy(raw: Sequence[str], lines: Sequence[str], hidden: frozenset[int]) -> list[_Section]:
-    """Known titles underlined by dashes of about their length, each running to the next heading."""
-    sections: list[_Section] = []
-    for i in range(len(raw) - 1):
-        title = raw[i].strip()
-        match = _NUMPY_TITLE.fullmatch(title)
-        dashes = _DASHES.fullmatch(raw[i + 1])
-        if match is None or dashes is None or i in hidden:
-            continue
-        kind = _TITLES.get(_title_key(match.group(1)))
-        width = len(dashes.group(1))
-        if kind is None or not len(title) // 2 <= width <= 2 * len(title) + 2:
-            continue
-        end = i + 2
-        while end < len(raw) and not (_is_heading(raw, end) and end not in hidden):
-            end += 1
-        sections.append(_Section(match.group(1), kind, i, end, tuple(lines[i + 2 : end])))
-    return sections
-
-
-def _rest(raw: Sequence[str], lines: Sequence[str], hidden: frozenset[int]) -> list[_Section]:
-    """Each `:field arg: text` line with the lines indented under it."""
-    sections: list[_Section] = []
-    i = 0
-    while i < len(raw):
-        match = _REST_FIELD.fullmatch(raw[i]) if i not in hidden else None
-        if match is None:
-            i += 1
-            continue
-        depth = _indent(raw[i])
-        end = i + 1
-        while end < len(raw) and (not raw[end].strip() or _indent(raw[end]) > depth):
-            end += 1
-        while not raw[end - 1].strip():
-            end -= 1
-        field = match.group(1)
-        body = tuple(lines[i + 1 : end])
-        argument, first = match.group(2).strip(), (match.group(3) or "").strip()
-        sections.append(_Section(field, _REST_KINDS[field], i, end, body, field, argument, first))
-        i = end
-    return sections
-
-
 # --- free text --------------------------------------------------------------------------
 
 
-def _free_text(lines: Sequence[str], sections: list[_Section]) -> list[str]:
+def _free_text(lines: Sequence[str], sections: list[Section]) -> list[str]:
     """The lines no section holds, with a paragraph break where a section was cut out."""
     taken = {i for section in sections for i in range(section.start, section.end)}
     free: list[str] = []
@@ -352,7 +131,7 @@ def _free_text(lines: Sequence[str], sections: list[_Section]) -> list[str]:
 
 
 def _summary_and_rest(lines: Sequence[str]) -> tuple[str, str]:
-    start = _next_text(lines, 0)
+    start = next_text(lines, 0)
     end = start
     while end < len(lines) and lines[end].strip():
         end += 1
@@ -393,7 +172,7 @@ def _description(first: str, rest: Sequence[str]) -> str:
     out: list[str] = []
     literal_next = False
     for k, paragraph in enumerate(paragraphs):
-        indented = k > 0 and min(_indent(line) for line in paragraph) > 0
+        indented = k > 0 and min(indent(line) for line in paragraph) > 0
         if literal_next or indented:
             out.append(textwrap.dedent("\n".join(paragraph)))
         else:
@@ -427,7 +206,7 @@ class _Parts:
     other: tuple[tuple[str, str], ...] = ()
 
 
-def _structured_parts(sections: Sequence[_Section], style: DocstringStyle) -> _Parts:
+def _structured_parts(sections: Sequence[Section], style: DocstringStyle) -> _Parts:
     """Google and NumPy sections as fields, or as text where they do not parse."""
     found: dict[SectionKind, list[DocField]] = {
         "params": [],
@@ -467,10 +246,10 @@ def _fields(body: Sequence[str], parse: _Parser) -> list[DocField] | None:
     A later line at that indentation that does not parse continues the entry
     before it: hard-wrapped text at one indentation is common, stray fields are not.
     """
-    depth = _base_indent(body)
+    depth = base_indent(body)
     heads: list[tuple[Head, list[str]]] = []
     for line in body:
-        at_head = bool(line.strip()) and (not heads or _indent(line) <= depth)
+        at_head = bool(line.strip()) and (not heads or indent(line) <= depth)
         head = _head(parse, line.strip()) if at_head else None
         if head is not None:
             heads.append((head, []))
@@ -490,17 +269,17 @@ def _head(parse: _Parser, text: str) -> Head | None:
     if bullet is not None:
         head = parse(text[bullet.end() :])
     label = head[0] or head[1] if head is not None else ""
-    if label[:1].isupper() and _title_key(label) in _NOT_NAMES:
+    if label[:1].isupper() and title_key(label) in _NOT_NAMES:
         return None  # "Note: ..." or "Default: 0" at the fields' indentation continues a field
     return head
 
 
-_Finder = Callable[[Sequence[str], Sequence[str], frozenset[int]], list[_Section]]
+_Finder = Callable[[Sequence[str], Sequence[str], frozenset[int]], list[Section]]
 #: tried in this order; a later style must find strictly more sections to win
 _FINDERS: tuple[tuple[DocstringStyle, _Finder], ...] = (
-    ("google", _google),
-    ("numpy", _numpy),
-    ("rest", _rest),
+    ("google", google_sections),
+    ("numpy", numpy_sections),
+    ("rest", rest_sections),
 )
 _GOOGLE_PARSERS: Mapping[SectionKind, _Parser] = MappingProxyType(
     {
@@ -523,7 +302,7 @@ _PARSERS: Mapping[str, Mapping[SectionKind, _Parser]] = MappingProxyType(
 )
 
 
-def _rest_parts(sections: Sequence[_Section]) -> _Parts:
+def _rest_parts(sections: Sequence[Section]) -> _Parts:
     """reST fields merged: `:type x:` into `x`'s row, `:rtype:` into the one returns row."""
     params: dict[str, list[str]] = {}  # name -> [type, description]
     raises: list[DocField] = []

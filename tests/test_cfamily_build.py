@@ -153,7 +153,7 @@ def test_a_huge_generated_file_is_read_and_the_build_goes_on(
 
 def test_a_header_pairs_with_its_source_among_thousands_of_includers() -> None:
     from docgen.includes import IncludeGraph, ResolvedInclude
-    from docgen.render.cfamily_views import pair_of
+    from docgen.render.related import pair_of
 
     header = "lib/core/Tensor.h"
     includers = [f"src/ops/op{i:04}.cpp" for i in range(3000)]

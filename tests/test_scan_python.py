@@ -18,6 +18,7 @@ import docgen.scan.python as python
 import docgen.scan.python_signatures as python_signatures
 from docgen.facts import CodeRef, Definition, FileFacts, Import, PythonFacts, StringArg
 from docgen.scan.decode import decode_python
+from docgen.scan.python_statements import walk_cst
 
 TORCH_DISTRIBUTED = Path("/work/corpora/torch-2.13/torch/distributed")
 
@@ -280,7 +281,7 @@ def test_parameters_are_cut_from_the_source_when_that_is_provably_right(
     module = cst.parse_module(source)
     tree = ast.parse(source)
     node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))
-    found = [item for item in python._walk_cst(module) if isinstance(item.node, cst.FunctionDef)]
+    found = [item for item in walk_cst(module) if isinstance(item.node, cst.FunctionDef)]
     function = found[0].node
     assert isinstance(function, cst.FunctionDef)
     returns = module.code_for_node(function.returns.annotation) if function.returns else ""

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import posixpath
 from collections import Counter, defaultdict
-from collections.abc import Collection
 from dataclasses import dataclass
 
 from docgen.facts import CDefinition, FileFacts
@@ -73,9 +71,6 @@ GROUP_ORDER = (
     "macros",
     "includes",
 )
-HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".h++", ".inl")
-#: suffixes a header's source file (or a source file's header) may have
-PAIR_SUFFIXES = (*HEADER_SUFFIXES, ".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
 
 
 @dataclass(frozen=True)
@@ -344,27 +339,6 @@ def includes_view(facts: FileFacts, graph: IncludeGraph, linker: Linker) -> Incl
         lines = tuple(LineRef(n, "") for n in graph.lines_including(other, facts.path))
         included_by.append(Importer(other, linker.to_page(docs_page(other)), lines))
     return IncludesView(rows, tuple(included_by), graph.roots, graph.guessed)
-
-
-def pair_of(path: str, graph: IncludeGraph, files: Collection[str]) -> tuple[str, ...]:
-    """A header's source files and a source file's header: the same stem, in the same
-    folder or linked by an include.  (A folder can hold thousands of files: the folder's
-    candidates are looked up by name, never listed.)"""
-    stem, suffix = posixpath.splitext(posixpath.basename(path))
-    header = suffix.lower() in HEADER_SUFFIXES
-    base = posixpath.join(posixpath.dirname(path), stem)
-    siblings = {base + s for s in PAIR_SUFFIXES if base + s in files}
-    linked = (*graph.includes_of(path), *graph.included_by.get(path, ()))
-    # A header can have thousands of includers: the name is compared before anything else.
-    named = (p for p in linked if p.rpartition("/")[2].startswith(stem))
-    found = []
-    for other in sorted({*siblings, *named}):
-        other_stem, other_suffix = posixpath.splitext(posixpath.basename(other))
-        if other == path or other_stem != stem:
-            continue
-        if (other_suffix.lower() in HEADER_SUFFIXES) != header and other_suffix:
-            found.append(other)
-    return tuple(found)
 
 
 def keyword_groups(

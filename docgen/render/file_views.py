@@ -25,7 +25,7 @@ from .python_views import (
     python_overview,
     usage_view,
 )
-from .related import rank_related
+from .related import pair_of, rank_related
 from .suite_views import suite_view
 from .views import (
     CodeBlockView,
@@ -251,9 +251,7 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     if lookup.index.in_include_graph(path):
         includes = lookup.index.includes
         if cfamily:
-            from . import cfamily_views  # loaded for C-family pages only
-
-            pair = cfamily_views.pair_of(path, includes, lookup.index.files)
+            pair = pair_of(path, includes, lookup.index.files)
         includers = includes.included_by.get(path, ())
         included = includes.includes_of(path)
     imports = graph.imports_of(path)

@@ -2,7 +2,8 @@
 
 Kept pure (paths in, ranking out) so that the order can be tested without
 building pages.  A relation is a fact from the index: a test that exercises
-the file, an import in either direction, or a shared folder.  Scores add up,
+the file, an import or an include in either direction, a C-family header and its
+source file (`pair_of`), or a shared folder.  Scores add up,
 so a test in the same folder that imports the file outranks one that only
 shares its name.
 """
@@ -11,9 +12,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import posixpath
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from docgen.includes import IncludeGraph
 
 #: The reasons a page shows, with their weights, in the order a file's reasons are listed.
 UNDER_TEST = "code under test (this test imports it)"
@@ -130,3 +136,30 @@ def rank_related(
     weak = len(same_folder) - in_folder - _contains(same_folder, path)
     shown = tuple(itertools.islice(heapq.merge(strong, folder_only(), key=_key), max(limit, 0)))
     return Ranking(shown, len(found) + weak - len(shown))
+
+
+#: C-family header suffixes, for the pairing of a header with its source file
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".h++", ".inl")
+#: suffixes a header's source file (or a source file's header) may have
+PAIR_SUFFIXES = (*HEADER_SUFFIXES, ".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
+
+
+def pair_of(path: str, graph: IncludeGraph, files: Collection[str]) -> tuple[str, ...]:
+    """A header's source files and a source file's header: the same stem, in the same
+    folder or linked by an include.  (A folder can hold thousands of files: the folder's
+    candidates are looked up by name, never listed.)"""
+    stem, suffix = posixpath.splitext(posixpath.basename(path))
+    header = suffix.lower() in HEADER_SUFFIXES
+    base = posixpath.join(posixpath.dirname(path), stem)
+    siblings = {base + s for s in PAIR_SUFFIXES if base + s in files}
+    linked = (*graph.includes_of(path), *graph.included_by.get(path, ()))
+    # A header can have thousands of includers: the name is compared before anything else.
+    named = (p for p in linked if p.rpartition("/")[2].startswith(stem))
+    found = []
+    for other in sorted({*siblings, *named}):
+        other_stem, other_suffix = posixpath.splitext(posixpath.basename(other))
+        if other == path or other_stem != stem:
+            continue
+        if (other_suffix.lower() in HEADER_SUFFIXES) != header and other_suffix:
+            found.append(other)
+    return tuple(found)
