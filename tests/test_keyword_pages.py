@@ -49,6 +49,38 @@ def test_names_that_share_long_beginnings_are_cut_by_count() -> None:
     assert _pages(same, 2) == [tuple(same[:2]), tuple(same[2:])]
 
 
+@given(
+    NAMES.flatmap(
+        lambda names: st.tuples(
+            st.just(names), st.lists(st.integers(1, 9), min_size=len(names), max_size=len(names))
+        )
+    ),
+    st.integers(min_value=1, max_value=12),
+    st.integers(min_value=1, max_value=20),
+)
+def test_pages_are_cut_by_places_too_and_only_a_heavy_name_stands_alone_over_them(
+    names_and_weights: tuple[list[str], list[int]], limit: int, places: int
+) -> None:
+    names, weights = names_and_weights
+    weight = dict(zip(names, weights, strict=True))
+    names = ordered(names)
+    weights = [weight[n] for n in names]
+    pages = _pages(names, limit, weights, places)
+    assert [n for page in pages for n in page] == names
+    for page in pages:
+        assert 0 < len(page) <= limit
+        assert sum(weight[n] for n in page) <= places or len(page) == 1
+    assert _pages(names, limit, weights, places) == pages
+    assert _pages(names, limit, [1] * len(names), len(names)) == _pages(names, limit)
+
+
+def test_a_name_defined_in_many_places_gets_a_page_of_its_own() -> None:
+    names = ordered(["sa", "schema", "schema_str", "self_", "set"])
+    places = {"sa": 1, "schema": 3122, "schema_str": 3102, "self_": 298, "set": 137}
+    pages = _pages(names, 1000, [places[n] for n in names], 2000)
+    assert pages == [("sa",), ("schema",), ("schema_str",), ("self_", "set")]
+
+
 def test_chunks_name_each_letters_pages() -> None:
     names = ordered(["apple", "avocado", "banana", "berry", "blue", "cherry"])
     chunks = _chunks(names, 2)

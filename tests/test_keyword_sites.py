@@ -23,11 +23,12 @@ from docgen.state import State
 
 
 @contextmanager
-def small_pages(single: int = 3, letter: int = 2) -> Iterator[None]:
+def small_pages(single: int = 3, letter: int = 2, places: int = 3) -> Iterator[None]:
     """Split the index as a large repository's is, with a handful of names."""
     with (
         mock.patch.object(keyword_views, "SINGLE_PAGE_LIMIT", single),
         mock.patch.object(keyword_views, "LETTER_PAGE_LIMIT", letter),
+        mock.patch.object(keyword_views, "LETTER_PAGE_PLACES", places),
     ):
         yield
 

@@ -8,6 +8,7 @@ names no mirrored page can have (mirrored pages end in `_docs.md`, `_kw.md`,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -31,6 +32,9 @@ SINGLE_PAGE_LIMIT = 1_500
 #: more names than this under one letter and that letter splits into numbered pages
 #: (a page of a thousand names is about 250 KB of Markdown)
 LETTER_PAGE_LIMIT = 1_000
+#: nor more places (definitions and imports) than this on one letter page, about 600 KB,
+#: unless one name alone has them (whole torch/ has names defined in 4,000 places)
+LETTER_PAGE_PLACES = 2_000
 
 
 @dataclass(frozen=True)
@@ -44,55 +48,82 @@ class _Chunk:
     names: tuple[str, ...]
 
 
-def _chunks(names: Sequence[str], limit: int) -> list[_Chunk]:
+def _chunks(
+    names: Sequence[str],
+    limit: int,
+    places_of: Callable[[str], int] | None = None,
+    places: int | None = None,
+) -> list[_Chunk]:
     """Letter pages: names grouped by letter, each group cut into pages of at most `limit`
-    names (see `_pages`)."""
+    names and, with `places_of`, at most `places` places (see `_pages`)."""
     by_letter: dict[str, list[str]] = {}
     for name in names:
         by_letter.setdefault(letter_of(name), []).append(name)
     chunks = []
     size = max(limit, 1)
     for letter in LETTERS:
-        pages = _pages(by_letter.get(letter, []), size)
+        group = by_letter.get(letter, [])
+        weights = [places_of(name) for name in group] if places_of is not None else None
+        pages = _pages(group, size, weights, places)
         for i, piece in enumerate(pages):
             chunks.append(_Chunk(letter_page(letter, i + 1), letter, i + 1, len(pages), piece))
     return chunks
 
 
-def _pages(names: Sequence[str], limit: int) -> list[tuple[str, ...]]:
-    """A letter's names (in `name_order`) cut into pages of at most `limit`, where their
+def _pages(
+    names: Sequence[str],
+    limit: int,
+    weights: Sequence[int] | None = None,
+    places: int | None = None,
+) -> list[tuple[str, ...]]:
+    """A letter's names (in `name_order`) cut into pages of at most `limit` names and of
+    at most `places` in weight (`weights`, one a name: its places), where their
     beginnings differ: runs that share a beginning (case ignored) stay on one page, and
     the runs fill pages in order.  A new name then changes its own page only, not every
-    page after it, unless it overfills that page."""
+    page after it, unless it overfills that page.  A name heavier than a page has one
+    of its own."""
+    before = list(itertools.accumulate(weights or [1] * len(names), initial=0))
+    most = places if weights is not None and places is not None else before[-1]
     pages: list[tuple[str, ...]] = []
-    page: list[str] = []
-    for run in _runs(names, limit):
-        if page and len(page) + len(run) > limit:
-            pages.append(tuple(page))
-            page = []
-        page.extend(run)
-    if page:
-        pages.append(tuple(page))
+    start = end = 0
+    for _, run_end in _runs(names, limit, before, max(most, 1)):  # runs follow each other
+        if end > start and (run_end - start > limit or before[run_end] - before[start] > most):
+            pages.append(tuple(names[start:end]))
+            start = end
+        end = run_end
+    if end > start:
+        pages.append(tuple(names[start:end]))
     return pages
 
 
-def _runs(names: Sequence[str], limit: int) -> list[Sequence[str]]:
-    """`names` (in order, so case-folded beginnings are contiguous) cut into runs of at
-    most `limit`: a longer run is cut where the character after its names' common
-    beginning changes, again and again (a stack, not recursion: names may share long
-    beginnings), and by count where its names agree to the end."""
+def _runs(
+    names: Sequence[str], limit: int, before: Sequence[int], most: int
+) -> list[tuple[int, int]]:
+    """`names` (in order, so case-folded beginnings are contiguous) cut into runs, as
+    (start, end), of at most `limit` names and `most` in weight (`before[i]`: the weight
+    of the names before the i-th): a longer run is cut where the character after its
+    names' common beginning changes, again and again (a stack, not recursion: names may
+    share long beginnings), and in order where its names agree to the end."""
     folded = [name.casefold() for name in names]
-    runs: list[Sequence[str]] = []
+
+    def fits(start: int, end: int) -> bool:
+        return end - start <= limit and before[end] - before[start] <= most
+
+    runs: list[tuple[int, int]] = []
     pending = [(0, len(names))]
     while pending:
         start, end = pending.pop()
-        if end - start <= limit:
-            runs.append(names[start:end])
+        if fits(start, end):
+            runs.append((start, end))
             continue
         depth = _shared(folded[start], folded[end - 1])
         if folded[start] == folded[end - 1]:  # nothing left to tell them apart by
-            cuts = list(range(start, end, limit))
-            runs.extend(names[i : min(i + limit, end)] for i in cuts)
+            while start < end:
+                cut = start + 1
+                while cut < end and fits(start, cut + 1):
+                    cut += 1
+                runs.append((start, cut))
+                start = cut
             continue
         parts = []
         begin = start
@@ -241,7 +272,7 @@ def keywords_view_jobs(
 
         inputs = (str(total_definitions), *_site_inputs(names, by_name, line_counts))
         return KeywordPlan([KeywordJob(KEYWORDS_PAGE, inputs, single)], (), {})
-    chunks = _chunks(names, letter_limit)
+    chunks = _chunks(names, letter_limit, lambda name: len(by_name[name]), LETTER_PAGE_PLACES)
     made: dict[str, list[PartSummary]] = {}
     for c in chunks:
         made.setdefault(c.letter, []).append(
