@@ -132,10 +132,9 @@ class FactsCache:
             text = texts.get(source.path)
             if not text:
                 unsummarized.append(source)
-                continue
-            try:
-                found[source.path] = loads(FileSummary, text)
-            except (ValueError, TypeError, KeyError):
+            elif (summary := _summary(text)) is not None:
+                found[source.path] = summary
+            else:
                 damaged.append(source)
         reused, unreadable = self.load(unsummarized)
         if reused and not self._readonly:
@@ -147,13 +146,8 @@ class FactsCache:
 
     def summaries_of(self, paths: Sequence[str]) -> dict[str, FileSummary]:
         """The stored summaries of these files, where they have a readable one."""
-        found: dict[str, FileSummary] = {}
-        for path, text in _read_column(self._conn, "summary", paths).items():
-            try:
-                found[path] = loads(FileSummary, text)
-            except (ValueError, TypeError, KeyError):
-                continue
-        return found
+        texts = _read_column(self._conn, "summary", paths)
+        return {path: s for path, text in texts.items() if (s := _summary(text)) is not None}
 
     def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
         """The cached facts of unchanged files, left in the database until a page asks
@@ -223,6 +217,14 @@ class FactsCache:
         stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", self._keys)
         gone += list(stale)
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
+
+
+def _summary(text: str) -> FileSummary | None:
+    """A row's summary, None when it cannot be read."""
+    try:
+        return loads(FileSummary, text)
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 def stamp_text(stamp: tuple[int, ...]) -> str:
