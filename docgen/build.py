@@ -20,10 +20,12 @@ from docgen.project import project_name
 from docgen.state import (
     STATE_DIR,
     STATE_FILE,
+    PageCheck,
     State,
     StateDamaged,
     discard_state,
     open_state,
+    page_check,
     state_trouble,
     sweep_temporary,
 )
@@ -112,13 +114,14 @@ def build_pages(
 ) -> BuildReport:
     """The build itself: discover, scan what changed, index, render, write."""
     clock = PhaseClock()
-    with early_worker(options, early) as warm:
+    # The pages written before are checked in a child while the tree is walked.
+    with early_worker(options, early) as warm, page_check(options.out) as check:
         discovery = discover_sources(options)
         project = project_for(options)
         inputs = inputs_digest(options, discovery, project)
         clock.lap("discover")
         with open_state(options.out) as state:
-            last_report = up_to_date(state, options.out, inputs)
+            last_report = up_to_date(state, options.out, inputs, check)
             if last_report is not None:
                 return clock.finish(last_report, "check")
             state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
@@ -126,7 +129,7 @@ def build_pages(
             # do (the renderer while the workers parse: see `scan_sources`).
             from docgen.scanning import scan_sources
 
-            scan = scan_sources(state, options, discovery, progress, warm)
+            scan = scan_sources(state, options, discovery, progress, warm, check)
     clock.lap("scan")
     if options.shard is not None:  # a share of the facts, for a later build to import
         report = shard_report(discovery, scan.scanned, scan.reused, options)
@@ -291,11 +294,18 @@ def project_for(options: BuildOptions) -> str:
     return options.project or project_name(options.repo)
 
 
-def up_to_date(state: State, out: Path, inputs: str) -> BuildReport | None:
-    """The last build's report when nothing it depends on has changed since."""
+def up_to_date(
+    state: State, out: Path, inputs: str, check: PageCheck | None = None
+) -> BuildReport | None:
+    """The last build's report when nothing it depends on has changed since; `check`,
+    when given, tells which pages changed (see `page_check`)."""
     if state.meta("inputs") != inputs:
         return None
-    pages = state.pages_intact(out)
+    stale = check.stale() if check is not None else None
+    if stale is not None:  # the child's answer: the count, unless a page changed
+        pages = None if stale else state.page_count()
+    else:
+        pages = state.pages_intact(out)
     stored = state.meta("report")
     if pages is None or stored is None:
         return None

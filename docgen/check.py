@@ -29,6 +29,7 @@ from docgen.state import (
     facts_key,
     keys_for,
     missing_state,
+    page_check,
     read_state,
 )
 
@@ -89,25 +90,27 @@ def compare_pages(
     options: BuildOptions, progress: Callable[[int], Progress] | None = None
 ) -> CheckReport:
     started = time.perf_counter()
-    discovery = discover_sources(options)
-    project = project_for(options)
-    with read_state(options.out) as state:
-        if state is None:
-            raise DocgenError(f"{missing_state(options.out)}: run `docgen build`")
-        fast = up_to_date(state, options.out, inputs_digest(options, discovery, project))
-        if fast is not None:
-            return CheckReport([], fast.unchanged, time.perf_counter() - started)
-        # The facts, the index, the parser and the renderer load only when something
-        # may have changed.
-        from docgen.index import build_index
-        from docgen.scanning import scan_settings, sites_made_from
+    with page_check(options.out) as pages:  # checked in a child while the tree is walked
+        discovery = discover_sources(options)
+        project = project_for(options)
+        with read_state(options.out) as state:
+            if state is None:
+                raise DocgenError(f"{missing_state(options.out)}: run `docgen build`")
+            inputs = inputs_digest(options, discovery, project)
+            fast = up_to_date(state, options.out, inputs, pages)
+            if fast is not None:
+                return CheckReport([], fast.unchanged, time.perf_counter() - started)
+            # The facts, the index, the parser and the renderer load only when something
+            # may have changed.
+            from docgen.index import build_index
+            from docgen.scanning import scan_settings, sites_made_from
 
-        settings = scan_settings(state, options, discovery)
-        key = facts_key()
-        cache = state.facts(key, keys_for(key, settings))
-        reused, fresh = cache.split(discovery.files)
-        known, previous = state.pages_as_left(options.out)
-        stored = state.stored_sites(sites_made_from(cache.digests))
+            settings = scan_settings(state, options, discovery)
+            key = facts_key()
+            cache = state.facts(key, keys_for(key, settings))
+            reused, fresh = cache.split(discovery.files)
+            known, previous = state.pages_as_left(options.out, pages.stale())
+            stored = state.stored_sites(sites_made_from(cache.digests))
     from docgen.keyword_sites import KeywordSites
     from docgen.produce import make_pages, plan_pages
     from docgen.workers import scan_files

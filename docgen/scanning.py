@@ -16,7 +16,6 @@ from docgen.file_summary import FileSummary, summarize
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
-from docgen.processes import StartedProcess, kill
 from docgen.scan.languages import (
     CPP_SOURCE_SUFFIXES,
     defines_macros,
@@ -24,7 +23,7 @@ from docgen.scan.languages import (
 )
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
-from docgen.state.page_stamps import answer, start_check
+from docgen.state.page_stamps import PageCheck, start_check
 
 if TYPE_CHECKING:
     import jinja2
@@ -66,16 +65,19 @@ def scan_sources(
     discovery: Discovery,
     progress: Callable[[int], Progress] | None = None,
     warm: WarmWorker | None = None,
+    check: PageCheck | None = None,
 ) -> ScanResult:
     """Parse what changed; decode the cached facts and compile the templates meanwhile.
     `warm`, a worker forked earlier, scans first (see `docgen.warm`); the pages written
-    before are checked meanwhile too, in a child (see `docgen.state.page_stamps`)."""
-    check = start_check(options.out, state.database())
-    try:
+    before are checked meanwhile too, in a child (`check`, started earlier, or one
+    started now: see `docgen.state.page_stamps`)."""
+    if check is not None:
         return _scan_sources(state, options, discovery, progress, warm, check)
+    own = PageCheck(start_check(options.out, state.database()))
+    try:
+        return _scan_sources(state, options, discovery, progress, warm, own)
     finally:
-        if check is not None:
-            kill(check)  # a no-op once it answered
+        own.stop()
 
 
 def _scan_sources(
@@ -84,7 +86,7 @@ def _scan_sources(
     discovery: Discovery,
     progress: Callable[[int], Progress] | None,
     warm: WarmWorker | None,
-    check: StartedProcess | None,
+    check: PageCheck,
 ) -> ScanResult:
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
@@ -170,7 +172,7 @@ def _scan_sources(
     cache.store(fresh, scanned_now, texts, summary_texts)
     cache.forget_all_but(s.path for s in files)
     made_from = sites_made_from(cache.digests)
-    stale = answer(check) if check is not None else None
+    stale = check.stale()
     manifest, previous_pages = state.pages_as_left(options.out, stale)
     summaries, encoded = summarized[0]
     return ScanResult(

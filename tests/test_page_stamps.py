@@ -6,7 +6,9 @@ from pathlib import Path
 
 from conftest import built_copy, clean_pages, page_files, run_build
 
-from docgen.state import open_state
+from docgen.check import check
+from docgen.options import resolve_options
+from docgen.state import open_state, page_check
 from docgen.state.page_stamps import answer, stale_pages, start_check
 
 
@@ -48,3 +50,38 @@ def test_pages_edited_by_hand_are_made_again_by_an_edit(tmp_path: Path) -> None:
     leaf.write_text(leaf.read_text() + "\n# a comment\n")
     run_build(repo, out, jobs=1)
     assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_a_build_with_nothing_to_do_restores_a_page_edited_by_hand(tmp_path: Path) -> None:
+    repo, out = built_copy("torchlike", tmp_path)
+    untouched = run_build(repo, out, jobs=1)
+    assert untouched.written == [] and untouched.unchanged == len(page_files(out))
+    (out / "README.md_kw.md").write_text("edited by hand\n", encoding="utf-8")
+    report = run_build(repo, out, jobs=1)
+    assert report.written == ["README.md_kw.md"]
+    assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_the_check_started_before_the_walk_answers_once_and_stops(tmp_path: Path) -> None:
+    _, out = built_copy("torchlike", tmp_path)
+    (out / "README.md_docs.md").unlink()
+    with page_check(out) as check:
+        first = check.stale()
+        assert first == {"README.md_docs.md"}
+        assert check.stale() is first  # asked again: the same answer, no second child
+    with open_state(out) as state:
+        assert state.page_count() == len(page_files(out)) + 1
+
+
+def test_no_check_is_started_where_no_build_left_a_state(tmp_path: Path) -> None:
+    with page_check(tmp_path / "never-built") as check:
+        assert check.stale() is None  # the build checks the pages itself, if any
+    assert not (tmp_path / "never-built").exists()
+
+
+def test_docgen_check_reports_a_page_edited_by_hand(tmp_path: Path) -> None:
+    repo, out = built_copy("torchlike", tmp_path)
+    assert check(resolve_options(repo, out, 1)).differences == []
+    (out / "minitorch/version.py_kw.md").write_text("edited by hand\n", encoding="utf-8")
+    found = check(resolve_options(repo, out, 1)).differences
+    assert [(d.page, d.what) for d in found] == [("minitorch/version.py_kw.md", "stale")]

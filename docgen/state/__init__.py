@@ -18,6 +18,7 @@ from docgen.state.db import (
     read_state,
 )
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key, keys_for
+from docgen.state.page_stamps import PageCheck, page_check
 from docgen.state.recover import discard_state, missing_state, state_trouble, sweep_temporary
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "STATE_FILE",
     "TEMP_DIR",
     "TIMEOUT_WORDS",
+    "PageCheck",
     "PageRecord",
     "State",
     "StateDamaged",
@@ -34,6 +36,7 @@ __all__ = [
     "keys_for",
     "missing_state",
     "open_state",
+    "page_check",
     "read_state",
     "state_trouble",
     "sweep_temporary",

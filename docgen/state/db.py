@@ -214,6 +214,10 @@ class State:
             count += 1
         return count
 
+    def page_count(self) -> int:
+        """How many pages the last build recorded."""
+        return int(self._conn.execute("SELECT count(*) FROM pages").fetchone()[0])
+
     def record_pages(self, records: Iterable[PageRecord]) -> None:
         self._conn.executemany(
             "INSERT OR REPLACE INTO pages (path, sha256, stamp, inputs) VALUES (?, ?, ?, ?)",
