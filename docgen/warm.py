@@ -8,13 +8,18 @@ anything else of docgen loads, and a build with nothing to scan never loads them
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 from typing import TYPE_CHECKING
 
 from docgen.processes import StartedProcess, kill, start_process
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+
+#: How much lower the early worker's priority is than the build's own process.
+WARM_NICENESS = 5
 
 
 def fork_scan_worker() -> StartedProcess | None:
@@ -29,6 +34,11 @@ def fork_scan_worker() -> StartedProcess | None:
 
 
 def _scan_worker(conn: Connection, parent: int) -> None:
+    # It gives way to the build's own process and to the check of its pages while they
+    # compete for the cores (a build with nothing to do never needs it), and has
+    # loaded libcst long before a one-file edit hands it the file.
+    with contextlib.suppress(OSError):
+        os.nice(WARM_NICENESS)
     from docgen.workers import serve_scans
 
     serve_scans(conn, parent, True)

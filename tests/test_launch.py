@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from conftest import child_env
 
 from docgen import launch
 from docgen.discover import SourceFile
-from docgen.warm import WarmWorker, fork_scan_worker
+from docgen.processes import kill
+from docgen.warm import WARM_NICENESS, WarmWorker, fork_scan_worker
 from docgen.workers import scan_files
 
 
@@ -48,6 +51,23 @@ def test_the_worker_forked_first_scans_the_builds_files(tmp_path: Path) -> None:
     assert not started.process.is_alive()
     names = [r.facts.python.definitions[0].name for r in results if r.facts.python]
     assert names == ["f0", "f1", "f2"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+def test_the_worker_forked_first_gives_way_to_the_build(tmp_path: Path) -> None:
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    if own >= 19:
+        pytest.skip("this process has the lowest priority already")
+    started = fork_scan_worker()
+    assert started is not None
+    try:
+        deadline = time.monotonic() + 10
+        while os.getpriority(os.PRIO_PROCESS, started.process.pid) == own:
+            assert time.monotonic() < deadline, "the worker kept the build's priority"
+            time.sleep(0.01)  # it lowers its own as it starts
+        assert os.getpriority(os.PRIO_PROCESS, started.process.pid) == min(own + WARM_NICENESS, 19)
+    finally:
+        kill(started)
 
 
 #: Runs `docgen ARGS...` through `launch.main`, saying on stderr what the build was
