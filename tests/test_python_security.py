@@ -291,6 +291,31 @@ def test_a_method_named_like_an_import_does_not_shadow_it() -> None:
     assert found(source) == [(5, "pickle-load", "pickle.load")]
 
 
+def test_a_parameter_named_eval_shadows_it_in_its_own_function_only() -> None:
+    source = """
+        def check(template, args):
+            return eval(template + args)
+
+        class Manager:
+            async def __aexit__(self, etype, eval, tb):
+                return eval(etype)
+
+        def run(code):
+            exec(code, {})
+
+        def nested(exec):
+            def inner(code):
+                exec(code)
+            return inner
+        """
+    assert found(source) == [(3, "eval-exec", "eval"), (10, "eval-exec", "exec")]
+
+
+def test_eval_bound_at_module_level_shadows_it_everywhere() -> None:
+    source = "def eval(x):\n    return x\ndef f(s):\n    return eval(s)\n"
+    assert found(source) == []
+
+
 def test_relative_imports_resolve_to_nothing() -> None:
     assert found("from .torch import load\nload(f)") == []
     assert found("from . import torch\ntorch.load(f)") == []

@@ -25,6 +25,9 @@ class Names:
     builtins_shadowed: frozenset[str]  # of "eval"/"exec": bound by the module itself
     #: local classes built on a safe yaml loader, or their aliases
     safe_loader_classes: frozenset[str]
+    #: "eval"/"exec" bound only as a parameter: the lines of the functions that bind it
+    #: (`def __aexit__(self, etype, eval, tb)` shadows `eval` in that function alone)
+    builtins_shadowed_in: Mapping[str, tuple[tuple[int, int], ...]]
 
 
 #: yaml loaders that cannot build arbitrary objects (FullLoader: see `python_security`)
@@ -50,7 +53,10 @@ def resolve(node: ast.expr, names: Names) -> tuple[str, ...]:
     if targets is not None:
         return tuple(target + rest for target in targets)
     if len(parts) == 1 and root in _BUILTINS and root not in names.builtins_shadowed:
-        return (root,)
+        line = getattr(node, "lineno", 0)
+        spans = names.builtins_shadowed_in.get(root, ())
+        if not any(first <= line <= last for first, last in spans):
+            return (root,)
     return ()
 
 
@@ -141,6 +147,8 @@ def read_statements(tree: ast.Module) -> tuple[Names, list[ast.Assign]]:
     """
     aliases: dict[str, list[str]] = {}
     local: set[str] = set()  # bound by relative import, non-alias assignment or parameter
+    #: "eval"/"exec" as a parameter: the lines of each function that binds it
+    parameters: dict[str, list[tuple[int, int]]] = {}
     defined: set[str] = set()  # bound by def/class: a local function shadows an import
     methods: set[int] = set()  # ids of functions directly in a class body: they bind nothing
     classes: list[ast.ClassDef] = []
@@ -163,7 +171,7 @@ def read_statements(tree: ast.Module) -> tuple[Names, list[ast.Assign]]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             if id(node) not in methods:
                 defined.add(node.name)
-            _add_parameters(node.args, local)
+            _add_parameters(node, local, parameters)
         elif isinstance(node, ast.ClassDef):
             defined.add(node.name)
             classes.append(node)
@@ -174,7 +182,7 @@ def read_statements(tree: ast.Module) -> tuple[Names, list[ast.Assign]]:
             )
         for field in blocks[type(node)]:
             extend(getattr(node, field))
-    return _names(aliases, local, defined, chains, classes), tls
+    return _names(aliases, local, defined, chains, classes, parameters), tls
 
 
 def _names(
@@ -183,13 +191,17 @@ def _names(
     defined: set[str],
     chains: list[tuple[str, ast.expr]],
     classes: list[ast.ClassDef],
+    parameters: Mapping[str, list[tuple[int, int]]],
 ) -> Names:
     """The module's scope once every binding is known."""
     for bound in defined:
         aliases.pop(bound, None)
     if chains:
         imported = Names(
-            MappingProxyType({k: tuple(v) for k, v in aliases.items()}), frozenset(), frozenset()
+            MappingProxyType({k: tuple(v) for k, v in aliases.items()}),
+            frozenset(),
+            frozenset(),
+            MappingProxyType({}),
         )
         resolved = [(bound, resolve(value, imported)) for bound, value in chains]
         # `load = pickle.load` makes `load` an alias, unless `load` is bound to something else
@@ -202,7 +214,10 @@ def _names(
     )
     taken = local | defined | {name for name, _ in chains}
     shadowed = frozenset(n for n in _BUILTINS if n in taken)
-    names = Names(scope, shadowed, frozenset())
+    within = MappingProxyType(
+        {n: tuple(sorted(spans)) for n, spans in parameters.items() if n not in shadowed}
+    )
+    names = Names(scope, shadowed, frozenset(), within)
     if not classes:
         return names
     safe = _safe_loader_classes(classes, names)
@@ -218,7 +233,7 @@ def _names(
         if bound not in local | defined
         and all(isinstance(value, ast.Name) and value.id in safe for value in assigned)
     }
-    return Names(scope, shadowed, safe | safe_variables)
+    return Names(scope, shadowed, safe | safe_variables, within)
 
 
 def _read_import(
@@ -265,15 +280,23 @@ def _read_assignment(
             tls.append(node)
 
 
-def _add_parameters(arguments: ast.arguments, local: set[str]) -> None:
-    """Parameters: `pickle_module.load(f)` is no `pickle.load` when `pickle_module` is one."""
-    for group in (arguments.posonlyargs, arguments.args, arguments.kwonlyargs):
-        for arg in group:
+def _add_parameters(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    local: set[str],
+    builtins: dict[str, list[tuple[int, int]]],
+) -> None:
+    """Parameters: `pickle_module.load(f)` is no `pickle.load` when `pickle_module` is one;
+    a parameter named `eval` or `exec` shadows the builtin in its own function only."""
+    arguments = function.args
+    named = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    for arg in (*named, arguments.vararg, arguments.kwarg):
+        if arg is None:
+            continue
+        if arg.arg in _BUILTINS:
+            span = (function.lineno, function.end_lineno or function.lineno)
+            builtins.setdefault(arg.arg, []).append(span)
+        else:
             local.add(arg.arg)
-    if arguments.vararg is not None:
-        local.add(arguments.vararg.arg)
-    if arguments.kwarg is not None:
-        local.add(arguments.kwarg.arg)
 
 
 def _safe_loader_classes(classes: list[ast.ClassDef], names: Names) -> frozenset[str]:
@@ -282,7 +305,9 @@ def _safe_loader_classes(classes: list[ast.ClassDef], names: Names) -> frozenset
     changed = True
     while changed:
         changed = False
-        known = Names(names.aliases, names.builtins_shadowed, frozenset(safe))
+        known = Names(
+            names.aliases, names.builtins_shadowed, frozenset(safe), names.builtins_shadowed_in
+        )
         for cls in classes:
             if cls.name in safe or not cls.bases:
                 continue
