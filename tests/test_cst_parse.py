@@ -15,6 +15,9 @@ from docgen.scan.cst_parse import parse_module
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
+# hypothesmith compiles what it generates; CPython's warnings about that code are noise here.
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
+
 
 def checks_are_on() -> bool:
     """Whether libcst still rejects a node built by hand that breaks its rules."""
