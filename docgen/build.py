@@ -129,7 +129,7 @@ def build_pages(
             # do (the renderer while the workers parse: see `scan_sources`).
             from docgen.scanning import scan_sources
 
-            scan = scan_sources(state, options, discovery, progress, warm, check)
+            scan = scan_sources(state, options, discovery, check, progress, warm)
     clock.lap("scan")
     if options.shard is not None:  # a share of the facts, for a later build to import
         report = shard_report(discovery, scan.scanned, scan.reused, options)
@@ -294,14 +294,12 @@ def project_for(options: BuildOptions) -> str:
     return options.project or project_name(options.repo)
 
 
-def up_to_date(
-    state: State, out: Path, inputs: str, check: PageCheck | None = None
-) -> BuildReport | None:
-    """The last build's report when nothing it depends on has changed since; `check`,
-    when given, tells which pages changed (see `page_check`)."""
+def up_to_date(state: State, out: Path, inputs: str, check: PageCheck) -> BuildReport | None:
+    """The last build's report when nothing it depends on has changed since; `check`
+    tells which pages changed (see `page_check`)."""
     if state.meta("inputs") != inputs:
         return None
-    stale = check.stale() if check is not None else None
+    stale = check.stale()
     if stale is not None:  # the child's answer: the count, unless a page changed
         pages = None if stale else state.page_count()
     else:

@@ -23,7 +23,7 @@ from docgen.scan.languages import (
 )
 from docgen.scan.settings import ScanSettings
 from docgen.state import State, facts_key, keys_for
-from docgen.state.page_stamps import PageCheck, start_check
+from docgen.state.page_stamps import PageCheck
 
 if TYPE_CHECKING:
     import jinja2
@@ -63,31 +63,13 @@ def scan_sources(
     state: State,
     options: BuildOptions,
     discovery: Discovery,
+    check: PageCheck,
     progress: Callable[[int], Progress] | None = None,
     warm: WarmWorker | None = None,
-    check: PageCheck | None = None,
 ) -> ScanResult:
     """Parse what changed; decode the cached facts and compile the templates meanwhile.
-    `warm`, a worker forked earlier, scans first (see `docgen.warm`); the pages written
-    before are checked meanwhile too, in a child (`check`, started earlier, or one
-    started now: see `docgen.state.page_stamps`)."""
-    if check is not None:
-        return _scan_sources(state, options, discovery, progress, warm, check)
-    own = PageCheck(start_check(options.out, state.database()))
-    try:
-        return _scan_sources(state, options, discovery, progress, warm, own)
-    finally:
-        own.stop()
-
-
-def _scan_sources(
-    state: State,
-    options: BuildOptions,
-    discovery: Discovery,
-    progress: Callable[[int], Progress] | None,
-    warm: WarmWorker | None,
-    check: PageCheck,
-) -> ScanResult:
+    `warm`, a worker forked earlier, scans first (see `docgen.warm`); `check` tells
+    which pages written before changed (see `docgen.state.page_stamps`)."""
     # The parser, the renderer and the templates load only when there is work to do.
     from docgen.workers import DEFAULT_FILE_TIMEOUT, scan_files
 

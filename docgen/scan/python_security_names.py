@@ -53,9 +53,8 @@ def resolve(node: ast.expr, names: Names) -> tuple[str, ...]:
     if targets is not None:
         return tuple(target + rest for target in targets)
     if len(parts) == 1 and root in _BUILTINS and root not in names.builtins_shadowed:
-        line = getattr(node, "lineno", 0)
         spans = names.builtins_shadowed_in.get(root, ())
-        if not any(first <= line <= last for first, last in spans):
+        if not any(first <= node.lineno <= last for first, last in spans):
             return (root,)
     return ()
 
