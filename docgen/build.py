@@ -70,6 +70,9 @@ class BuildReport:
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)  # phase -> seconds
     notices: list[str] = field(default_factory=list)  # about docgen's own state, not the files
+    #: the build's own objects (facts, index, page plan): a command that exits as soon as
+    #: it has reported (see `launch`) keeps them rather than free them one by one
+    held: tuple[object, ...] = field(default=(), repr=False, compare=False)
 
 
 def build(
@@ -192,6 +195,7 @@ def build_pages(
             state.keep_relations(*relations)
         if not unwritten:  # a page left as it was would be missed by a digest kept
             state.keep_page_scope(plan.scope_key)
+    report.held = (discovery, scan, index, plan, made)
     return clock.finish(report, "write")
 
 

@@ -122,7 +122,7 @@ def build_command(
     site_dir: str | None = None,
     shard: str | None = None,
     executor: str | None = None,
-) -> None:
+) -> BuildReport:
     """Write _docs.md and _kw.md pages for every file of REPO, plus folder pages.
 
     Settings come from REPO's pyproject.toml [tool.docgen] (or --config); flags
@@ -154,6 +154,7 @@ def build_command(
         if not quiet:
             click.echo(f"docgen: --strict: {len(report.warnings)} warnings", err=True)
         sys.exit(1)
+    return report  # see `main`
 
 
 cli.add_command(build_command, name="build")
@@ -354,13 +355,16 @@ def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -
     )
 
 
-def main(early: StartedProcess | None = None) -> None:
+def main(early: StartedProcess | None = None) -> object:
     """Entry point: docgen's own errors become one line and an exit code.  `early`: a
-    scan worker forked as the command began, for the build (see `launch`)."""
+    scan worker forked as the command began, for the build (see `launch`).  Returns
+    what the command returned (a build's report), for a caller that exits without
+    freeing it."""
     try:
         result = cli.main(standalone_mode=False, prog_name="docgen", obj=early)
         if isinstance(result, int) and result:  # ctx.exit(code) returns it in this mode
             sys.exit(result)
+        return result
     except (click.exceptions.Abort, KeyboardInterrupt):
         interrupted()
     except click.ClickException as exc:

@@ -7,6 +7,7 @@ of the tree, instead of following them."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -27,11 +28,18 @@ def main() -> NoReturn:
     flushed and the early worker is stopped: tearing down the interpreter would
     free every object the build made, one by one (30 ms after a one-file edit of
     364 files, more on a larger tree), and nothing is left to do by then (pages,
-    state and locks are closed by the command itself).  An unexpected error still
-    ends in Python's own traceback."""
+    state and locks are closed by the command itself).  For the same reason the
+    command's result, which holds the build's objects, is kept until then, and a
+    building command runs without the cycle collector: a build holds it back anyway,
+    and once the build had let it run again, its first pass walked every object the
+    build made (66 ms after a one-file edit of 12,000 files).  An unexpected error
+    still ends in Python's own traceback."""
     early = None
     try:
-        early = fork_scan_worker() if builds_pages(sys.argv[1:]) else None
+        building = builds_pages(sys.argv[1:])
+        early = fork_scan_worker() if building else None
+        if building:  # after the fork: the worker parses with the collector as it was
+            gc.disable()
         from docgen.cli import main as cli_main
     except BaseException as exc:
         if early is not None:
@@ -40,8 +48,9 @@ def main() -> NoReturn:
             sys.stderr.write("docgen: interrupted\n")
             leave(130)
         raise
+    made: object = None
     try:
-        cli_main(early)
+        made = cli_main(early)
     except SystemExit as exc:
         status = exc.code
     else:
@@ -49,12 +58,15 @@ def main() -> NoReturn:
     finally:
         if early is not None:  # a build has stopped it already; a usage error has not:
             kill(early)  # it holds this command's output open, and a reader would wait
-    leave(status)
+    leave(status, made)
 
 
-def leave(code: object) -> NoReturn:
+def leave(code: object, made: object = None) -> NoReturn:
     """Exit with `code` as `sys.exit` would (a message is printed and means status 1;
-    output that cannot be flushed, as into a closed pipe, means 120, as in Python)."""
+    output that cannot be flushed, as into a closed pipe, means 120, as in Python).
+    `made`, what the command returned, is never freed: a build's report holds its
+    facts, index and page plan (freeing them took 35 ms after a one-file edit of
+    12,000 files)."""
     if code is None:
         status = 0
     elif isinstance(code, int):

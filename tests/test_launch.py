@@ -159,3 +159,35 @@ def test_the_command_exits_with_the_commands_status(tmp_path: Path) -> None:
     assert missing.returncode == 2
     assert missing.stderr.startswith("docgen: error: ")
     assert "Traceback" not in missing.stderr
+
+
+def _ending(*args: str) -> subprocess.CompletedProcess[str]:
+    """The `docgen` command with `leave` replaced by a report of how it would end: whether
+    the cycle collector runs, and what the command's result holds."""
+    program = (
+        "import gc, os, sys\n"
+        "import docgen.launch as launch\n"
+        "def leave(code, made=None):\n"
+        "    held = len(getattr(made, 'held', ()))\n"
+        "    print(gc.isenabled(), type(made).__name__, held, code, file=sys.stderr)\n"
+        "    sys.stderr.flush()\n"
+        "    os._exit(0)\n"
+        "launch.leave = leave\n"
+        f"sys.argv = ['docgen', *{list(args)!r}]\n"
+        "launch.main()\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", program], env=child_env(), capture_output=True, text=True
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+def test_a_build_ends_holding_its_objects_without_the_cycle_collector(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def f():\n    pass\n")
+    done = _ending("build", str(tmp_path), "--out", str(tmp_path / "out"), "-q")
+    assert done.stderr == "False BuildReport 5 0\n"
+
+
+def test_other_commands_keep_the_cycle_collector(tmp_path: Path) -> None:
+    done = _ending("find", "f", "--out", str(tmp_path / "out"))  # no pages there: an error
+    assert done.stderr.splitlines()[-1].split()[:3] == ["True", "NoneType", "0"]
