@@ -40,7 +40,7 @@ STATE_FILE = "state.sqlite"
 #: Where pages are written before they are renamed into place; swept by every build.
 TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "5"
+STATE_VERSION = "6"
 #: Tables every docgen state has from its first connection on.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"

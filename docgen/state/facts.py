@@ -24,11 +24,13 @@ from docgen.serialize import dumps, loads
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
 from docgen.state.readers import database_file, process_reader
 
+#: The facts' JSON last: SQLite reads a column after a long one by walking that one's
+#: overflow pages, and every build reads the small columns of every row.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS files ("
     " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, sha256 TEXT NOT NULL,"
-    " key TEXT NOT NULL, facts TEXT NOT NULL, digest TEXT NOT NULL,"
-    " summary TEXT NOT NULL DEFAULT '')",
+    " key TEXT NOT NULL, digest TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '',"
+    " facts TEXT NOT NULL)",
 )
 
 
@@ -203,9 +205,9 @@ class FactsCache:
                     stamp_text(source.stamp),
                     item.facts.sha256,
                     self.key_of(item.facts.path),
-                    text,
                     self.digests[item.facts.path],
                     known.get(item.facts.path) or summary_text(item),
+                    text,
                 )
             )
         self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
