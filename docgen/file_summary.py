@@ -9,7 +9,7 @@ their own summaries, kept with their relations (`docgen.cfamily_relations`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from docgen.facts import Definition, Import, Problem, PythonFacts, ScannedFile, Tag
 from docgen.scan.languages import is_cfamily
@@ -24,7 +24,9 @@ class FileSummary:
     line_count: int
     tags: tuple[str, ...]  # the names of `page_tags`
     problems: tuple[Problem, ...]
-    imports: tuple[Import, ...] | None  # None when the file has no Python facts
+    #: None when the file has no Python facts; aliases only where one binds a name other
+    #: than the import's own (see `summary_import`)
+    imports: tuple[Import, ...] | None
     suite: bool  # whether the analysis found a test suite in it
     links: tuple[str, ...]  # the targets of a Markdown file's links, in order
     #: the top-level classes and functions, (name, kind), the first of each name, in order
@@ -63,12 +65,31 @@ def summarize(scanned: ScannedFile) -> FileSummary:
         line_count=facts.line_count,
         tags=tuple(t.name for t in page_tags(scanned)),
         problems=facts.problems,
-        imports=python.imports if python is not None else None,
+        imports=tuple(map(summary_import, python.imports)) if python is not None else None,
         suite=scanned.analysis.suite is not None,
         links=tuple(link.target for link in facts.markdown.links) if facts.markdown else (),
         top_level=tuple(top_level(python).items()) if python is not None else (),
         exported=python.dunder_all if python is not None else None,
     )
+
+
+def summary_import(imp: Import) -> Import:
+    """The import with no aliases where each binds the name as written (`import a.b`
+    binds `a`, `from m import x` binds `x`): nine imports in ten, whose aliases were a
+    third of the bytes every build decodes (see `plain_binding`)."""
+    if imp.is_from:
+        plain = all(bound == name for (bound, _), name in zip(imp.aliases, imp.names, strict=False))
+    else:
+        top = (imp.module or "").split(".", 1)[0]
+        plain = imp.aliases == ((top, top),)
+    return replace(imp, aliases=()) if plain and imp.aliases else imp
+
+
+def plain_binding(imp: Import) -> tuple[tuple[str, str], ...]:
+    """What a plain import binds, (name, module), where a summary left its aliases out:
+    `import a.b` binds `a`."""
+    top = (imp.module or "").split(".", 1)[0]
+    return ((top, top),)
 
 
 def summary_text(scanned: ScannedFile) -> str:

@@ -3,12 +3,13 @@ files through their summaries, decoding only the facts of the pages it renders."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from conftest import built_copy, clean_pages, count_decoding, page_files, run_build
 
-from docgen.file_summary import FileSummary, summarize
+from docgen.file_summary import FileSummary, plain_binding, summarize
 from docgen.serialize import dumps, loads
 from docgen.workers import scan_data
 
@@ -42,12 +43,44 @@ def test_a_module_summary_holds_its_imports_exports_and_top_level_names() -> Non
     scanned = scan_data("pkg/mod.py", MODULE)
     summary = summarize(scanned)
     assert summary.kind == "python" and summary.line_count == MODULE.count(b"\n")
-    assert summary.imports == scanned.facts.python.imports if scanned.facts.python else False
-    assert [i.module for i in summary.imports or ()] == ["os", ".sibling", "pkg.other"]
+    assert scanned.facts.python is not None and summary.imports is not None
+    full = scanned.facts.python.imports
+    assert [replace(i, aliases=()) for i in summary.imports] == [
+        replace(i, aliases=()) for i in full
+    ]
+    # Aliases only where one renames: `import os` binds `os`, `from pkg.other import *` none.
+    assert [i.aliases for i in summary.imports] == [(), (("h", ".sibling.helper"),), ()]
+    assert [i.module for i in summary.imports] == ["os", ".sibling", "pkg.other"]
     assert summary.exported == ("Thing", "make")
     assert summary.top_level == (("Thing", "class"), ("make", "function"))
     assert summary.links == () and not summary.suite
     assert loads(FileSummary, dumps(summary)) == summary
+
+
+@pytest.mark.parametrize(
+    ("source", "kept"),
+    [
+        ("import a.b", ()),
+        ("import a.b as c", (("c", "a.b"),)),
+        ("from m import x, y", ()),
+        ("from m import x, y as z", (("x", "m.x"), ("z", "m.y"))),
+        ("from .. import x as x", ()),
+    ],
+)
+def test_a_summary_keeps_the_aliases_that_rename(
+    source: str, kept: tuple[tuple[str, str], ...]
+) -> None:
+    scanned = scan_data("pkg/mod.py", source.encode() + b"\n")
+    summary = summarize(scanned)
+    assert summary.imports is not None and [i.aliases for i in summary.imports] == [kept]
+
+
+def test_a_plain_import_summarized_still_binds_its_top_level_name() -> None:
+    for source, bound in (("import a.b", (("a", "a"),)), ("import a.b as c", (("c", "a.b"),))):
+        summary = summarize(scan_data("pkg/mod.py", source.encode() + b"\n"))
+        assert summary.imports is not None
+        (imp,) = summary.imports
+        assert (imp.aliases or plain_binding(imp)) == bound
 
 
 def test_a_markdown_summary_holds_its_link_targets_and_is_never_a_test() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from docgen.facts import Definition, Import
-from docgen.file_summary import is_top_level, top_level
+from docgen.file_summary import is_top_level, plain_binding, top_level
 from docgen.index import FolderEntry
 from docgen.links import docs_page
 
@@ -62,7 +62,7 @@ def _bindings(
             for name, as_name in zip(imp.names, bound, strict=True):
                 imported.setdefault(as_name, []).append((absolute, name))
         else:  # `import a.b as c` binds `c` to `a.b`; `import a.b` binds `a` to `a`
-            for as_name, module in imp.aliases:
+            for as_name, module in imp.aliases or plain_binding(imp):
                 modules.setdefault(as_name, []).append(module)
     return _Bindings(definitions, imported, modules, tuple(stars), exported)
 

@@ -18,6 +18,7 @@ from docgen.scan.settings import ScanSettings
 #: The modules whose code decides what facts a file has.
 FACTS_CODE = (
     "facts.py",
+    "file_summary.py",  # the summary kept beside the facts
     "kinds.py",
     "analyze.py",
     "serialize.py",
