@@ -178,7 +178,7 @@ def site_command(
     templates: tuple[str, ...],
     config_file: str | None,
     quiet: bool,
-) -> None:
+) -> BuildReport:
     """Build the pages of REPO, then publish them as a static HTML site.
 
     Every Markdown page becomes an HTML page at the same path (links and anchors
@@ -194,6 +194,7 @@ def site_command(
         report = build(options, progress, None if quiet else say, early)
     print_report(report, options.out, quiet, False)
     publish(options, site_dir, quiet)
+    return report  # see `main`
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -282,7 +283,7 @@ def hook_command(
     out: str | None,
     jobs: int | None,
     config_file: str | None,
-) -> None:
+) -> BuildReport:
     from docgen.build import build
     from docgen.options import resolve_options
 
@@ -296,7 +297,7 @@ def hook_command(
         if warning.path in given:
             click.echo(f"warning: {warning}", err=True)
     if not changed:
-        return
+        return report  # see `main`
     shown = os.path.relpath(options.out)
     for page in report.written:
         click.echo(f"docgen: wrote {shown}/{page}", err=True)
