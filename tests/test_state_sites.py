@@ -41,6 +41,20 @@ def test_a_first_fill_and_later_updates_keep_rows_and_indexes() -> None:
     assert "definitions_name" in plan
 
 
+def test_rows_of_a_file_that_left_are_removed_even_without_a_mark() -> None:
+    conn = sqlite3.connect(":memory:")
+    store_sites(conn, [site("alpha", "a.py", 1)], {"a.py": "1"})
+    # sites of a file the marks do not cover: kept marked, so that they can go
+    store_sites(conn, [site("alpha", "a.py", 1), site("stray", "s.py", 2)], {"a.py": "1"})
+    assert [s.name for s in find_sites(conn, "*", "glob")] == ["alpha", "stray"]
+    store_sites(conn, [site("alpha", "a.py", 1)], {"a.py": "1"})
+    assert [s.name for s in find_sites(conn, "*", "glob")] == ["alpha"]
+    # a file gone from the tree takes its rows and its mark along
+    store_sites(conn, [], {})
+    assert find_sites(conn, "*", "glob") == []
+    assert conn.execute("SELECT count(*) FROM site_sources").fetchone() == (0,)
+
+
 def test_a_site_pickles_as_its_field_values() -> None:
     """Sites cross from the scan workers to the build, one list per file."""
     site = DefinitionSite("add", "aten/add.h", 3, "function", "at::add", "at-add")

@@ -124,11 +124,15 @@ def store_sites(
         conn.execute(statement)
     marks = site_marks(conn)
     kept = {path for path, made in marks.items() if made_from.get(path) == made}
-    stale = {path for (path,) in conn.execute("SELECT DISTINCT path FROM definitions")} - kept
+    # Every file with rows has a mark (see the end), so the marks tell which rows are
+    # stale without reading the paths of all rows (25 ms on whole torch/'s 208,000).
+    stale = set(marks) - kept
     conn.executemany("DELETE FROM definitions WHERE path = ?", [(p,) for p in sorted(stale)])
     rows = [
         (s.name, s.kind, s.qualname, s.path, s.line, s.anchor) for s in sites if s.path not in kept
     ]
+    # A file given sites but no mark gets one that no build makes: its rows go next time.
+    marked = {**{row[3]: "" for row in rows}, **made_from}
     # Filling an empty table, the indexes are made afterwards, each by one sort: about
     # twice as fast as keeping them up to date row by row (a first build of a large tree).
     refill = conn.execute("SELECT 1 FROM definitions LIMIT 1").fetchone() is None
@@ -145,11 +149,11 @@ def store_sites(
             conn.execute(statement)
     conn.executemany(
         "DELETE FROM site_sources WHERE path = ?",
-        [(p,) for p in sorted(set(marks) - set(made_from))],
+        [(p,) for p in sorted(set(marks) - set(marked))],
     )
     conn.executemany(
         "INSERT OR REPLACE INTO site_sources VALUES (?, ?)",
-        [(p, m) for p, m in sorted(made_from.items()) if marks.get(p) != m],
+        [(p, m) for p, m in sorted(marked.items()) if marks.get(p) != m],
     )
 
 
