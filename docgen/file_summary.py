@@ -80,8 +80,7 @@ def summary_import(imp: Import) -> Import:
     if imp.is_from:
         plain = all(bound == name for (bound, _), name in zip(imp.aliases, imp.names, strict=False))
     else:
-        top = (imp.module or "").split(".", 1)[0]
-        plain = imp.aliases == ((top, top),)
+        plain = imp.aliases == plain_binding(imp)
     return replace(imp, aliases=()) if plain and imp.aliases else imp
 
 

@@ -36,10 +36,9 @@ def main() -> NoReturn:
     still ends in Python's own traceback."""
     early = None
     try:
-        building = builds_pages(sys.argv[1:])
-        early = fork_scan_worker() if building else None
-        if building:  # after the fork: the worker parses with the collector as it was
-            gc.disable()
+        if builds_pages(sys.argv[1:]):
+            early = fork_scan_worker()
+            gc.disable()  # after the fork: the worker parses with the collector as it was
         from docgen.cli import main as cli_main
     except BaseException as exc:
         if early is not None:

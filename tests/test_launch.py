@@ -88,10 +88,15 @@ launch.main()
 """
 
 
-def _watched(*args: str) -> subprocess.CompletedProcess[str]:
+def _launched(program: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`program` run with `args` as its command line."""
     return subprocess.run(
-        [sys.executable, "-c", _WATCHED, *args], env=child_env(), capture_output=True, text=True
+        [sys.executable, "-c", program, *args], env=child_env(), capture_output=True, text=True
     )
+
+
+def _watched(*args: str) -> subprocess.CompletedProcess[str]:
+    return _launched(_WATCHED, *args)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
@@ -161,28 +166,29 @@ def test_the_command_exits_with_the_commands_status(tmp_path: Path) -> None:
     assert "Traceback" not in missing.stderr
 
 
+#: Runs `docgen ARGS...` through `launch.main` with `leave` replaced by a report of how
+#: it would end: whether the cycle collector runs, what the command's result holds (a
+#: report's `held`, also through an exit's traceback), and the status.
+_ENDING = """
+import gc, os, sys
+import docgen.launch as launch
+def leave(code, made=None):
+    held = len(getattr(made, "held", ()))
+    tb = getattr(made, "__traceback__", None)
+    while tb is not None:  # an exit: the report is a local of a frame kept
+        held = max(held, len(getattr(tb.tb_frame.f_locals.get("report"), "held", ())))
+        tb = tb.tb_next
+    print(gc.isenabled(), type(made).__name__, held, code, file=sys.stderr)
+    sys.stderr.flush()
+    os._exit(0)
+launch.leave = leave
+sys.argv = ["docgen", *sys.argv[1:]]
+launch.main()
+"""
+
+
 def _ending(*args: str) -> subprocess.CompletedProcess[str]:
-    """The `docgen` command with `leave` replaced by a report of how it would end: whether
-    the cycle collector runs, and what the command's result holds."""
-    program = (
-        "import gc, os, sys\n"
-        "import docgen.launch as launch\n"
-        "def leave(code, made=None):\n"
-        "    held = len(getattr(made, 'held', ()))\n"
-        "    tb = getattr(made, '__traceback__', None)\n"
-        "    while tb is not None:  # an exit: the report is a local of a frame kept\n"
-        "        held = max(held, len(getattr(tb.tb_frame.f_locals.get('report'), 'held', ())))\n"
-        "        tb = tb.tb_next\n"
-        "    print(gc.isenabled(), type(made).__name__, held, code, file=sys.stderr)\n"
-        "    sys.stderr.flush()\n"
-        "    os._exit(0)\n"
-        "launch.leave = leave\n"
-        f"sys.argv = ['docgen', *{list(args)!r}]\n"
-        "launch.main()\n"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", program], env=child_env(), capture_output=True, text=True
-    )
+    return _launched(_ENDING, *args)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
