@@ -95,20 +95,16 @@ def _launched(program: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _watched(*args: str) -> subprocess.CompletedProcess[str]:
-    return _launched(_WATCHED, *args)
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_the_build_is_handed_the_early_worker_and_it_is_stopped(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f():\n    pass\n")
-    done = _watched("build", str(tmp_path), "--out", str(tmp_path / "out"), "-q")
+    done = _launched(_WATCHED, "build", str(tmp_path), "--out", str(tmp_path / "out"), "-q")
     assert (done.returncode, done.stderr) == (0, "build given StartedProcess\nstopped True\n")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_usage_error_stops_the_early_worker(tmp_path: Path) -> None:
-    done = _watched("build", str(tmp_path / "absent"))
+    done = _launched(_WATCHED, "build", str(tmp_path / "absent"))
     assert done.returncode == 2
     assert done.stderr.splitlines()[1:] == ["stopped True"]  # after the one-line error
     assert done.stderr.startswith("docgen: error: ")
@@ -187,24 +183,22 @@ launch.main()
 """
 
 
-def _ending(*args: str) -> subprocess.CompletedProcess[str]:
-    return _launched(_ENDING, *args)
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_build_ends_holding_its_objects_without_the_cycle_collector(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f():\n    pass\n")
-    done = _ending("build", str(tmp_path), "--out", str(tmp_path / "out"), "-q")
+    done = _launched(_ENDING, "build", str(tmp_path), "--out", str(tmp_path / "out"), "-q")
     assert done.stderr == "False BuildReport 5 0\n"
 
 
 def test_other_commands_keep_the_cycle_collector(tmp_path: Path) -> None:
-    done = _ending("find", "f", "--out", str(tmp_path / "out"))  # no pages there: an error
+    # no pages there: an error
+    done = _launched(_ENDING, "find", "f", "--out", str(tmp_path / "out"))
     assert done.stderr.splitlines()[-1].split() == ["True", "SystemExit", "0", "2"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_hook_that_wrote_pages_exits_1_still_holding_its_build(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f():\n    pass\n")
-    done = _ending("hook", "m.py", "--repo", str(tmp_path), "--out", str(tmp_path / "out"))
+    out = str(tmp_path / "out")
+    done = _launched(_ENDING, "hook", "m.py", "--repo", str(tmp_path), "--out", out)
     assert done.stderr.splitlines()[-1] == "False SystemExit 5 1"
