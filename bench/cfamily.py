@@ -5,11 +5,12 @@
 REPO defaults to the torch corpus of `bench/run.py` (`bench/corpora/torch`, 9,431
 C-family headers beside 2,285 Python files; `python bench/run.py --prepare-only
 --corpus torch` makes it).  The two builds run in turn, `--pairs` times, cold, into
-fresh output folders under `bench/results/` (removing the last output is not timed;
-the disk is synced before each build); medians of wall and CPU seconds are printed,
-with the range of the ratios of single pairs; the one "without" leaves every C-family
-file out with an `exclude` configuration.  Universal Ctags over the same C-family
-files is timed beside them when `ctags` is on the PATH.  Prints a Markdown table.
+output folders under `bench/results/` that do not exist yet (the last ones are moved
+aside and deleted after the builds: see `run.fresh`; the disk is synced before each
+build).  Medians of wall and CPU seconds are printed, with the range of the ratios of
+single pairs; the one "without" leaves every C-family file out with an `exclude`
+configuration.  Universal Ctags over the same C-family files is timed beside them when
+`ctags` is on the PATH.  Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from run import DEFAULT_TIMEOUT, measure  # bench/run.py, beside this script
+from run import DEFAULT_TIMEOUT, empty_trash, fresh, measure  # bench/run.py, beside it
 
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
@@ -42,8 +43,7 @@ def timed(command: list[str]) -> tuple[float, float]:
 
 def cold_build(repo: Path, name: str, jobs: int, config: Path | None) -> tuple[float, float]:
     """One cold build into a fresh folder; removing the last one is not timed."""
-    out = RESULTS / f"cfamily-{name}"
-    shutil.rmtree(out, ignore_errors=True)
+    out = fresh(RESULTS / f"cfamily-{name}")  # the last one is deleted at the end (see `fresh`)
     os.sync()  # the last build's pages reach the disk before this one starts
     command = [sys.executable, "-m", "docgen", "build", str(repo), "--out", str(out), "-q"]
     command += ["-j", str(jobs)]
@@ -82,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.pairs):  # in turn, so that a drift of the machine hits both
         runs["without"].append(cold_build(repo, "without", args.jobs, config))
         runs["with"].append(cold_build(repo, "with", args.jobs, None))
+    empty_trash()
     ctags = ctags_seconds(repo)
     c_files = sum(1 for p in repo.rglob("*") if p.suffix in SUFFIXES)
     wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
