@@ -203,6 +203,8 @@ class PageInputs:
             [
                 self._common,
                 "doc",
+                *(self._fact(p) for p in entry.files),
+                "tree",
                 self._tree(folder),
                 *entry.subfolders,
                 "most",
@@ -216,18 +218,29 @@ class PageInputs:
         )
 
     def _tree(self, folder: str) -> str:
-        """A digest of the facts of every file in the folder and below it."""
+        """A digest of what a folder page shows of the files below it (see `_outline`):
+        an edit deep in the tree remakes the folder pages above it only where it
+        changes what they show."""
         found = self._trees.get(folder)
         if found is None:
             entry = self._lookup.folder(folder)
             found = _digest(
                 [
-                    *(self._fact(p) for p in entry.files),
+                    *(self._outline(p) for p in entry.files),
                     *(f"{sub}/{self._tree(sub)}" for sub in entry.subfolders),
                 ]
             )
             self._trees[folder] = found
         return found
+
+    def _outline(self, path: str) -> str:
+        """What a folder page shows of a file of its subtree: its kind and tags (counts,
+        files by tag), and all the facts of a test file (its run commands)."""
+        kind = self._index.files.kind(path)
+        tags = self._lookup.tag_names(path)
+        if kind == "python" and "test" in tags:
+            return self._fact(path)
+        return f"{path}:{kind}:{','.join(tags)}"
 
     def keyword_page(self, page: str, shown: Sequence[str]) -> str:
         """A keyword page: what it shows of the index (see `KeywordJob.inputs`)."""

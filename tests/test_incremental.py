@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import copy_sample, page_files, run_build
 
+from docgen.render.pages import Renderer
 from docgen.state import read_state
 
 Edit = Callable[[Path], None]
@@ -165,3 +166,38 @@ def test_a_new_name_rewrites_its_own_letter_page_only(tmp_path: Path) -> None:
     clean = tmp_path / "clean"
     run_build(repo, clean)
     assert page_files(out) == page_files(clean)
+
+
+def test_folder_pages_above_an_edit_are_remade_only_when_they_show_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder page shows of the files below it their kinds, their tags and the test
+    files' run commands: a new function deep in the tree remakes its own folder's page
+    only, a new tag every folder page above it too, and both equal a clean build."""
+    repo = copy_sample("torchlike", tmp_path / "work")
+    out = repo / "docs" / "generated"
+    run_build(repo, out, jobs=1)
+    made: list[str] = []
+    folder_doc = Renderer.folder_doc
+
+    def recorded(renderer: Renderer, folder: str) -> str:
+        made.append(folder)
+        return folder_doc(renderer, folder)
+
+    monkeypatch.setattr(Renderer, "folder_doc", recorded)
+    steps = [
+        ("a new function", "\n\ndef extra():\n    pass\n", ["minitorch/contrib"]),
+        (
+            "a new tag",
+            "\n\ndef sync():\n    torch.cuda.synchronize()\n",
+            ["", "minitorch", "minitorch/contrib"],
+        ),
+    ]
+    for name, text, remade in steps:
+        made.clear()
+        _append("minitorch/contrib/extra.py", text)(repo)
+        run_build(repo, out, jobs=1)
+        assert sorted(made) == remade, name
+        clean = _clean_copy(repo, tmp_path)
+        run_build(clean, clean / "docs" / "generated", jobs=1)
+        assert page_files(out) == page_files(clean / "docs" / "generated"), name
