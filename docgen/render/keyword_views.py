@@ -30,11 +30,12 @@ ROOT_SOURCE = "."
 #: more distinct names than this and the index splits into letter pages
 SINGLE_PAGE_LIMIT = 1_500
 #: more names than this under one letter and that letter splits into numbered pages
-#: (a page of a thousand names is about 250 KB of Markdown)
-LETTER_PAGE_LIMIT = 1_000
-#: nor more places (definitions and imports) than this on one letter page, about 600 KB,
+#: (a page of 500 names is about 125 KB of Markdown); a new name remakes its page, so
+#: the page's size is part of what a one-file edit costs
+LETTER_PAGE_LIMIT = 500
+#: nor more places (definitions and imports) than this on one letter page, about 300 KB,
 #: unless one name alone has them (whole torch/ has names defined in 4,000 places)
-LETTER_PAGE_PLACES = 2_000
+LETTER_PAGE_PLACES = 1_000
 
 
 @dataclass(frozen=True)
