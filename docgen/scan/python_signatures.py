@@ -61,6 +61,11 @@ def _params_slice(
     start = source.offset(line, column)
     if start is None:
         return None
+    text = source.text
+    if start > 0 and text[start - 1] != "\n":
+        dedented = _header_in_block(text, start, node.name.value)
+        if dedented is not None:  # as libcst writes it: read like a header at the margin
+            text, start = dedented, 0
     head = [
         "def",
         _ws(module, node.whitespace_after_def),
@@ -77,7 +82,6 @@ def _params_slice(
         _ws(module, node.whitespace_before_params),
     ]
     prefix = "".join(head)
-    text = source.text
     indented = start > 0 and text[start - 1] != "\n"
     if (indented and "\n" in prefix) or not text.startswith(prefix, start):
         return None
@@ -113,6 +117,38 @@ def _params_slice(
     if (indented and "\n" in closing.rstrip("\n")) or not text.startswith(closing, end):
         return None
     return text[params_start:end]
+
+
+#: what can make a continuation line of a header more than whitespace between tokens:
+#: a string spanning lines, a backslash, a comment, a blank line
+_NOT_PLAIN = re.compile(r"\"\"\"|\'\'\'|\\|#|\n[ \t]*(?:\n|$)")
+
+
+def _header_in_block(text: str, start: int, name: str) -> str | None:
+    """A header in an indented block that spans lines, as libcst writes it on its own:
+    every continuation line without the block's indentation where it starts with it
+    (libcst keeps that indentation with the block, not with the line).  None when the
+    header is on one line, or holds anything but whitespace between tokens at its line
+    breaks (see `_NOT_PLAIN`): then the header is read as it was."""
+    line_start = text.rfind("\n", 0, start) + 1
+    block = text[line_start:start]
+    if block.strip(" \t"):
+        return None  # not an indentation: something else stands before the header
+    opened = text.find("(", start)
+    if opened < 0 or name not in text[start:opened]:
+        return None
+    closed = _closing_paren(text, opened + 1)
+    if closed is None:
+        return None
+    end = text.find("\n", closed)
+    end = len(text) if end < 0 else end + 1
+    header = text[start:end]
+    if "\n" not in header.rstrip("\n") or _NOT_PLAIN.search(header.rstrip("\n")):
+        return None
+    lines = header.split("\n")
+    return "\n".join(
+        [lines[0], *(x[len(block) :] if x.startswith(block) else x for x in lines[1:])]
+    )
 
 
 def _ws(module: cst.Module, node: cst.BaseParenthesizableWhitespace) -> str:
