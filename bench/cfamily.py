@@ -42,8 +42,9 @@ def timed(command: list[str]) -> tuple[float, float]:
 
 
 def cold_build(repo: Path, name: str, jobs: int, config: Path | None) -> tuple[float, float]:
-    """One cold build into a fresh folder; removing the last one is not timed."""
-    out = fresh(RESULTS / f"cfamily-{name}")  # the last one is deleted at the end (see `fresh`)
+    """One cold build into a folder that does not exist yet (the last one is moved aside
+    and deleted after the builds: see `run.fresh`)."""
+    out = fresh(RESULTS / f"cfamily-{name}")
     os.sync()  # the last build's pages reach the disk before this one starts
     command = [sys.executable, "-m", "docgen", "build", str(repo), "--out", str(out), "-q"]
     command += ["-j", str(jobs)]

@@ -236,11 +236,10 @@ class PageInputs:
     def _outline(self, path: str) -> str:
         """What a folder page shows of a file of its subtree: its kind and tags (counts,
         files by tag), and all the facts of a test file (its run commands)."""
-        kind = self._index.files.kind(path)
-        tags = self._lookup.tag_names(path)
-        if kind == "python" and "test" in tags:
+        if path in self._lookup.test_files:
             return self._fact(path)
-        return f"{path}:{kind}:{','.join(tags)}"
+        tags = ",".join(self._lookup.tag_names(path))
+        return f"{path}:{self._index.files.kind(path)}:{tags}"
 
     def keyword_page(self, page: str, shown: Sequence[str]) -> str:
         """A keyword page: what it shows of the index (see `KeywordJob.inputs`)."""

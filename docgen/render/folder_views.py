@@ -237,8 +237,7 @@ def _tag_order(names: Iterable[str]) -> list[str]:
 
 def _test_files(lookup: RepoLookup, subtree: Iterable[str]) -> list[str]:
     """The test-tagged Python files, which get a run command on their docs pages."""
-    files = lookup.index.files
-    return [p for p in subtree if files.kind(p) == "python" and "test" in lookup.tag_names(p)]
+    return [p for p in subtree if p in lookup.test_files]
 
 
 def _inside(entry: FolderEntry, path: str) -> str:

@@ -62,10 +62,11 @@ def _params_slice(
     if start is None:
         return None
     text = source.text
-    if start > 0 and text[start - 1] != "\n":
+    indented = start > 0 and text[start - 1] != "\n"
+    if indented:
         dedented = _header_in_block(text, start, node.name.value)
         if dedented is not None:  # as libcst writes it: read like a header at the margin
-            text, start = dedented, 0
+            text, start, indented = dedented, 0, False
     head = [
         "def",
         _ws(module, node.whitespace_after_def),
@@ -82,7 +83,6 @@ def _params_slice(
         _ws(module, node.whitespace_before_params),
     ]
     prefix = "".join(head)
-    indented = start > 0 and text[start - 1] != "\n"
     if (indented and "\n" in prefix) or not text.startswith(prefix, start):
         return None
     params_start = start + len(prefix)
@@ -143,7 +143,8 @@ def _header_in_block(text: str, start: int, name: str) -> str | None:
     end = text.find("\n", closed)
     end = len(text) if end < 0 else end + 1
     header = text[start:end]
-    if "\n" not in header.rstrip("\n") or _NOT_PLAIN.search(header.rstrip("\n")):
+    lines_only = header.rstrip("\n")
+    if "\n" not in lines_only or _NOT_PLAIN.search(lines_only):
         return None
     lines = header.split("\n")
     return "\n".join(
