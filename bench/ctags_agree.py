@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from docgen.discover import discover
+from docgen.scan.cpp_blanking import _namespace_text
 from docgen.scan.cpp_macros import BUILTIN_MACROS, macro_defs
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
@@ -125,8 +126,19 @@ def ctags_entries(repo: Path, paths: list[str], settings: ScanSettings) -> set[K
     for name, place in settings.wrapper_macros:  # the argument kept, the others dropped
         params = ",".join(f"a{i}" for i in range(1, place + 1))
         command.append(f"-D{name[:-2]}({params},...)=a{place}")
-    for name, expansion in settings.namespace_macros:  # as docgen reads them: one brace each
-        body = "}" if expansion == "}" else f"namespace {expansion.replace('$1', 'x')} {{"
+    # As docgen reads namespace macros: one brace each.  An opening one too long to write
+    # over its own name is blanked, and so is a closing one after it (docgen counts per
+    # file; here a closing one is blanked when no opening one in the tree can be written).
+    writable = {
+        name: name.endswith("()") or _namespace_text(expansion, [], len(name)) is not None
+        for name, expansion in settings.namespace_macros
+        if expansion != "}"
+    }
+    for name, expansion in settings.namespace_macros:
+        if expansion == "}":
+            body = "}" if any(writable.values()) else ""
+        else:
+            body = f"namespace {expansion.replace('$1', 'x')} {{" if writable[name] else ""
         head = f"{name[:-2]}(x)" if name.endswith("()") else name
         command.append(f"-D{head}={body}")
     command += ["-f", "-", "-L", "-"]

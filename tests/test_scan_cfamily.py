@@ -433,6 +433,30 @@ def test_only_an_error_at_a_branch_reads_the_first_branches_again() -> None:
     assert broken.has_error and not error_at_branch(broken)
 
 
+def test_a_block_opened_in_two_branches_of_a_body_is_read_first_branch_only() -> None:
+    # libuv's kqueue.c: `if (...) {` in each branch; the grammar took every function after
+    # it into the body, with no error inside the conditional
+    source = (
+        "void poll(int x) {\n"
+        "#ifdef __APPLE__\n"
+        "  if (x == 1) {\n"
+        "#else\n"
+        "  if (x == 2) {\n"
+        "#endif\n"
+        "    x++;\n"
+        "  }\n"
+        "}\n"
+        "int after(void) { return 0; }\n"
+        "int last(void) { return 1; }\n"
+    )
+    c = facts(source, "kqueue.c")
+    assert inventory(c) == {
+        ("function", "poll", 1),
+        ("function", "after", 10),
+        ("function", "last", 11),
+    }
+
+
 def test_a_continued_define_is_never_blanked() -> None:
     c = facts(
         "#define ACQUIRE(...) \\\n  __attribute__((acquire(__VA_ARGS__)))\n"

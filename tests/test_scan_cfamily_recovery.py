@@ -6,8 +6,15 @@ from __future__ import annotations
 from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily import scan
-from docgen.scan.cpp_blanking import directive_comments_blanked
-from docgen.scan.cpp_macros import attribute_macros, macro_defs, wrapper_macros
+from docgen.scan.cfamily_macros import gtest_body_scope
+from docgen.scan.cpp_blanking import MacroTable, directive_comments_blanked
+from docgen.scan.cpp_macros import (
+    attribute_macros,
+    macro_defs,
+    namespace_macros,
+    statement_macros,
+    wrapper_macros,
+)
 from docgen.scan.settings import ScanSettings
 
 CHECKS = """\
@@ -341,3 +348,172 @@ def test_a_typedef_the_grammar_could_not_read_names_nothing() -> None:
     assert inventory(c) == {("typedef", "VERIFY_FN", 1), ("typedef", "plain_fn", 5)}
     (verify,) = [d for d in c.definitions if d.name == "VERIFY_FN"]
     assert verify.attributes == ("APIENTRY",)
+
+
+def test_windows_calling_conventions_are_blanked_where_no_header_defines_them() -> None:
+    # libuv's Windows sources: `CALLBACK` and `PASCAL` come from windows.h
+    source = (
+        "static void CALLBACK on_wait(void* context, BOOLEAN timed_out) {}\n"
+        "typedef BOOL (PASCAL *LPFN_ACCEPTEX)\n"
+        "             (SOCKET sListenSocket,\n"
+        "              DWORD dwBytesReceived);\n"
+        "DECLSPEC_IMPORT int WSAAPI GetAddrInfoW(const WCHAR* node);\n"
+    )
+    c = facts(source, "win.c")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("function", "on_wait", 1),
+        ("typedef", "LPFN_ACCEPTEX", 2),
+        ("function", "GetAddrInfoW", 5),
+    }
+
+
+ABSL_CONFIG = """\
+#if ABSL_OPTION_USE_INLINE_NAMESPACE == 0
+#define ABSL_NAMESPACE_BEGIN
+#define ABSL_NAMESPACE_END
+#else
+#define ABSL_NAMESPACE_BEGIN \\
+  inline namespace ABSL_OPTION_INLINE_NAMESPACE_NAME {
+#define ABSL_NAMESPACE_END }
+#endif
+"""
+
+
+def test_a_closing_namespace_macro_is_blanked_when_its_opening_one_was() -> None:
+    # abseil: the opening macro's namespace is named by another macro, too long to write
+    # over `ABSL_NAMESPACE_BEGIN`; a `}` for the closing one ended `namespace absl` early
+    defs = macro_defs(ABSL_CONFIG.encode())
+    namespaces = namespace_macros(defs)
+    assert namespaces == (
+        ("ABSL_NAMESPACE_BEGIN", "ABSL_OPTION_INLINE_NAMESPACE_NAME"),
+        ("ABSL_NAMESPACE_END", "}"),
+    )
+    source = (
+        "namespace absl {\nABSL_NAMESPACE_BEGIN\nint before();\nABSL_NAMESPACE_END\n}\n"
+        "namespace absl {\nABSL_NAMESPACE_BEGIN\nnamespace internal {\nstruct Rep {};\n}\n"
+        "int after();\nABSL_NAMESPACE_END\n}\n"
+    )
+    settings = ScanSettings(attribute_macros(defs), "cpp", namespaces)
+    result = scan("absl/x.h", source.encode(), settings).cfamily
+    assert result is not None and result.error_lines == ()
+    assert inventory(result) == {
+        ("namespace", "absl", 1),
+        ("function", "absl::before", 3),
+        ("namespace", "absl", 6),
+        ("namespace", "absl::internal", 8),
+        ("struct", "absl::internal::Rep", 9),
+        ("function", "absl::after", 11),
+    }
+
+
+def test_a_declaring_macro_call_from_the_first_column_is_blanked_with_its_semicolon() -> None:
+    # abseil's flags: `ABSL_FLAG(bool, name, ...)`, whose arguments are types, made the rest
+    # of the file one error and lost the struct after it
+    source = (
+        "namespace {\n"
+        "}  // namespace\n"
+        'ABSL_FLAG(bool, verbose, false, "");\n'
+        'ABSL_FLAG(std::vector<int>, sizes, {}, "");\n'
+        "struct Value { int a; };\n"
+        "static int\n"
+        "LOOKUP(int key, int fallback);\n"
+        'DEPRECATED(int old_api(int x), "use new_api");\n'
+        "void f(float* p) {\n"
+        "  CUDA_CHECK(cudaMalloc(&p, 4));\n"
+        "}\n"
+    )
+    c = facts(source, "flags_test.cc")
+    found = inventory(c)
+    assert ("struct", "Value", 5) in found and ("field", "Value::a", 5) in found
+    assert "ABSL_FLAG" in c.neutralised
+    # a prototype whose type is on the line before, a macro that wraps a declaration, and
+    # a statement in a body (its CUDA call is evidence) are left as written
+    assert ("function", "LOOKUP", 7) in found
+    assert not {"LOOKUP", "DEPRECATED", "CUDA_CHECK"} & set(c.neutralised)
+    assert [call.name for call in c.gpu_calls] == ["cudaMalloc"]
+
+
+def test_classes_defined_in_a_test_body_are_named_within_the_test() -> None:
+    # googletest puts a test's body in the `TestBody` method of the class it declares
+    source = (
+        "namespace absl {\n"
+        "TEST(Btree, ValueComp) {\n"
+        "  struct key_compare {\n"
+        "    bool operator()(int l, int r) const { return l < r; }\n"
+        "    int id;\n"
+        "  };\n"
+        "  {\n"
+        "    enum class Mode { kA };\n"
+        "  }\n"
+        "}\n"
+        "TYPED_TEST(MapTest, Insert) { struct Item {}; }\n"
+        "}\n"
+    )
+    c = facts(source, "btree_test.cc")
+    scope = "absl::Btree_ValueComp_Test::TestBody"
+    assert inventory(c) == {
+        ("namespace", "absl", 1),
+        ("struct", f"{scope}::key_compare", 3),
+        ("operator", f"{scope}::key_compare::operator()", 4),
+        ("field", f"{scope}::key_compare::id", 5),
+        ("enum", f"{scope}::Mode", 8),
+        ("struct", "absl::gtest_suite_MapTest_::Insert::TestBody::Item", 11),
+    }
+    assert all(d.file_local for d in c.definitions if d.kind != "namespace")
+    assert [t.name for t in c.test_cases] == ["Btree.ValueComp", "MapTest.Insert"]
+
+
+def test_a_test_body_has_a_scope_only_where_its_expansion_is_known() -> None:
+    assert gtest_body_scope("TEST_F", ["Fixture", "Case"]) == ("Fixture_Case_Test", "TestBody")
+    assert gtest_body_scope("TEST", ["Suite", "NAME(x)"]) is None
+    assert gtest_body_scope("CUDA_TEST", ["Suite", "Case"]) is None
+    assert gtest_body_scope("TEST", ["Suite"]) is None
+
+
+QUEUE_MACROS = """\
+#define queue_foreach(q, h) \\
+  for ((q) = (h)->next; (q) != (h); (q) = (q)->next)
+#define CHECK(x) if (!(x)) { abort(); }
+"""
+
+
+def test_a_macro_that_opens_a_loop_is_read_as_the_statement_it_opens() -> None:
+    # libuv's `uv__queue_foreach(q, h) { ... }`: a call followed by a block, which the C
+    # grammar could not read, took the functions after it
+    defs = macro_defs(QUEUE_MACROS.encode())
+    assert statement_macros(defs) == ("queue_foreach",)  # CHECK is a whole statement
+    source = QUEUE_MACROS + (
+        "void reap(struct loop* loop) {\n"
+        "  struct queue* q;\n"
+        "  if (loop->n) {\n"
+        "    queue_foreach(q, &loop->handles) {\n"
+        "      if (q->pid == 0) { break; }\n"
+        "    }\n"
+        "    CHECK(loop->n > 0);\n"
+        "  }\n"
+        "}\n"
+        "void after(void) {}\n"
+    )
+    settings = ScanSettings.learned(defs, "c")
+    assert settings.statement_macros == ("queue_foreach",)
+    assert ScanSettings.from_json(settings.to_json()) == settings
+    c = scan("queue.c", source.encode(), settings).cfamily
+    assert c is not None and c.error_lines == ()
+    assert inventory(c) == {
+        ("macro", "queue_foreach", 1),
+        ("macro", "CHECK", 3),
+        ("function", "reap", 4),
+        ("function", "after", 13),
+    }
+    assert "queue_foreach" in c.neutralised and "CHECK" not in c.neutralised
+
+
+def test_the_unusual_names_pattern_finds_exactly_those_names() -> None:
+    names = ("really_inline", "really", "Sleef_float2_DEFINED", "Sleef_double2_DEFINED", "a.b")
+    table = MacroTable.of(names)
+    pattern = table.any_unusual
+    assert pattern is not None
+    for name in table.unusual:
+        assert pattern.search(b"x " + name.encode() + b" y")
+    assert pattern.search(b"really") and not pattern.search(b"reall Sleef_float a_b")

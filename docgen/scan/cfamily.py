@@ -94,8 +94,9 @@ def dialect_for(path: str, data: bytes, settings: ScanSettings) -> str:
 
 
 def error_at_branch(root: tree_sitter.Node) -> bool:
-    """Whether a syntax error lies inside a conditional or holds a preprocessor line:
-    the mark of branches that each open a head (an error elsewhere is not theirs, and
+    """Whether a syntax error lies inside a conditional or holds a preprocessor line, or
+    a function is defined in a function body that holds an error: the marks of branches
+    that each open a head, or a block in a body (an error elsewhere is not theirs, and
     reading the first branches again finds nothing more there)."""
     stack = [(root, False)]
     while stack:
@@ -104,6 +105,10 @@ def error_at_branch(root: tree_sitter.Node) -> bool:
             in_branch or any(child.type in PREPROCESSOR_LINES for child in node.children)
         ):
             return True
+        if node.type == "compound_statement" and any(
+            child.type == "function_definition" for child in node.children
+        ):
+            return True  # the brace opened in both branches closed once: what follows is in
         in_branch = in_branch or node.type in CONDITIONALS
         stack.extend((child, in_branch) for child in node.children if child.has_error)
     return False

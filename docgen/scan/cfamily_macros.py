@@ -7,6 +7,7 @@ These are read for what they do, never listed as functions.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 #: `MACRO(args) { body }` blocks that register operators
 BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
@@ -23,6 +24,25 @@ BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
 TEST_MACROS: frozenset[str] = frozenset(
     {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "CUDA_TEST"}
 )
+#: a test macro's suite or test name: one identifier
+_TEST_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def gtest_body_scope(macro: str, args: Sequence[str]) -> tuple[str, ...] | None:
+    """Where googletest puts the body of `TEST(Suite, Name) { ... }`, as scope names for
+    the classes defined in it: the body is the `TestBody` method of the class the macro
+    declares (`Suite_Name_Test`; for a typed test, the template `Name` in the namespace
+    `gtest_suite_Suite_`).  None for a macro docgen does not know the expansion of."""
+    if len(args) < 2 or not all(_TEST_NAME.fullmatch(a) for a in args[:2]):
+        return None
+    suite, name = args[0], args[1]
+    if macro in ("TEST", "TEST_F", "TEST_P"):
+        return (f"{suite}_{name}_Test", "TestBody")
+    if macro in ("TYPED_TEST", "TYPED_TEST_P"):
+        return (f"gtest_suite_{suite}_", name, "TestBody")
+    return None
+
+
 _DISPATCH = re.compile(r"(?:DECLARE|DEFINE)_DISPATCH|(?:ALSO_)?REGISTER_\w*DISPATCH")
 #: CUDA runtime, driver and library calls: `cudaMalloc`, `cuLaunchKernel`, `cublasSgemm`, ...
 GPU_CALL = re.compile(

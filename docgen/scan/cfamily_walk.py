@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, split_commas
+from docgen.scan.cfamily_macros import (
+    BLOCK_REGISTRATIONS,
+    TEST_MACROS,
+    gtest_body_scope,
+    macro_args,
+    split_commas,
+)
 from docgen.scan.cfamily_names import Frame, Recorder, Walked, callable_kind
 from docgen.scan.cfamily_recovery import error_children, misread_block_children
 from docgen.scan.cfamily_source import (
@@ -214,7 +220,11 @@ class _Walker(Recorder):
         ):
             macro = self.text(name_node)
             self.code.macro_block(node, macro, function, body)
-            if body is None or macro in TEST_MACROS or macro in BLOCK_REGISTRATIONS:
+            if body is not None and macro in TEST_MACROS:
+                params = function.child_by_field_name("parameters")
+                test = gtest_body_scope(macro, macro_args(self.text(params)) if params else [])
+                return self.within(frame, body, None if test is None else (*frame.scope, *test))
+            if body is None or macro in BLOCK_REGISTRATIONS:
                 return []
             return [
                 Frame(c, frame.scope, frame.in_class, frame.file_local)
@@ -224,18 +234,23 @@ class _Walker(Recorder):
         if body is None:
             return []
         self.code.body(body)
+        if name_node is None:
+            return self.within(frame, body, None)
+        return self.within(frame, body, (*frame.scope, *self.source.qualified_parts(name_node)))
+
+    def within(self, frame: Frame, body: Node, scope: tuple[str, ...] | None) -> list[Frame]:
+        """What a function body names: its `#define`s, file-wide wherever they are
+        written, and the classes defined in it, named within `scope` (the function)
+        and seen nowhere else."""
         text = self.source.data[body.start_byte : body.end_byte]
         within: list[Frame] = []
         if b"define" in text:
-            # a #define is file-wide wherever it is written
             within += [
                 Frame(c, (), "", frame.file_local)
                 for c in descendants(body, "preproc_def")
                 + descendants(body, "preproc_function_def")
             ]
-        if name_node is not None and LOCAL_TYPE.search(text):
-            # a class defined in the function: named within it, seen nowhere else
-            scope = (*frame.scope, *self.source.qualified_parts(name_node))
+        if scope is not None and LOCAL_TYPE.search(text):
             within += [Frame(c, scope, "", True) for c in local_types(body)]
         return within
 

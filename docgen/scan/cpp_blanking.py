@@ -46,13 +46,15 @@ class MacroTable:
     unusual: tuple[str, ...]  # names `CANDIDATE` cannot find (`really_inline`)
     #: wrapping macro -> the place of the argument it keeps (see `wrapper_macros`)
     keeps: Mapping[str, int] = field(default_factory=dict)
+    #: macros that open a loop or a condition, written as `if` (see `statement_macros`)
+    statements: frozenset[str] = frozenset()
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
         """Finds any of `unusual` (one scan of a file instead of one per name); None if none."""
         if not self.unusual:
             return None
-        return re.compile(b"|".join(re.escape(n.encode()) for n in self.unusual))
+        return re.compile(_alternatives([n.encode() for n in self.unusual]))
 
     @classmethod
     def of(
@@ -60,18 +62,47 @@ class MacroTable:
         macros: Iterable[str],
         namespaces: Iterable[tuple[str, str]] = (),
         wrappers: Iterable[tuple[str, int]] = (),
+        statements: Iterable[str] = (),
     ) -> MacroTable:
         table: dict[str, bool] = {}
         keeps = {name.removesuffix("()"): place for name, place in wrappers}
+        opens = frozenset(statements)
         # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
         # function-like: its arguments go with it only where `(` follows.  Sorted, so the
         # table never depends on the order of a set.
-        for name in sorted({*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps}):
+        names = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
+        for name in sorted(names):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual, keeps)
+        return cls(table, opening, unusual, keeps, opens)
+
+
+#: byte -> the words' tree after it; -1 marks where a word ends
+_Trie = dict[int, "_Trie"]
+
+
+def _alternatives(words: list[bytes]) -> bytes:
+    """A pattern that matches any of `words`, as a tree of their common prefixes: the
+    regular expression engine tries each alternative at each byte, and most fail at
+    the first."""
+    tree: _Trie = {}
+    for word in words:
+        node = tree
+        for byte in word:
+            node = node.setdefault(byte, {})
+        node[-1] = {}  # a word ends here
+
+    def pattern(node: _Trie) -> bytes:
+        branches = [re.escape(bytes([b])) + pattern(node[b]) for b in sorted(node) if b >= 0]
+        if not branches:
+            return b""
+        if len(branches) == 1 and -1 not in node:
+            return branches[0]
+        return b"(?:" + b"|".join(branches) + b")" + (b"?" if -1 in node else b"")
+
+    return pattern(tree)
 
 
 _LONE_MACRO = re.compile(
@@ -81,6 +112,10 @@ _LONE_MACRO = re.compile(
 _LONE_CALL = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.MULTILINE)
 #: the rest of a line after a call: nothing, or a comment
 _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
+#: the rest of a line after a call that ends a declaration: `;`, then nothing or a comment
+_SEMICOLON_REST = re.compile(rb"[ \t]*;" + _LINE_REST.pattern)
+#: a function declared inside a call's arguments: a type, then a name called
+_DECLARED_INSIDE = re.compile(rb"[\w>*&][ \t\r\n]+[*&]*[ \t]*[A-Za-z_]\w*[ \t]*\(")
 #: how a line that continues the call before it starts (`{` a body, `:` initializers)
 _GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 _NOT_CR = re.compile(rb"[^\r]")
@@ -97,7 +132,11 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     looks so.  So is a line that is one upper-case word called, with nothing after it
     and a next line that does not go on with it (`{`, `: x_(x)`, `const`, ...), as
     `OPENVINO_RTTI("Name")` or `Q_PROPERTY(int x READ x)` in a class body and
-    `DEFINE_OP(add)` at file scope; a registration or test macro is never one.
+    `DEFINE_OP(add)` at file scope; a registration or test macro is never one.  So,
+    with its `;`, is a call written from a line's first column after a line that ends
+    a declaration, unless its arguments declare a function (a wrapping macro, not
+    learned): `ABSL_FLAG(bool, verbose, false, "");`, whose arguments are types, which
+    no grammar reads.
     Blanked, wherever it is defined (often in a file docgen never sees)."""
     out = bytearray(data)
     names: set[str] = set()
@@ -112,14 +151,43 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
         start, name_end = match.span(1)
         name = match.group(1).decode("ascii")
         end = calls.args_end(name_end)
-        rest = _LINE_REST.match(data, end) if end > name_end else None
-        if rest is None or has_meaning(name) or directives.holds(start):
+        if end <= name_end or has_meaning(name) or directives.holds(start):
             continue
-        if _GOES_ON.match(data[rest.end() : rest.end() + 200].lstrip()):
+        rest = _LINE_REST.match(data, end)
+        if rest is None:
+            declared = _SEMICOLON_REST.match(data, end)
+            if declared is None or not _at_file_scope(data, match.start(), start):
+                continue
+            if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
+                continue  # it wraps a declaration (`DEPRECATED(int f(int x), "use g")`)
+            end = data.index(b";", end) + 1
+        elif _GOES_ON.match(data[rest.end() : rest.end() + 200].lstrip()):
             continue  # a block macro's body, or a constructor's initializers, on the next line
         out[start:end] = data[start:end].translate(_BLANKED)
         names.add(name)
     return bytes(out), frozenset(names)
+
+
+#: how a line ends that a new declaration may follow: `;` `{` `}`, or a comment's end
+_ENDS_DECLARATION = (b";", b"{", b"}", b"*/")
+
+
+def _at_file_scope(data: bytes, line_start: int, name_start: int) -> bool:
+    """Whether a call written from the first column starts a declaration: the line
+    before it (blank lines passed over) ends one, is a directive or a comment, or there
+    is none.  An indented call is left alone: in a function body it is a statement
+    the grammars read, and what it calls may be evidence (a CUDA call)."""
+    if name_start != line_start:
+        return False
+    end = line_start - 1
+    while end > 0:
+        begin = data.rfind(b"\n", 0, end) + 1
+        before = data[begin:end].strip()
+        if before and not before.startswith(b"//"):
+            before = before.split(b"//", 1)[0].rstrip()  # `}  // namespace`
+            return before.startswith((b"#", b"//")) or before.endswith(_ENDS_DECLARATION)
+        end = begin - 1
+    return True
 
 
 _DEFINE_START = re.compile(rb"#[ \t]*define\b")
@@ -242,6 +310,10 @@ def neutralise(
 ) -> Blanked:
     """Blank every use of an attribute macro outside preprocessor lines, and write a
     namespace macro's namespace over it (`namespace fmt::v11{`, `}`), offsets unchanged.
+    A macro that opens a loop or a condition is written as `if`, its arguments kept.
+    A closing macro writes its brace only after an opening one was written: an opening
+    too long to write over its own name (`ABSL_NAMESPACE_BEGIN`, whose namespace is
+    named by another macro) is blanked, and so must its closing be.
     `extra`: object-like attribute macros of this file alone (see `macros_in_use`)."""
     prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
     table, opening = prepared.function_like, prepared.opening
@@ -262,6 +334,7 @@ def neutralise(
     used: set[str] = set()
     last_end = 0
     dead = (0, 0)
+    opened = 0  # namespaces written by macros and not yet closed by one
     directives, calls = Directives(data), Calls(data)
     for match in pattern.finditer(data):
         start, end = match.span()
@@ -285,6 +358,11 @@ def neutralise(
             continue
         if dead[0] <= start < dead[1]:
             continue  # inside the arguments a wrapping macro drops
+        if name in prepared.statements:
+            if calls.args_end(end) > end:  # `list_for_each(pos, head) {`: `if (pos, head) {`
+                out[start:end] = b"if".ljust(end - start)
+                used.add(name)
+            continue
         if table[name]:
             end = calls.args_end(end)
         out[start:end] = data[start:end].translate(_BLANKED)
@@ -294,8 +372,11 @@ def neutralise(
         if name in opening:
             args = _call_args(text[len(name) :])
             written = _namespace_text(opening[name], args, end - start)
+            if written == "}" and not opened:
+                written = None  # its namespace was never written: the brace would close another
             if written is not None and b"\n" not in data[start:end]:
                 out[start : start + len(written)] = written.encode()
+                opened += -1 if written == "}" else 1
             continue  # a namespace is no attribute of what follows
         spans.append((start, end, text))
     return Blanked(bytes(out), tuple(sorted(spans)), tuple(sorted(used)))

@@ -56,11 +56,19 @@ BUILTIN_MACROS: frozenset[str] = frozenset(
         "C10_LAUNCH_BOUNDS_2()",
         "C10_DEPRECATED",
         "C10_DEPRECATED_MESSAGE()",
-        # Windows calling conventions, defined in headers no repository holds
+        # Windows calling conventions and import markers, defined in headers no
+        # repository holds
         "WINAPI",
+        "WINAPIV",
         "APIENTRY",
+        "CALLBACK",
+        "PASCAL",
         "NTAPI",
         "WSAAPI",
+        "WINBASEAPI",
+        "DECLSPEC_IMPORT",
+        "STDMETHODCALLTYPE",
+        "STDAPICALLTYPE",
     }
 )
 
@@ -125,6 +133,10 @@ class MacroDef:
     #: (`GGML_DEPRECATED(func, hint)` -> `func __attribute__((deprecated(hint)))`):
     #: that argument's place, from 1; 0 for any other macro
     wraps: int = 0
+    #: a function-like macro whose body is the head of a loop or a condition (`for (...)`,
+    #: `while (...)`, `if (...)`, `switch (...)`), such as `list_for_each(pos, head)`:
+    #: that keyword
+    opens: str = ""
 
 
 def _after_closing(body: str, start: int) -> int | None:
@@ -178,12 +190,25 @@ def _calls_apart(body: str) -> tuple[str, list[str]] | None:
     return " ".join(kept), called
 
 
+def _opened_statement(body: str) -> str:
+    """`for`, `while`, `if` or `switch` for a body that is that statement's head alone
+    (`for ((q) = (h)->next; (q) != (h); (q) = (q)->next)`: the loop's body follows the
+    macro's use), else "" (`if (!(x)) { fail(); }` is a whole statement)."""
+    head = _STATEMENT_HEAD.match(body)
+    if head is None:
+        return ""
+    end = _after_closing(body, head.end())
+    return head.group(1) if end is not None and not body[end:].strip() else ""
+
+
 def has_meaning(name: str) -> bool:
     """Registration and test macros are read by the scanner, never blanked (some trees
     define them empty for builds that leave a kernel out)."""
     return name in BLOCK_REGISTRATIONS or name in TEST_MACROS or is_dispatch_macro(name)
 
 
+#: the head of a statement a macro's body opens: `for (`, `while (`, `if (`, `switch (`
+_STATEMENT_HEAD = re.compile(r"\s*(for|while|if|switch)\s*\(")
 _NAMESPACE_OPENING = re.compile(r"(?:\s*(?:inline\s+)?namespace\s+[A-Za-z_]\w*\s*\{)+\s*")
 _ONE_NAMESPACE = re.compile(r"namespace\s+([A-Za-z_]\w*)")
 
@@ -221,6 +246,10 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         namespace = _namespace_body(uncommented, params)
         if namespace:
             found[MacroDef(key, (), namespace)] = None
+            continue
+        opens = _opened_statement(uncommented) if match.group(2) else ""
+        if opens:
+            found[MacroDef(key, (), opens=opens)] = None
             continue
         body = _strip_balanced(uncommented)
         apart = _calls_apart(body) if body is not None else None
@@ -297,6 +326,14 @@ def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     for name, namespace in sorted({(d.name, d.namespace) for d in defs if d.namespace}):
         chosen.setdefault(name, namespace)
     return tuple(sorted(chosen.items()))
+
+
+def statement_macros(defs: Iterable[MacroDef]) -> tuple[str, ...]:
+    """Function-like macros that open a loop or a condition (see `MacroDef.opens`),
+    sorted, without `()`; not those defined otherwise too (in another branch)."""
+    opening = {d.name for d in defs if d.opens}
+    other = {d.name for d in defs if not d.opens}
+    return tuple(sorted(name.removesuffix("()") for name in opening - other))
 
 
 def wrapper_macros(

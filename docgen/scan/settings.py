@@ -37,23 +37,42 @@ class ScanSettings:
     #: (macro, place of the argument kept) of macros that wrap a declaration in
     #: attributes, such as `GGML_DEPRECATED(func, hint)` (see cpp_macros)
     wrapper_macros: tuple[tuple[str, int], ...] = ()
+    #: macros that open a loop or a condition, such as `list_for_each(pos, head)`, read as
+    #: the `if` they stand for (see cpp_macros)
+    statement_macros: tuple[str, ...] = ()
 
     @classmethod
     def learned(
         cls, defs: Sequence[MacroDef], headers_as: str, configured: Iterable[str] = ()
     ) -> ScanSettings:
         """The settings a tree's `#define`s make, with the configured attribute macros."""
-        from docgen.scan.cpp_macros import attribute_macros, namespace_macros, wrapper_macros
+        from docgen.scan.cpp_macros import (
+            attribute_macros,
+            namespace_macros,
+            statement_macros,
+            wrapper_macros,
+        )
 
         attributes = attribute_macros(defs) | frozenset(configured)
-        return cls(attributes, headers_as, namespace_macros(defs), wrapper_macros(defs, attributes))
+        return cls(
+            attributes,
+            headers_as,
+            namespace_macros(defs),
+            wrapper_macros(defs, attributes),
+            statement_macros(defs),
+        )
 
     @cached_property
     def macro_table(self) -> MacroTable:
         """The macros prepared once for every file a worker scans with these settings."""
         from docgen.scan.cpp_blanking import MacroTable
 
-        return MacroTable.of(self.attribute_macros, self.namespace_macros, self.wrapper_macros)
+        return MacroTable.of(
+            self.attribute_macros,
+            self.namespace_macros,
+            self.wrapper_macros,
+            self.statement_macros,
+        )
 
     def to_json(self) -> str:
         return json.dumps(
@@ -62,6 +81,7 @@ class ScanSettings:
                 self.headers_as,
                 [list(pair) for pair in self.namespace_macros],
                 [list(pair) for pair in self.wrapper_macros],
+                list(self.statement_macros),
             ]
         )
 
@@ -69,12 +89,13 @@ class ScanSettings:
     def from_json(cls, text: str) -> ScanSettings | None:
         """Settings `to_json` wrote; None for text it did not write."""
         try:
-            attributes, headers_as, namespaces, wrappers = json.loads(text)
+            attributes, headers_as, namespaces, wrappers, statements = json.loads(text)
             return cls(
                 frozenset(str(name) for name in attributes),
                 str(headers_as),
                 tuple((str(name), str(expansion)) for name, expansion in namespaces),
                 tuple((str(name), int(place)) for name, place in wrappers),
+                tuple(str(name) for name in statements),
             )
         except (ValueError, TypeError):
             return None
@@ -87,6 +108,8 @@ class ScanSettings:
             digest.update(f"{name}={expansion}".encode() + b"\0")
         for name, place in self.wrapper_macros:
             digest.update(f"{name}@{place}".encode() + b"\0")
+        for name in self.statement_macros:
+            digest.update(f"{name}:if".encode() + b"\0")
         return digest.hexdigest()
 
 
