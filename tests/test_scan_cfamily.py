@@ -438,12 +438,17 @@ def test_a_block_opened_in_two_branches_of_a_body_is_read_first_branch_only() ->
     # it into the body, with no error inside the conditional
     source = (
         "void poll(int x) {\n"
+        "  for (;;) {\n"
+        "    for (int i = 0; i < x; i++) {\n"
         "#ifdef __APPLE__\n"
-        "  if (x == 1) {\n"
+        "      if (x == 1) {\n"
         "#else\n"
-        "  if (x == 2) {\n"
+        "      if (x == 2) {\n"
         "#endif\n"
-        "    x++;\n"
+        "        x++;\n"
+        "      }\n"
+        "      x--;\n"
+        "    }\n"
         "  }\n"
         "}\n"
         "int after(void) { return 0; }\n"
@@ -452,8 +457,8 @@ def test_a_block_opened_in_two_branches_of_a_body_is_read_first_branch_only() ->
     c = facts(source, "kqueue.c")
     assert inventory(c) == {
         ("function", "poll", 1),
-        ("function", "after", 10),
-        ("function", "last", 11),
+        ("function", "after", 15),
+        ("function", "last", 16),
     }
 
 
