@@ -109,7 +109,7 @@ _LONE_MACRO = re.compile(
     rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?$)", re.MULTILINE
 )
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`)
-_LONE_CALL = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.MULTILINE)
+_LONE_CALL = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(", re.MULTILINE)
 #: the rest of a line after a call: nothing, or a comment
 _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
 #: the rest of a line after a call that ends a declaration: `;`, then nothing or a comment
