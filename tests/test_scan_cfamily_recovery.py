@@ -450,6 +450,9 @@ def test_classes_defined_in_a_test_body_are_named_within_the_test() -> None:
         "}\n"
         "TYPED_TEST(MapTest, Insert) { struct Item {}; }\n"
         "}\n"
+        "struct Kernel {\n"
+        "  void operator()(int x) { enum class Role { kLoad }; }\n"
+        "};\n"
     )
     c = facts(source, "btree_test.cc")
     scope = "absl::Btree_ValueComp_Test::TestBody"
@@ -460,8 +463,12 @@ def test_classes_defined_in_a_test_body_are_named_within_the_test() -> None:
         ("field", f"{scope}::key_compare::id", 5),
         ("enum", f"{scope}::Mode", 8),
         ("struct", "absl::gtest_suite_MapTest_::Insert::TestBody::Item", 11),
+        ("struct", "Kernel", 13),
+        ("operator", "Kernel::operator()", 14),
+        ("enum", "Kernel::operator()::Role", 14),  # a CUDA functor's body (CUTLASS)
     }
-    assert all(d.file_local for d in c.definitions if d.kind != "namespace")
+    local = [d for d in c.definitions if "::TestBody::" in d.qualname or "()::" in d.qualname]
+    assert len(local) == 6 and all(d.file_local for d in local)
     assert [t.name for t in c.test_cases] == ["Btree.ValueComp", "MapTest.Insert"]
 
 

@@ -54,8 +54,9 @@ DOC_MARKERS = ("///", "//!", "/**", "/*!")
 DECLARATION_WIDTH = 300
 DOC_WIDTH = 2000
 MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
-#: what an enclosing namespace or class name may look like
-SCOPE = re.compile(r"[A-Za-z_]\w*|\(anonymous\)")
+#: a scope's name: an identifier, an anonymous namespace, or an operator whose body
+#: defines a class (`operator()` of a CUDA functor)
+SCOPE = re.compile(r"[A-Za-z_]\w*|\(anonymous\)|operator(?:\(\)|\[\]|[-+*/%^&|~!=<>,]{1,3})")
 #: C, C++ and CUDA keywords: a name that is one of these comes from a misread macro
 _KEYWORD_TEXT = """alignas alignof and and_eq asm auto bitand bitor bool break case catch
     char char8_t
