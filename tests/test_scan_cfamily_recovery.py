@@ -472,6 +472,18 @@ def test_classes_defined_in_a_test_body_are_named_within_the_test() -> None:
     assert [t.name for t in c.test_cases] == ["Btree.ValueComp", "MapTest.Insert"]
 
 
+def test_a_body_that_runs_to_the_end_of_the_file_names_no_class() -> None:
+    # folly: an error left a test's `}` to the grammar, and the test's body ran over the
+    # classes after it, which are no test's
+    c = facts(
+        "TEST(Vec, Max) {\n  struct Obj { int a; };\n  auto x = [&] { return 1;\n}\n"
+        "namespace {\nstruct After {};\n}\n",
+        "vec_test.cc",
+    )
+    assert c.error_lines
+    assert not any("TestBody" in d.qualname for d in c.definitions)
+
+
 def test_a_test_body_has_a_scope_only_where_its_expansion_is_known() -> None:
     assert gtest_body_scope("TEST_F", ["Fixture", "Case"]) == ("Fixture_Case_Test", "TestBody")
     assert gtest_body_scope("TEST", ["Suite", "NAME(x)"]) is None

@@ -241,7 +241,7 @@ class _Walker(Recorder):
     def within(self, frame: Frame, body: Node, scope: tuple[str, ...] | None) -> list[Frame]:
         """What a function body names: its `#define`s, file-wide wherever they are
         written, and the classes defined in it, named within `scope` (the function)
-        and seen nowhere else."""
+        and seen nowhere else (none where the body's extent is the grammar's guess)."""
         text = self.source.data[body.start_byte : body.end_byte]
         within: list[Frame] = []
         if b"define" in text:
@@ -250,7 +250,7 @@ class _Walker(Recorder):
                 for c in descendants(body, "preproc_def")
                 + descendants(body, "preproc_function_def")
             ]
-        if scope is not None and LOCAL_TYPE.search(text):
+        if scope is not None and _closed(body) and LOCAL_TYPE.search(text):
             within += [Frame(c, scope, "", True) for c in local_types(body)]
         return within
 
@@ -367,6 +367,13 @@ class _Walker(Recorder):
                         True,
                     )
         return pushed
+
+
+def _closed(body: Node) -> bool:
+    """Whether a body ends with its own `}`: one the grammar had to add after an error
+    may hold the rest of the file, whose classes are no body's."""
+    last = body.children[-1] if body.children else None
+    return last is not None and last.type == "}" and not last.is_missing
 
 
 def walk(
