@@ -537,3 +537,61 @@ def test_the_unusual_names_pattern_finds_exactly_those_names() -> None:
     for name in table.unusual:
         assert pattern.search(b"x " + name.encode() + b" y")
     assert pattern.search(b"really") and not pattern.search(b"reall Sleef_float a_b")
+
+
+PYBIND11_MACROS = """\
+#define PYBIND11_NAMESPACE_BEGIN(name) \\
+    namespace name {                \\
+    PYBIND11_WARNING_PUSH
+#define PYBIND11_NAMESPACE_END(name) \\
+    PYBIND11_WARNING_POP             \\
+    }
+#if defined(__GNUG__)
+#  define PYBIND11_NAMESPACE pybind11 __attribute__((visibility("hidden")))
+#else
+#  define PYBIND11_NAMESPACE pybind11
+#endif
+"""
+
+
+def test_namespace_macros_that_also_push_a_pragma_and_a_macro_for_the_name() -> None:
+    # the torch wheel's pybind11: its namespace macros open and close a warning pragma
+    # too, and its top namespace is written as a macro; 46 headers had no scope
+    defs = macro_defs(PYBIND11_MACROS.encode())
+    settings = ScanSettings.learned(defs, "cpp")
+    assert settings.namespace_macros == (
+        ("PYBIND11_NAMESPACE_BEGIN()", "$1"),
+        ("PYBIND11_NAMESPACE_END()", "}"),
+    )
+    assert settings.name_macros == (("PYBIND11_NAMESPACE", "pybind11"),)
+    assert ScanSettings.from_json(settings.to_json()) == settings
+    source = PYBIND11_MACROS + (
+        "PYBIND11_NAMESPACE_BEGIN(PYBIND11_NAMESPACE)\n"
+        "PYBIND11_NAMESPACE_BEGIN(detail)\n"
+        "struct type_caster {};\n"
+        "PYBIND11_NAMESPACE_END(detail)\n"
+        "class cpp_function {};\n"
+        "PYBIND11_NAMESPACE_END(PYBIND11_NAMESPACE)\n"
+    )
+    c = scan("pybind11.h", source.encode(), settings).cfamily
+    assert c is not None and c.error_lines == ()
+    assert {d for d in inventory(c) if d[0] != "macro"} == {
+        ("namespace", "pybind11", 12),
+        ("namespace", "pybind11::detail", 13),
+        ("struct", "pybind11::detail::type_caster", 14),
+        ("class", "pybind11::cpp_function", 16),
+    }
+
+
+def test_a_class_defined_as_a_functions_return_type_is_a_class() -> None:
+    # valid C, and what the grammar makes of a class whose body it closed early (folly's
+    # `class Function final : ...`): the rest of the class read as a function
+    c = facts(
+        "struct pair { int a; } make_pair(void) {\n  struct pair p = {1};\n  return p;\n}\n",
+        "pair.c",
+    )
+    assert inventory(c) == {
+        ("struct", "pair", 1),
+        ("field", "pair::a", 1),
+        ("function", "make_pair", 1),
+    }

@@ -87,6 +87,7 @@ class _Walker(Recorder):
                         )
             elif kind == "function_definition":
                 stack.extend(self.function_definition(frame))
+                stack.extend(self.type_defined(frame))
             elif kind == "friend_declaration":  # a friend defined in the class is a function
                 stack.extend(
                     Frame(c, frame.scope, frame.in_class, frame.file_local)
@@ -253,6 +254,26 @@ class _Walker(Recorder):
         if scope is not None and _closed(body) and LOCAL_TYPE.search(text):
             within += [Frame(c, scope, "", True) for c in local_types(body)]
         return within
+
+    def type_defined(self, frame: Frame) -> list[Frame]:
+        """A class defined where a function's return type is written: `struct S {...}
+        f() {...}` in C, or a class whose body the grammar closed early, the rest of it
+        read as a function (folly's `class Function final : ... {`)."""
+        node = frame.node.child_by_field_name("type")
+        if node is None or node.type not in CLASS_KINDS:
+            return []
+        if node.child_by_field_name("body") is None:
+            return []
+        return [
+            Frame(
+                node,
+                frame.scope,
+                frame.in_class,
+                frame.file_local,
+                frame.template,
+                frame.outer or frame.node,
+            )
+        ]
 
     def callable(
         self,

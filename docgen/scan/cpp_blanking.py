@@ -48,6 +48,8 @@ class MacroTable:
     keeps: Mapping[str, int] = field(default_factory=dict)
     #: macros that open a loop or a condition, written as `if` (see `statement_macros`)
     statements: frozenset[str] = frozenset()
+    #: macro -> the one name it stands for (see `name_macros`)
+    names: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
@@ -63,6 +65,7 @@ class MacroTable:
         namespaces: Iterable[tuple[str, str]] = (),
         wrappers: Iterable[tuple[str, int]] = (),
         statements: Iterable[str] = (),
+        names: Iterable[tuple[str, str]] = (),
     ) -> MacroTable:
         table: dict[str, bool] = {}
         keeps = {name.removesuffix("()"): place for name, place in wrappers}
@@ -70,13 +73,13 @@ class MacroTable:
         # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
         # function-like: its arguments go with it only where `(` follows.  Sorted, so the
         # table never depends on the order of a set.
-        names = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
-        for name in sorted(names):
+        every = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
+        for name in sorted(every):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual, keeps, opens)
+        return cls(table, opening, unusual, keeps, opens, dict(names))
 
 
 #: byte -> the words' tree after it; -1 marks where a word ends
@@ -115,7 +118,7 @@ _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
 #: the rest of a line after a call that ends a declaration: `;`, then nothing or a comment
 _SEMICOLON_REST = re.compile(rb"[ \t]*;" + _LINE_REST.pattern)
 #: a function declared inside a call's arguments: a type, then a name called
-_DECLARED_INSIDE = re.compile(rb"[\w>*&][ \t\r\n]+[*&]*[ \t]*[A-Za-z_]\w*[ \t]*\(")
+_DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
 #: how a line that continues the call before it starts (`{` a body, `:` initializers)
 _GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 _NOT_CR = re.compile(rb"[^\r]")
@@ -370,7 +373,7 @@ def neutralise(
         used.add(name)
         last_end = end
         if name in opening:
-            args = _call_args(text[len(name) :])
+            args = [prepared.names.get(a, a) for a in _call_args(text[len(name) :])]
             written = _namespace_text(opening[name], args, end - start)
             if written == "}" and not opened:
                 written = None  # its namespace was never written: the brace would close another

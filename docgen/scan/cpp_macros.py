@@ -213,12 +213,19 @@ _NAMESPACE_OPENING = re.compile(r"(?:\s*(?:inline\s+)?namespace\s+[A-Za-z_]\w*\s
 _ONE_NAMESPACE = re.compile(r"namespace\s+([A-Za-z_]\w*)")
 
 
+#: macro uses beside a namespace's braces (`namespace name { PYBIND11_WARNING_PUSH`)
+_MACRO_USES = re.compile(r"\s*(?:[A-Z][A-Z0-9_]*\b\s*(?:\([^()]*\)\s*)?)*")
+
+
 def _namespace_body(body: str, params: list[str]) -> str:
-    """ "a::$1" for a body that opens namespaces, "}" for one that closes them, else ""."""
-    if _NAMESPACE_OPENING.fullmatch(body):
-        names = _ONE_NAMESPACE.findall(body)
+    """ "a::$1" for a body that opens namespaces, "}" for one that closes them, else "".
+    Upper-case macro uses after the opening braces or around the closing ones are
+    left out: pybind11's open and close a pragma too."""
+    opening = _NAMESPACE_OPENING.match(body)
+    if opening is not None and _MACRO_USES.fullmatch(body, opening.end()):
+        names = _ONE_NAMESPACE.findall(body, 0, opening.end())
         return "::".join(f"${params.index(n) + 1}" if n in params else n for n in names)
-    if body.strip() and not body.replace("}", "").strip():
+    if "}" in body and _MACRO_USES.fullmatch(body.replace("}", " ")):
         return "}"
     return ""
 
@@ -326,6 +333,26 @@ def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     for name, namespace in sorted({(d.name, d.namespace) for d in defs if d.namespace}):
         chosen.setdefault(name, namespace)
     return tuple(sorted(chosen.items()))
+
+
+def name_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
+    """Object-like macros that stand for one identifier, attributes aside, wherever they
+    are defined (`#define PYBIND11_NAMESPACE pybind11 __attribute__((visibility(...)))`):
+    the name a namespace macro's argument written so stands for."""
+    found: dict[str, set[str]] = {}
+    for d in defs:
+        if not d.name.endswith("()") and not d.namespace and not d.wraps and not d.opens:
+            word = d.refs[0] if len(d.refs) == 1 else ""
+            found.setdefault(d.name, set()).add(
+                word if word[:1].islower() and word.isidentifier() else ""
+            )
+    return tuple(
+        sorted(
+            (name, next(iter(words)))
+            for name, words in found.items()
+            if len(words) == 1 and "" not in words
+        )
+    )
 
 
 def statement_macros(defs: Iterable[MacroDef]) -> tuple[str, ...]:

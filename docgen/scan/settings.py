@@ -40,6 +40,9 @@ class ScanSettings:
     #: macros that open a loop or a condition, such as `list_for_each(pos, head)`, read as
     #: the `if` they stand for (see cpp_macros)
     statement_macros: tuple[str, ...] = ()
+    #: (macro, identifier) of macros that stand for one name, read for what a namespace
+    #: macro's argument names (`PYBIND11_NAMESPACE_BEGIN(PYBIND11_NAMESPACE)`)
+    name_macros: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def learned(
@@ -48,6 +51,7 @@ class ScanSettings:
         """The settings a tree's `#define`s make, with the configured attribute macros."""
         from docgen.scan.cpp_macros import (
             attribute_macros,
+            name_macros,
             namespace_macros,
             statement_macros,
             wrapper_macros,
@@ -60,6 +64,7 @@ class ScanSettings:
             namespace_macros(defs),
             wrapper_macros(defs, attributes),
             statement_macros(defs),
+            name_macros(defs),
         )
 
     @cached_property
@@ -72,6 +77,7 @@ class ScanSettings:
             self.namespace_macros,
             self.wrapper_macros,
             self.statement_macros,
+            self.name_macros,
         )
 
     def to_json(self) -> str:
@@ -82,6 +88,7 @@ class ScanSettings:
                 [list(pair) for pair in self.namespace_macros],
                 [list(pair) for pair in self.wrapper_macros],
                 list(self.statement_macros),
+                [list(pair) for pair in self.name_macros],
             ]
         )
 
@@ -89,13 +96,14 @@ class ScanSettings:
     def from_json(cls, text: str) -> ScanSettings | None:
         """Settings `to_json` wrote; None for text it did not write."""
         try:
-            attributes, headers_as, namespaces, wrappers, statements = json.loads(text)
+            attributes, headers_as, namespaces, wrappers, statements, names = json.loads(text)
             return cls(
                 frozenset(str(name) for name in attributes),
                 str(headers_as),
                 tuple((str(name), str(expansion)) for name, expansion in namespaces),
                 tuple((str(name), int(place)) for name, place in wrappers),
                 tuple(str(name) for name in statements),
+                tuple((str(name), str(word)) for name, word in names),
             )
         except (ValueError, TypeError):
             return None
@@ -110,6 +118,8 @@ class ScanSettings:
             digest.update(f"{name}@{place}".encode() + b"\0")
         for name in self.statement_macros:
             digest.update(f"{name}:if".encode() + b"\0")
+        for name, word in self.name_macros:
+            digest.update(f"{name}->{word}".encode() + b"\0")
         return digest.hexdigest()
 
 
