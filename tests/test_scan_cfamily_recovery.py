@@ -11,10 +11,12 @@ from docgen.scan.cpp_blanking import MacroTable, directive_comments_blanked
 from docgen.scan.cpp_macros import (
     attribute_macros,
     macro_defs,
+    macros_in_use,
     namespace_macros,
     statement_macros,
     wrapper_macros,
 )
+from docgen.scan.languages import defines_macros
 from docgen.scan.settings import ScanSettings
 
 CHECKS = """\
@@ -595,3 +597,40 @@ def test_a_class_defined_as_a_functions_return_type_is_a_class() -> None:
         ("field", "pair::a", 1),
         ("function", "make_pair", 1),
     }
+
+
+def test_attribute_macros_a_file_shows_beside_pointers_and_after_parameters() -> None:
+    # protobuf's generated headers: nullability macros defined in another library made
+    # `PROTOBUF_NONNULL` a field and lost the methods after it
+    source = (
+        "class Message final {\n"
+        " public:\n"
+        "  UnknownFieldSet* PROTOBUF_NONNULL\n"
+        "  mutable_unknown_fields() ABSL_ATTRIBUTE_LIFETIME_BOUND {\n"
+        "    return fields_;\n"
+        "  }\n"
+        "  Message* PROTOBUF_NONNULL New(Arena* PROTOBUF_NULLABLE arena = nullptr) const;\n"
+        "  int size() const;\n"
+        "};\n"
+    )
+    assert macros_in_use(source.encode()) == {
+        "PROTOBUF_NONNULL",
+        "PROTOBUF_NULLABLE",
+        "ABSL_ATTRIBUTE_LIFETIME_BOUND",
+    }
+    c = facts(source, "message.pb.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("class", "Message", 1),
+        ("method", "Message::mutable_unknown_fields", 4),
+        ("method", "Message::New", 7),
+        ("method", "Message::size", 8),
+    }
+    # a product in an expression is no declaration, nor is a placement new's type
+    assert macros_in_use(b"int area = width * HEIGHT;\nreturn a * SCALE + b;\n") == set()
+    assert macros_in_use(b"auto* mu = ::new (static_cast<void*>(&mu_)) SRWLOCK;\n") == set()
+
+
+def test_the_defines_of_textual_includes_are_learned() -> None:
+    assert defines_macros("src/google/protobuf/port_def.inc")
+    assert defines_macros("config.h.in") and not defines_macros("notes.txt")

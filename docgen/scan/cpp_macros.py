@@ -308,13 +308,47 @@ _CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ 
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")
 
 
+#: an upper-case word between a pointer or reference and the name it declares:
+#: `Arena* PROTOBUF_NULLABLE arena`, `Foo* PROTOBUF_NONNULL New(`
+_POINTER_QUALIFIER = re.compile(
+    rb"[*&][ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?:const\s+)?[A-Za-z_]\w*[ \t]*[(;,=)\[{]"
+)
+#: an upper-case word between a function's parameters and its body or `;`:
+#: `mutable_unknown_fields() ABSL_ATTRIBUTE_LIFETIME_BOUND {`
+_TRAILING_ATTRIBUTE = re.compile(rb"\)[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*[A-Z0-9])\s*[{;]")
+
+
+_NEW = re.compile(rb"\bnew\s*$")
+
+
+def _placement(data: bytes, close: int) -> bool:
+    """Whether the parenthesis closing at `close` holds a placement new's address (what
+    follows is a type: `new (&storage) SRWLOCK;`)."""
+    depth = 0
+    for i in range(close, max(-1, close - 2000), -1):
+        depth += {41: 1, 40: -1}.get(data[i], 0)  # `)` and `(`
+        if depth == 0:
+            return _NEW.search(data, max(0, i - 20), i) is not None
+    return True  # not found near: not taken for a declaration
+
+
 def macros_in_use(data: bytes) -> frozenset[str]:
-    """Macros this file's own class heads show to be attributes, defined where docgen
-    cannot see (a generated or installed header): `class PROTOC_EXPORT Foo {`.  A type
-    has a one-word name, so the other upper-case words of a head are macros."""
-    if b"class" not in data and b"struct" not in data and b"union" not in data:
-        return frozenset()
+    """Macros this file's own declarations show to be attributes, defined where docgen
+    cannot see (a generated or installed header, or another library): `class
+    PROTOC_EXPORT Foo {` (a type has a one-word name, so the other upper-case words of
+    a head are macros), `Arena* PROTOBUF_NULLABLE arena` (no name or keyword is
+    written between a `*` and the name it declares) and `f() ABSL_ATTRIBUTE_PURE {`
+    (none between a function's parameters and its body either)."""
     found: set[str] = set()
+    if b"*" in data or b"&" in data:
+        found.update(m.group(1).decode("ascii") for m in _POINTER_QUALIFIER.finditer(data))
+    found.update(
+        m.group(1).decode("ascii")
+        for m in _TRAILING_ATTRIBUTE.finditer(data)
+        if not _placement(data, m.start())
+    )
+    if b"class" not in data and b"struct" not in data and b"union" not in data:
+        return frozenset(found - RESERVED)
     for match in _CLASS_HEAD.finditer(data):
         words = [w for w in match.group(1).decode().split() if w != "final"]
         if len(words) < 2:

@@ -62,9 +62,10 @@ C_FAMILY: frozenset[str] = frozenset({"c", "cpp", "cuda"})
 CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".hpp", ".hh", ".hxx")
 
 
-#: header templates a build configures into headers (`config.h.in`, `macros.h.cmake`):
-#: their `#define`s are read for attribute macros, though they get no C-family page
-HEADER_TEMPLATE_SUFFIXES: tuple[str, ...] = (".h.in", ".hpp.in", ".h.cmake", ".h.cmakein")
+#: header templates a build configures into headers (`config.h.in`, `macros.h.cmake`),
+#: and textual includes (protobuf's `port_def.inc`): their `#define`s are read for
+#: attribute macros, though they get no C-family page
+HEADER_TEMPLATE_SUFFIXES: tuple[str, ...] = (".h.in", ".hpp.in", ".h.cmake", ".h.cmakein", ".inc")
 
 
 def is_cfamily(path: str) -> bool:
