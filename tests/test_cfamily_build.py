@@ -221,3 +221,29 @@ def test_attribute_macros_are_learned_from_header_templates_too(
     docs = (tmp_path / "out" / "alloc.c_docs.md").read_text()
     assert "- Attributes and export macros: `LIB_NOTHROW`" in docs
     assert "syntax error" not in docs
+
+
+def test_a_class_defined_in_a_test_body_is_local_to_that_test(
+    tmp_path: Path, docgen_build: Callable[..., object]
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "map_test.cc").write_text(
+        "namespace absl {\n"
+        "TEST(Btree, ValueComp) {\n"
+        "  struct key_compare {\n"
+        "    int id;\n"
+        "  };\n"
+        "}\n"
+        "static int helper() { return 1; }\n"
+        "}\n"
+    )
+    docgen_build(repo, tmp_path / "out")
+    page = (tmp_path / "out" / "map_test.cc_docs.md").read_text()
+    sections = {block.split("\n", 1)[0]: block for block in re.split(r"^#{3,4} ", page, flags=re.M)}
+    local = "- Local to the test `Btree.ValueComp`, in whose body it is defined"
+    scope = "absl::Btree_ValueComp_Test::TestBody::key_compare"
+    assert local in sections[f"struct `{scope}`"]
+    assert local in sections[f"field `{scope}::id`"]
+    assert "File-local" not in sections[f"struct `{scope}`"]
+    assert "- File-local (anonymous namespace or `static`)" in sections["function `absl::helper`"]

@@ -119,6 +119,7 @@ class CDefinitionView:
     counterparts: tuple[LinkView, ...]  # where it is defined (or declared), other places
     file_local: bool
     local_to: LinkView | None  # the function it is defined in (a class in a function body)
+    local_to_test: str = ""  # the googletest case it is defined in ("Suite.Name"), if any
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,7 @@ def definition_views(
 ) -> tuple[CDefinitionView, ...]:
     parents = _parents(items)
     callables = {i.definition.qualname: i for i in items if i.definition.kind in CALLABLE_KINDS}
+    tests = _test_scopes(facts)
     views = []
     for item in items:
         d = item.definition
@@ -258,9 +260,32 @@ def definition_views(
                     if local_to is not None
                     else None
                 ),
+                local_to_test=_enclosing_test(d, tests) if d.file_local else "",
             )
         )
     return tuple(views)
+
+
+def _test_scopes(facts: FileFacts) -> dict[str, str]:
+    """`Suite_Name_Test::TestBody` (the scope the scanner gives what a test's body
+    defines, see `gtest_body_scope`) -> "Suite.Name", for this file's test cases."""
+    c = facts.cfamily
+    found: dict[str, str] = {}
+    for case in c.test_cases if c is not None else ():
+        suite, _, name = case.name.partition(".")
+        found[f"{suite}_{name}_Test::TestBody"] = case.name
+        found[f"gtest_suite_{suite}_::{name}::TestBody"] = case.name
+    return found
+
+
+def _enclosing_test(d: CDefinition, tests: dict[str, str]) -> str:
+    """The test case whose body defines `d` ("" if none)."""
+    parts = d.qualname.split("::")
+    for i in (i for i, part in enumerate(parts[:-1]) if part == "TestBody"):
+        for start in range(max(0, i - 2), i):
+            if found := tests.get("::".join(parts[start : i + 1])):
+                return found
+    return ""
 
 
 def _enclosing_function(
