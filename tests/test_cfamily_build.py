@@ -175,6 +175,12 @@ def test_a_header_pairs_with_its_source_among_thousands_of_includers() -> None:
     assert pair_of("src/Tensor.cpp", graph, files) == (header,)
 
 
+def docs_sections(page: Path) -> dict[str, str]:
+    """A docs page's definition sections by their heading (`struct `a::B``)."""
+    text = page.read_text()
+    return {block.split("\n", 1)[0]: block for block in re.split(r"^#{3,4} ", text, flags=re.M)}
+
+
 def test_a_class_in_a_function_is_said_to_be_local_to_it(
     tmp_path: Path, docgen_build: Callable[..., object]
 ) -> None:
@@ -192,8 +198,7 @@ def test_a_class_in_a_function_is_said_to_be_local_to_it(
         "}\n"
     )
     docgen_build(repo, tmp_path / "out")
-    page = (tmp_path / "out" / "db.cc_docs.md").read_text()
-    sections = {block.split("\n", 1)[0]: block for block in re.split(r"^#{3,4} ", page, flags=re.M)}
+    sections = docs_sections(tmp_path / "out" / "db.cc_docs.md")
     local = "- Local to the function [`db::DB::Recover`](#method-dbdbrecover)"
     assert local in sections["struct `db::DB::Recover::LogReporter`"]
     assert local in sections["field `db::DB::Recover::LogReporter::status`"]
@@ -239,8 +244,7 @@ def test_a_class_defined_in_a_test_body_is_local_to_that_test(
         "}\n"
     )
     docgen_build(repo, tmp_path / "out")
-    page = (tmp_path / "out" / "map_test.cc_docs.md").read_text()
-    sections = {block.split("\n", 1)[0]: block for block in re.split(r"^#{3,4} ", page, flags=re.M)}
+    sections = docs_sections(tmp_path / "out" / "map_test.cc_docs.md")
     local = "- Local to the test `Btree.ValueComp`, in whose body it is defined"
     scope = "absl::Btree_ValueComp_Test::TestBody::key_compare"
     assert local in sections[f"struct `{scope}`"]
