@@ -175,18 +175,26 @@ def test_a_header_pairs_with_its_source_among_thousands_of_includers() -> None:
     assert pair_of("src/Tensor.cpp", graph, files) == (header,)
 
 
-def docs_sections(page: Path) -> dict[str, str]:
-    """A docs page's definition sections by their heading (`struct `a::B``)."""
-    text = page.read_text()
+def sections_of_one_file(
+    tmp_path: Path, docgen_build: Callable[..., object], name: str, source: str
+) -> dict[str, str]:
+    """The definition sections of a docs page, by their heading (`struct `a::B``), for
+    `source` built alone as the file `name`."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / name).write_text(source)
+    docgen_build(repo, tmp_path / "out")
+    text = (tmp_path / "out" / f"{name}_docs.md").read_text()
     return {block.split("\n", 1)[0]: block for block in re.split(r"^#{3,4} ", text, flags=re.M)}
 
 
 def test_a_class_in_a_function_is_said_to_be_local_to_it(
     tmp_path: Path, docgen_build: Callable[..., object]
 ) -> None:
-    repo = tmp_path / "local"
-    repo.mkdir()
-    (repo / "db.cc").write_text(
+    sections = sections_of_one_file(
+        tmp_path,
+        docgen_build,
+        "db.cc",
         "namespace db {\n"
         "static int helper() { return 1; }\n"
         "int DB::Recover() {\n"
@@ -195,10 +203,8 @@ def test_a_class_in_a_function_is_said_to_be_local_to_it(
         "  };\n"
         "  return helper();\n"
         "}\n"
-        "}\n"
+        "}\n",
     )
-    docgen_build(repo, tmp_path / "out")
-    sections = docs_sections(tmp_path / "out" / "db.cc_docs.md")
     local = "- Local to the function [`db::DB::Recover`](#method-dbdbrecover)"
     assert local in sections["struct `db::DB::Recover::LogReporter`"]
     assert local in sections["field `db::DB::Recover::LogReporter::status`"]
@@ -231,9 +237,10 @@ def test_attribute_macros_are_learned_from_header_templates_too(
 def test_a_class_defined_in_a_test_body_is_local_to_that_test(
     tmp_path: Path, docgen_build: Callable[..., object]
 ) -> None:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    (repo / "map_test.cc").write_text(
+    sections = sections_of_one_file(
+        tmp_path,
+        docgen_build,
+        "map_test.cc",
         "namespace absl {\n"
         "TEST(Btree, ValueComp) {\n"
         "  struct key_compare {\n"
@@ -241,10 +248,8 @@ def test_a_class_defined_in_a_test_body_is_local_to_that_test(
         "  };\n"
         "}\n"
         "static int helper() { return 1; }\n"
-        "}\n"
+        "}\n",
     )
-    docgen_build(repo, tmp_path / "out")
-    sections = docs_sections(tmp_path / "out" / "map_test.cc_docs.md")
     local = "- Local to the test `Btree.ValueComp`, in whose body it is defined"
     scope = "absl::Btree_ValueComp_Test::TestBody::key_compare"
     assert local in sections[f"struct `{scope}`"]

@@ -9,6 +9,7 @@ from docgen.facts import CDefinition, FileFacts
 from docgen.includes import IncludeGraph
 from docgen.kinds import CALLABLE_KINDS
 from docgen.links import docs_page
+from docgen.scan.cfamily_macros import gtest_body_scope
 
 from .anchors import (
     KW_GROUPS,
@@ -272,9 +273,10 @@ def _test_scopes(facts: FileFacts) -> dict[str, str]:
     c = facts.cfamily
     found: dict[str, str] = {}
     for case in c.test_cases if c is not None else ():
-        suite, _, name = case.name.partition(".")
-        found[f"{suite}_{name}_Test::TestBody"] = case.name
-        found[f"gtest_suite_{suite}_::{name}::TestBody"] = case.name
+        for macro in ("TEST", "TYPED_TEST"):  # the two ways googletest names a body
+            scope = gtest_body_scope(macro, case.name.split(".", 1))
+            if scope is not None:
+                found["::".join(scope)] = case.name
     return found
 
 

@@ -256,13 +256,12 @@ class _Walker(Recorder):
         return within
 
     def type_defined(self, frame: Frame) -> list[Frame]:
-        """A class defined where a function's return type is written: `struct S {...}
-        f() {...}` in C, or a class whose body the grammar closed early, the rest of it
-        read as a function (folly's `class Function final : ... {`)."""
+        """A class written where a declaration's or a function's type stands: `struct S
+        {...} s;`, `struct S {...} f() {...}` in C, or a class whose body the grammar
+        closed early, the rest of it read as a function (folly's `class Function final
+        : ... {`).  One without a body names nothing (see `record`)."""
         node = frame.node.child_by_field_name("type")
         if node is None or node.type not in CLASS_KINDS:
-            return []
-        if node.child_by_field_name("body") is None:
             return []
         return [
             Frame(
@@ -325,17 +324,7 @@ class _Walker(Recorder):
         node = frame.node
         pushed: list[Frame] = []
         type_node = node.child_by_field_name("type")
-        if type_node is not None and type_node.type in CLASS_KINDS:
-            pushed.append(
-                Frame(
-                    type_node,
-                    frame.scope,
-                    frame.in_class,
-                    frame.file_local,
-                    frame.template,
-                    frame.outer or node,
-                )
-            )
+        pushed += self.type_defined(frame)
         for declarator in node.children_by_field_name("declarator"):
             function = function_declarator(declarator)
             if function is not None:

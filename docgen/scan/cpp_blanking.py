@@ -177,9 +177,10 @@ _ENDS_DECLARATION = (b";", b"{", b"}", b"*/")
 
 def _at_file_scope(data: bytes, line_start: int, name_start: int) -> bool:
     """Whether a call written from the first column starts a declaration: the line
-    before it (blank lines passed over) ends one, is a directive or a comment, or there
-    is none.  An indented call is left alone: in a function body it is a statement
-    the grammars read, and what it calls may be evidence (a CUDA call)."""
+    before it (blank and `//` comment lines passed over) ends one or a block comment,
+    or is a directive, or there is none.  An indented call is left alone: in a function
+    body it is a statement the grammars read, and what it calls may be evidence (a CUDA
+    call)."""
     if name_start != line_start:
         return False
     end = line_start - 1
@@ -188,7 +189,7 @@ def _at_file_scope(data: bytes, line_start: int, name_start: int) -> bool:
         before = data[begin:end].strip()
         if before and not before.startswith(b"//"):
             before = before.split(b"//", 1)[0].rstrip()  # `}  // namespace`
-            return before.startswith((b"#", b"//")) or before.endswith(_ENDS_DECLARATION)
+            return before.startswith(b"#") or before.endswith(_ENDS_DECLARATION)
         end = begin - 1
     return True
 

@@ -319,6 +319,8 @@ _TRAILING_ATTRIBUTE = re.compile(rb"\)[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*[A-Z0-9
 
 
 _NEW = re.compile(rb"\bnew\s*$")
+#: how a byte read backwards moves the depth of parentheses
+_PAREN_DEPTH = {ord(")"): 1, ord("("): -1}
 
 
 def _placement(data: bytes, close: int) -> bool:
@@ -326,7 +328,7 @@ def _placement(data: bytes, close: int) -> bool:
     follows is a type: `new (&storage) SRWLOCK;`)."""
     depth = 0
     for i in range(close, max(-1, close - 2000), -1):
-        depth += {41: 1, 40: -1}.get(data[i], 0)  # `)` and `(`
+        depth += _PAREN_DEPTH.get(data[i], 0)
         if depth == 0:
             return _NEW.search(data, max(0, i - 20), i) is not None
     return True  # not found near: not taken for a declaration
