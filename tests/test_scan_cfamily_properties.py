@@ -14,12 +14,8 @@ from hypothesis import strategies as st
 
 from docgen.scan.cfamily import language, scan
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_blanking import (
-    MacroTable,
-    directive_comments_blanked,
-    first_branches,
-    neutralise,
-)
+from docgen.scan.cpp_blanking import MacroTable, neutralise
+from docgen.scan.cpp_conditionals import directive_comments_blanked, first_branches
 from docgen.scan.cpp_macros import _DEFINE
 from docgen.scan.cpp_source import directives_matching
 from docgen.scan.settings import ScanSettings

@@ -7,15 +7,16 @@ from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily import scan
 from docgen.scan.cfamily_macros import gtest_body_scope
-from docgen.scan.cpp_blanking import MacroTable, directive_comments_blanked
+from docgen.scan.cpp_blanking import MacroTable
+from docgen.scan.cpp_conditionals import directive_comments_blanked
 from docgen.scan.cpp_macros import (
     attribute_macros,
     macro_defs,
-    macros_in_use,
     namespace_macros,
     statement_macros,
     wrapper_macros,
 )
+from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.languages import defines_macros
 from docgen.scan.settings import ScanSettings
 

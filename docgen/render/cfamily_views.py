@@ -1,8 +1,9 @@
-"""View-models of C, C++ and CUDA files: definitions, includes, registrations, keywords."""
+"""View-models of the docs page of a C, C++ or CUDA file: definitions, includes, registrations
+and kernel launches (its keyword page's groups are in `cfamily_kw_views`)."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 
 from docgen.facts import CDefinition, FileFacts
@@ -12,15 +13,10 @@ from docgen.links import docs_page
 from docgen.scan.cfamily_macros import gtest_body_scope
 
 from .anchors import (
-    KW_GROUPS,
     AnchoredCDefinition,
-    section_anchor,
-    subsection_anchor,
 )
 from .context import Linker
 from .dependency_views import Importer
-from .entries import keyword_entries
-from .listing_views import KeywordGroup, KeywordTarget
 from .lookup import RepoLookup
 from .views import LineRef, LinkView
 
@@ -42,36 +38,6 @@ KIND_WORDS: dict[str, tuple[str, str]] = {
     "alias": ("type alias", "type aliases"),
     "macro": ("macro", "macros"),
 }
-#: keyword-page group of each kind
-KW_GROUP_OF: dict[str, str] = {
-    "namespace": "namespaces",
-    "class": "types",
-    "struct": "types",
-    "union": "types",
-    "enum": "types",
-    "function": "c_functions",
-    "kernel": "kernels",
-    "method": "methods",
-    "constructor": "methods",
-    "destructor": "methods",
-    "operator": "methods",
-    "field": "fields",
-    "typedef": "aliases",
-    "alias": "aliases",
-    "macro": "macros",
-}
-GROUP_ORDER = (
-    "namespaces",
-    "types",
-    "c_functions",
-    "methods",
-    "fields",
-    "aliases",
-    "kernels",
-    "registrations",
-    "macros",
-    "includes",
-)
 
 
 @dataclass(frozen=True)
@@ -366,51 +332,3 @@ def includes_view(facts: FileFacts, graph: IncludeGraph, linker: Linker) -> Incl
         lines = tuple(LineRef(n, "") for n in graph.lines_including(other, facts.path))
         included_by.append(Importer(other, linker.to_page(docs_page(other)), lines))
     return IncludesView(rows, tuple(included_by), graph.roots, graph.guessed)
-
-
-def keyword_groups(
-    facts: FileFacts, items: tuple[AnchoredCDefinition, ...], linker: Linker
-) -> list[KeywordGroup]:
-    c = facts.cfamily
-    if c is None:
-        return []
-    docs = docs_page(facts.path)
-    groups: dict[str, dict[str, list[KeywordTarget]]] = {
-        key: defaultdict(list) for key in GROUP_ORDER
-    }
-    for item in items:
-        d = item.definition
-        groups[KW_GROUP_OF[d.kind]][d.name].append(
-            KeywordTarget(d.qualname, linker.to_page(docs, item.anchor), _line(facts, d, linker))
-        )
-    registrations = linker.to_page(docs, subsection_anchor("registrations"))
-    for r in c.registrations:
-        groups["registrations"][r.name].append(
-            KeywordTarget(r.macro, registrations, linker.line(facts.path, r.line, facts.line_count))
-        )
-        for op in r.ops:
-            groups["registrations"][op.name].append(
-                KeywordTarget(
-                    f"m.{op.verb}",
-                    registrations,
-                    linker.line(facts.path, op.line, facts.line_count),
-                )
-            )
-    dependencies = linker.to_page(docs, section_anchor("dependencies"))
-    for inc in c.includes:
-        groups["includes"][inc.target].append(
-            KeywordTarget(
-                f"<{inc.target}>" if inc.system else f'"{inc.target}"',
-                dependencies,
-                linker.line(facts.path, inc.line, facts.line_count),
-            )
-        )
-    return [
-        KeywordGroup(key, KW_GROUPS[key], keyword_entries(groups[key]))
-        for key in GROUP_ORDER
-        if groups[key]
-    ]
-
-
-def _line(facts: FileFacts, d: CDefinition, linker: Linker) -> LineRef:
-    return linker.line(facts.path, d.line, facts.line_count)

@@ -125,13 +125,13 @@ def covering_section(facts: FileFacts, group: str) -> tuple[str, str] | None:
         return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
     c = facts.cfamily if facts.kind == "cfamily" else None
     if c is not None:
-        from . import cfamily_views  # loaded for C-family pages only
+        from . import cfamily_kw_views  # loaded for C-family pages only
 
         if group == "includes" and c.includes:
             return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
         if group == "registrations" and c.registrations:
             return DOCS_SUBSECTIONS["registrations"], subsection_anchor("registrations")
-        if group in cfamily_views.GROUP_ORDER and c.definitions:
+        if group in cfamily_kw_views.GROUP_ORDER and c.definitions:
             return DOCS_SECTIONS["detailed"], section_anchor("detailed")
     return None
 
@@ -164,9 +164,9 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
     if facts.kind == "python":
         groups = _python_groups(path, facts, linker)
     elif facts.kind == "cfamily":
-        from . import cfamily_views
+        from . import cfamily_kw_views
 
-        groups = cfamily_views.keyword_groups(facts, lookup.c_items(path), linker)
+        groups = cfamily_kw_views.keyword_groups(facts, lookup.c_items(path), linker)
     elif facts.kind == "markdown":
         groups = _markdown_groups(path, facts, linker)
     else:

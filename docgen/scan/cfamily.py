@@ -20,15 +20,14 @@ from typing import TYPE_CHECKING
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
-from docgen.scan.cpp_blanking import (
+from docgen.scan.cpp_blanking import lone_macros_blanked, neutralise
+from docgen.scan.cpp_conditionals import (
     OPENING,
     OTHER_BRANCH,
     directive_comments_blanked,
     first_branches,
-    lone_macros_blanked,
-    neutralise,
 )
-from docgen.scan.cpp_macros import macros_in_use
+from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.decode import decode_text
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import count_lines

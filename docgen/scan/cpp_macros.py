@@ -303,65 +303,6 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     return frozenset(chosen)
 
 
-#: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
-_CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ \t]*[:{<]")
-_UPPER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")
-
-
-#: an upper-case word between a pointer or reference and the name it declares:
-#: `Arena* PROTOBUF_NULLABLE arena`, `Foo* PROTOBUF_NONNULL New(`
-_POINTER_QUALIFIER = re.compile(
-    rb"[*&][ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])\s+(?:const\s+)?[A-Za-z_]\w*[ \t]*[(;,=)\[{]"
-)
-#: an upper-case word between a function's parameters and its body or `;`:
-#: `mutable_unknown_fields() ABSL_ATTRIBUTE_LIFETIME_BOUND {`
-_TRAILING_ATTRIBUTE = re.compile(rb"\)[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*[A-Z0-9])\s*[{;]")
-
-
-_NEW = re.compile(rb"\bnew\s*$")
-#: how a byte read backwards moves the depth of parentheses
-_PAREN_DEPTH = {ord(")"): 1, ord("("): -1}
-
-
-def _placement(data: bytes, close: int) -> bool:
-    """Whether the parenthesis closing at `close` holds a placement new's address (what
-    follows is a type: `new (&storage) SRWLOCK;`)."""
-    depth = 0
-    for i in range(close, max(-1, close - 2000), -1):
-        depth += _PAREN_DEPTH.get(data[i], 0)
-        if depth == 0:
-            return _NEW.search(data, max(0, i - 20), i) is not None
-    return True  # not found near: not taken for a declaration
-
-
-def macros_in_use(data: bytes) -> frozenset[str]:
-    """Macros this file's own declarations show to be attributes, defined where docgen
-    cannot see (a generated or installed header, or another library): `class
-    PROTOC_EXPORT Foo {` (a type has a one-word name, so the other upper-case words of
-    a head are macros), `Arena* PROTOBUF_NULLABLE arena` (no name or keyword is
-    written between a `*` and the name it declares) and `f() ABSL_ATTRIBUTE_PURE {`
-    (none between a function's parameters and its body either)."""
-    found: set[str] = set()
-    if b"*" in data or b"&" in data:
-        found.update(m.group(1).decode("ascii") for m in _POINTER_QUALIFIER.finditer(data))
-    found.update(
-        m.group(1).decode("ascii")
-        for m in _TRAILING_ATTRIBUTE.finditer(data)
-        if not _placement(data, m.start())
-    )
-    if b"class" not in data and b"struct" not in data and b"union" not in data:
-        return frozenset(found - RESERVED)
-    for match in _CLASS_HEAD.finditer(data):
-        words = [w for w in match.group(1).decode().split() if w != "final"]
-        if len(words) < 2:
-            continue
-        upper = [w for w in words if _UPPER.fullmatch(w)]
-        if len(upper) == len(words):
-            upper = upper[:-1]  # all upper case: the last one is the name
-        found.update(upper)
-    return frozenset(found - RESERVED)
-
-
 def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     """Macros that open or close namespaces, each with one expansion (the first in sorted
     order, so the choice does not depend on the order files were read)."""

@@ -9,6 +9,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
+#: every byte to a space but line ends, which keep the lines where they were
+BLANKED = bytes(b if b in (10, 13) else 32 for b in range(256))
 #: how far a macro's call is followed for its closing parenthesis: an attribute's
 #: arguments or a declaration are never longer, and a file of unclosed calls costs no
 #: more than this per call

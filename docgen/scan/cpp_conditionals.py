@@ -1,0 +1,120 @@
+"""The preprocessor's conditionals and directives, read without a preprocessor.
+
+A second reading of a file can take the first branch of every conditional, and
+block comments inside a continued `#define` are blanked, as the preprocessor drops
+them.  Lines and offsets stay the file's own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docgen.scan.cpp_source import BLANKED, directive_end, directives_matching, string_end
+
+_NOT_CR = re.compile(rb"[^\r]")
+_CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+#: a conditional's opening line, as `first_branches` reads one (`# if` too)
+OPENING = re.compile(rb"^[ \t]*#[ \t]*if", re.MULTILINE)
+#: a conditional's other branch, as `first_branches` reads one (`# else` too)
+OTHER_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b", re.MULTILINE)
+_DEFINE_START = re.compile(rb"#[ \t]*define\b")
+#: what can hide or open a comment inside a directive: a literal's quote, `/*`, `//`
+_LEXEME = re.compile(rb"[\"']|/[*/]")
+_SPLICE = re.compile(rb"\\\r?\n")
+
+
+def directive_comments_blanked(data: bytes) -> bytes:
+    """Block comments inside a `#define` continued over several lines, blanked: the
+    grammars end the macro's body at such a comment and read the rest of it as code
+    (`NEQCHECKGOTO` after a `/* Print the back trace */` line in the body of the macro
+    before it).  The preprocessor drops them too.  A backslash that continues a line
+    inside the comment stays; a `/*` in a string literal is no comment, but the
+    grammars take it for one, so such a literal's text is blanked too (its quotes
+    stay); a comment not closed within the directive stays.  Linear in the file's
+    length."""
+    if b"/*" not in data or b"define" not in data:
+        return data
+    out: bytearray | None = None
+    end = -1
+    for match in directives_matching(_DEFINE_START, data):
+        start = match.start()
+        if start <= end:
+            continue  # on a continued line of the #define before
+        end = directive_end(data, start)
+        if data.find(b"/*", start, end) < 0 or data.find(b"\n", start, end) < 0:
+            continue  # no comment, or one line: the grammars read it whole
+        i = start
+        while (lexeme := _LEXEME.search(data, i, end)) is not None:
+            i = lexeme.start()
+            if data[i] in b"\"'":
+                closing = string_end(data, i)
+                if data.find(b"/", i, closing) >= 0:  # `"/*"`: the grammars see a comment
+                    if out is None:
+                        out = bytearray(data)
+                    out[i + 1 : closing] = _blanked_keeping_splices(data[i + 1 : closing])
+                i = closing + 1
+                continue
+            if data[i + 1] == ord("/"):
+                break  # a line comment runs on over the continued lines: left as written
+            close = data.find(b"*/", i + 2, end)
+            if close < 0:
+                break
+            if out is None:
+                out = bytearray(data)
+            out[i : close + 2] = _blanked_keeping_splices(data[i : close + 2])
+            i = close + 2
+    return data if out is None else bytes(out)
+
+
+def _blanked_keeping_splices(text: bytes) -> bytes:
+    """`text` blanked but for its line ends and the backslashes that continue lines."""
+    blanked = bytearray(text.translate(BLANKED))
+    for splice in _SPLICE.finditer(text):
+        blanked[splice.start()] = ord("\\")
+    return bytes(blanked)
+
+
+def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
+    """The file as if the first branch of every `#if`/`#ifdef` were taken: the code of the
+    other branches and the conditional lines themselves blanked (lines kept); `#define`
+    and `#include` lines stay in every branch.  A second reading for a file whose
+    branches each open a class or a function head, which no grammar can nest inside a
+    conditional.  Also (row, start byte, end byte) of every line blanked, so that the
+    parser reads again only what changed."""
+    lines = data.split(b"\n")
+    skipping: list[bool] = []  # per open conditional: is this branch blanked?
+    continued = blank_continued = False  # inside a directive's backslash-continued lines
+    changed: list[int] = []
+
+    for i, line in enumerate(lines):
+        ends = line.rstrip().endswith(b"\\")
+        if continued:
+            if blank_continued:
+                changed.append(i)
+            continued = ends
+            continue
+        match = _CONDITIONAL.match(line)
+        if match:
+            word = match.group(1)
+            if word.startswith(b"if"):
+                skipping.append(False)
+            elif word == b"endif":
+                if skipping:
+                    skipping.pop()
+            elif skipping:
+                skipping[-1] = True
+            changed.append(i)
+            continued, blank_continued = ends, True
+        elif line.lstrip().startswith(b"#"):
+            continued, blank_continued = ends, False
+        elif any(skipping):
+            changed.append(i)
+    spans = []
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for i in changed:
+        if lines[i].strip():
+            lines[i] = _NOT_CR.sub(b" ", lines[i])
+            spans.append((i, starts[i], starts[i] + len(lines[i])))
+    return b"\n".join(lines), tuple(spans)
