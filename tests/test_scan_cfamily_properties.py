@@ -17,7 +17,7 @@ from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_blanking import MacroTable, neutralise
 from docgen.scan.cpp_conditionals import directive_comments_blanked, first_branches
 from docgen.scan.cpp_macros import _DEFINE
-from docgen.scan.cpp_source import directives_matching
+from docgen.scan.cpp_source import LinePattern, directives_matching
 from docgen.scan.settings import ScanSettings
 
 SETTINGS = settings(
@@ -175,6 +175,30 @@ def test_defines_are_the_directives_a_line_anchored_search_finds(data: bytes) ->
         expected.append(((hash_at, match.end()), match.groups()))
     found = directives_matching(_DEFINE, data)
     assert [(m.span(), m.groups()) for m in found] == expected
+
+
+#: patterns of the scanner written without `^`, each read from the start of a line
+_LINE_BODIES = (
+    rb"[ \t]*#",
+    rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))",
+    rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(",
+    rb"[ \t]*#[ \t]*(?:elif|else)\b",
+)
+_LINE_TEXT = st.lists(
+    st.sampled_from([b"", b" ", b"\t", b"#", b"# else", b"AB", b"C_D", b"(", b"x", b"//c", b"\r"]),
+    max_size=24,
+).map(b"".join)
+
+
+@given(st.lists(_LINE_TEXT, max_size=6).map(b"\n".join), st.sampled_from(_LINE_BODIES))
+def test_a_line_pattern_finds_what_a_multiline_anchor_finds(data: bytes, body: bytes) -> None:
+    anchored = re.compile(b"^" + body.replace(rb"(?=\r?(?:\n|\Z))", rb"(?=\r?$)"), re.MULTILINE)
+    expected = [(m.start(), m.end(), m.groups()) for m in anchored.finditer(data)]
+    pattern = LinePattern(body)
+    found = [(pattern.line_start(m), m.end(), m.groups()) for m in pattern.finditer(data)]
+    assert found == expected
+    first = pattern.search(data)
+    assert (first and pattern.line_start(first)) == (expected[0][0] if expected else None)
 
 
 _DIRECTIVE_PIECES = st.sampled_from(

@@ -93,6 +93,8 @@ def namespace_parts(written: str) -> list[str]:
 def split_qualified(text: str) -> list[str]:
     """`a::Foo<std::string>::bar` -> ["a", "Foo", "bar"]: `::` splits only outside template
     arguments, which are dropped; an `operator...` ends the name as it is written."""
+    if "<" not in text and "operator" not in text:  # most names: no argument, no operator
+        return _cleaned(text.split("::"))
     parts: list[str] = []
     current: list[str] = []
     depth = 0
@@ -115,6 +117,10 @@ def split_qualified(text: str) -> list[str]:
             current.append(ch)
         i += 1
     parts.append("".join(current))
+    return _cleaned(parts)
+
+
+def _cleaned(parts: list[str]) -> list[str]:
     cleaned = [" ".join(p.split()) for p in parts]
     return cleaned[1:] if len(cleaned) > 1 and not cleaned[0] else cleaned  # `::global`
 
@@ -168,6 +174,8 @@ class Source:
 
     def written(self, start: int, end: int) -> str:
         """The file's text from `start` to `end`, less what a wrapping macro drops."""
+        if not self.dropped:  # most files
+            return self.data[start:end].decode("utf-8", "replace")
         pieces, pos = [], start
         first = max(0, bisect.bisect_left(self.dropped, (start,)) - 1)
         for dropped_start, dropped_end in itertools.islice(self.dropped, first, None):
@@ -195,13 +203,14 @@ class Source:
             last += 1
         found = [text for _, _, text in self.spans[first:last] if text]
         begin = min(start, self.spans[first][0]) if first < last else start
-        found.extend(c.type for c in node.children if c.type in CUDA_QUALIFIERS)
+        if self.parsed.find(b"__", start, header_end) >= 0:  # no qualifier costs no children
+            found.extend(c.type for c in node.children if c.type in CUDA_QUALIFIERS)
         return found, begin
 
     def doc(self, node: Node) -> str | None:
         start = node.start_byte
         line_above = self.data.rfind(b"\n", 0, max(self.data.rfind(b"\n", 0, start), 0)) + 1
-        if b"/" not in self.data[line_above:start]:
+        if self.data.find(b"/", line_above, start) < 0:
             return None  # no comment ends on the line above or before it on its own line
         comments: list[str] = []
         row = node.start_point[0]

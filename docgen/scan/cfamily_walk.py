@@ -292,17 +292,16 @@ class _Walker(Recorder):
         # `Foo::~Foo() = default;` out of its class defines it; inside the class it declares it
         is_definition = is_definition or (node.type == "function_definition" and bool(qualifier))
         kind = callable_kind(name, qualifier, frame.in_class)
-        if body is not None:
-            header_end = body.start_byte
+        header_end = body.start_byte if body is not None else node.end_byte
+        # the children are made only where the bytes say one can be there
+        data = self.source.data
+        static = False
+        if body is not None or data.find(b"static", node.start_byte, header_end) >= 0:
             for child in node.named_children:
                 if child.type == "field_initializer_list":
                     header_end = child.start_byte
-        else:
-            header_end = node.end_byte
-        static = any(
-            c.type == "storage_class_specifier" and self.text(c) == "static"
-            for c in node.named_children
-        )
+                elif child.type == "storage_class_specifier" and self.text(child) == "static":
+                    static = True
         last = name_node
         while last.type == "qualified_identifier":
             last = last.child_by_field_name("name") or last

@@ -19,6 +19,7 @@ from docgen.scan.cpp_source import (
     BLANKED,
     Calls,
     Directives,
+    LinePattern,
     kept_argument,
 )
 
@@ -106,11 +107,9 @@ def _alternatives(words: list[bytes]) -> bytes:
     return pattern(tree)
 
 
-_LONE_MACRO = re.compile(
-    rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?$)", re.MULTILINE
-)
+_LONE_MACRO = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))")
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`)
-_LONE_CALL = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(", re.MULTILINE)
+_LONE_CALL = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
 #: the rest of a line after a call: nothing, or a comment
 _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
 #: the rest of a line after a call that ends a declaration: `;`, then nothing or a comment
@@ -151,7 +150,7 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
         rest = _LINE_REST.match(data, end)
         if rest is None:
             declared = _SEMICOLON_REST.match(data, end)
-            if declared is None or not _at_file_scope(data, match.start(), start):
+            if declared is None or not _at_file_scope(data, _LONE_CALL.line_start(match), start):
                 continue
             if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
                 continue  # it wraps a declaration (`DEPRECATED(int f(int x), "use g")`)
@@ -206,7 +205,7 @@ def neutralise(
     `extra`: object-like attribute macros of this file alone (see `macros_in_use`)."""
     prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
     table, opening = prepared.function_like, prepared.opening
-    candidates = {m.decode("ascii") for m in CANDIDATE.findall(data)}
+    candidates = {m.decode("ascii") for m in set(CANDIDATE.findall(data))}
     present = candidates & table.keys()
     if prepared.any_unusual is not None and prepared.any_unusual.search(data):
         present.update(name for name in prepared.unusual if name.encode() in data)

