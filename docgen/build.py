@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -32,7 +32,6 @@ from docgen.state import (
 
 if TYPE_CHECKING:
     from docgen.index import RepoIndex
-    from docgen.keywords import DefinitionSite
     from docgen.processes import StartedProcess
     from docgen.produce import PagePlan
     from docgen.scanning import ScanResult
@@ -177,7 +176,12 @@ def build_pages(
         writer = PageWriter(options.out, scan.manifest)
     # Made before the pages, whose digests read what it computes, and kept at the end.
     relations = kept_relations(scan, index, plan, options)
-    made = make_pages(plan, writer.write, options.jobs)  # each page written where rendered
+
+    def store_sites() -> None:  # no page reads them: stored while the pages render
+        with open_state(options.out) as state:
+            state.store_sites(plan.sites.to_store, scan.sites_made_from)
+
+    made = make_pages(plan, writer.write, options.jobs, store_sites)  # written where rendered
     outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}
     written.unchanged += len(made) - len(outcomes)
     clock.lap("render")
@@ -186,9 +190,7 @@ def build_pages(
         report = make_report(discovery, index, written, plan.conflicts, 0.0)
         report.scanned, report.reused = scan.scanned, scan.reused
         report.notices.extend(scan.notices)
-        store_index(
-            state, options, plan.sites.to_store, scan.sites_made_from, report, inputs, project
-        )
+        store_index(state, options, report, inputs, project)
         unwritten = {page for page, _ in written.failed} | set(written.refused)
         store_letters(state, plan.keywords, plan.common, unwritten)
         if relations is not None:
@@ -323,22 +325,16 @@ def up_to_date(state: State, out: Path, inputs: str, check: PageCheck) -> BuildR
 
 
 def store_index(
-    state: State,
-    options: BuildOptions,
-    sites: list[DefinitionSite],
-    made_from: Mapping[str, str],
-    report: BuildReport,
-    inputs: str,
-    project: str = "",
+    state: State, options: BuildOptions, report: BuildReport, inputs: str, project: str = ""
 ) -> None:
-    """Keep the keyword index for `docgen find`, where the sources are for `check-links`,
-    and what this build saw, so that an unchanged tree needs no work next time."""
+    """Keep where the sources are for `check-links`, and what this build saw, so that an
+    unchanged tree needs no work next time (the keyword index behind `docgen find` is
+    stored while the pages render)."""
     summary = {
         "files": report.files,
         "documented": report.documented,
         "warnings": [[w.path, w.line, w.message, w.severity] for w in report.warnings],
     }
-    state.store_sites(sites, made_from)
     state.set_meta("source_root", source_root(options))
     state.set_meta("project", project)
     state.set_meta("report", json.dumps(summary, ensure_ascii=False))

@@ -69,23 +69,51 @@ def resolve(
     suffixes: Mapping[str, list[str]] | None,
 ) -> tuple[str, str]:
     """(repository path, how) for one include; ("", "") when it names no file."""
+    found = _candidates(posixpath.dirname(source), target, system, files, roots, suffixes)
+    return _chosen(source, *found)
+
+
+#: what an include can name: the files found in search order, each with how, and the
+#: files whose paths end with it
+_Candidates = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
+
+
+def _candidates(
+    folder: str,
+    target: str,
+    system: bool,
+    files: frozenset[str] | set[str],
+    roots: Sequence[str],
+    suffixes: Mapping[str, list[str]] | None,
+) -> _Candidates:
+    """The same for every file of `folder`: a tree includes a header from many."""
     if target.startswith("/") or not target:
-        return "", ""
-    candidates: list[tuple[str, str]] = []
-    if not system:
-        candidates.append((posixpath.dirname(source), "folder"))
-    candidates.extend((root, "root") for root in roots)
-    for folder, how in candidates:
-        path = posixpath.normpath(posixpath.join(folder, target)) if folder else target
+        return (), ()
+    searched = [(folder, "folder")] if not system else []
+    searched.extend((root, "root") for root in roots)
+    found = []
+    for base, how in searched:
+        path = posixpath.normpath(posixpath.join(base, target)) if base else target
         path = posixpath.normpath(path)
         if path.startswith("../") or path == "..":
             continue
-        if path in files and path != source:
+        if path in files:
+            found.append((path, how))
+    by_suffix = tuple(suffixes.get(posixpath.normpath(target), ())) if suffixes else ()
+    return tuple(found), by_suffix
+
+
+def _chosen(
+    source: str, found: tuple[tuple[str, str], ...], by_suffix: tuple[str, ...]
+) -> tuple[str, str]:
+    """The first file found that is not the including file itself, else the one file
+    whose path ends with the include."""
+    for path, how in found:
+        if path != source:
             return path, how
-    if suffixes is not None:
-        found = [p for p in suffixes.get(posixpath.normpath(target), ()) if p != source]
-        if len(found) == 1:
-            return found[0], "suffix"
+    others = [p for p in by_suffix if p != source]
+    if len(others) == 1:
+        return others[0], "suffix"
     return "", ""
 
 
@@ -97,14 +125,20 @@ def build_include_graph(
     search = tuple(roots) if roots else ("",)
     suffixes = _suffix_index(sorted(paths)) if guessed else None
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
+    known: dict[tuple[str, str, bool], _Candidates] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
         c = scanned.facts.cfamily
         if c is None or not c.includes:
             continue
         path = scanned.facts.path
+        folder = posixpath.dirname(path)
         resolved = []
         for inc in c.includes:
-            target, how = resolve(path, inc.target, inc.system, paths, search, suffixes)
+            key = (folder, inc.target, inc.system)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = _candidates(*key, paths, search, suffixes)
+            target, how = _chosen(path, *found)
             resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
         includes[path] = tuple(resolved)
     return include_graph(includes, search, guessed)

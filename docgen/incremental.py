@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from docgen.cfamily_relations import CFileSummary, summary_of
@@ -241,6 +241,7 @@ class PageInputs:
         tags = ",".join(self._lookup.tag_names(path))
         return f"{path}:{self._index.files.kind(path)}:{tags}"
 
-    def keyword_page(self, page: str, shown: Sequence[str]) -> str:
-        """A keyword page: what it shows of the index (see `KeywordJob.inputs`)."""
-        return _digest([self._common, "keywords", page, *shown])
+    def keyword_page(self, page: str, shown: Callable[[], Sequence[str]]) -> str:
+        """A keyword page: what it shows of the index (see `KeywordJob.inputs`), made
+        here, so on the core that renders the page."""
+        return _digest([self._common, "keywords", page, *shown()])

@@ -39,12 +39,21 @@ def _render(indices: Sequence[int]) -> list[object]:
     return [_worker_jobs[i]() for i in indices]
 
 
-def render_all(jobs: Sequence[Callable[[], T]], workers: int) -> list[T]:
-    """Each job's result, in order; on `workers` processes when that pays."""
-    if workers < 2 or len(jobs) < MIN_PAGES_FOR_POOL:
-        return [job() for job in jobs]
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [job() for job in jobs]
+def render_all(
+    jobs: Sequence[Callable[[], T]], workers: int, meanwhile: Callable[[], None] | None = None
+) -> list[T]:
+    """Each job's result, in order; on `workers` processes when that pays.  `meanwhile`
+    runs in this process while the workers render (after them without workers): work of
+    the build's own that no page waits for."""
+    if (
+        workers < 2
+        or len(jobs) < MIN_PAGES_FOR_POOL
+        or ("fork" not in multiprocessing.get_all_start_methods())
+    ):
+        results = [job() for job in jobs]
+        if meanwhile is not None:
+            meanwhile()
+        return results
     chunks = max(workers * 8, 1)
     slices = [list(range(start, len(jobs), chunks)) for start in range(chunks)]
     slices = [s for s in slices if s]
@@ -54,6 +63,8 @@ def render_all(jobs: Sequence[Callable[[], T]], workers: int) -> list[T]:
         pool = context.Pool(workers, initializer=_start, initargs=(jobs,))
     with pool:
         pending = pool.map_async(_render, slices)
+        if meanwhile is not None:  # the workers have forked: nothing it opens is theirs
+            meanwhile()
         while not pending.ready():
             pending.wait(0.2)  # a timed wait lets Ctrl-C through to this process at once
         for indices, done in zip(slices, pending.get(), strict=True):

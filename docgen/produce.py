@@ -101,14 +101,18 @@ class PageMade(Generic[T]):
 
 
 def make_pages(
-    plan: PagePlan, finish: Callable[[str, str, str], T], jobs: int
+    plan: PagePlan,
+    finish: Callable[[str, str, str], T],
+    jobs: int,
+    meanwhile: Callable[[], None] | None = None,
 ) -> dict[str, PageMade[T]]:
     """Each page's inputs digested and, where they changed, the page rendered and handed
     to `finish(page, text, inputs)` in the same worker process: page texts never travel
     between processes, only what `finish` returns.  An incremental build digests every
     page here (about 15 microseconds a page): most then render a few pages, in this
     process, and forking workers would cost more.  A first build makes the digests in
-    the workers, each beside its page."""
+    the workers, each beside its page.  `meanwhile` runs here while they render (see
+    `render_all`)."""
     if plan.previous:
         made: dict[str, PageMade[T]] = {}
         changed: list[tuple[PageJob, str]] = []
@@ -121,12 +125,12 @@ def make_pages(
                 changed.append((job, inputs))
         work = [partial(_render, finish, job, inputs) for job, inputs in changed]
         with template_errors():
-            results = render_all(work, jobs)
+            results = render_all(work, jobs, meanwhile)
         made.update((job.name, done) for (job, _), done in zip(changed, results, strict=True))
         return {job.name: made[job.name] for job in plan.pages}
     work = [partial(_make, finish, job, plan.previous.get(job.name)) for job in plan.pages]
     with template_errors():
-        results = render_all(work, jobs)
+        results = render_all(work, jobs, meanwhile)
     return {job.name: done for job, done in zip(plan.pages, results, strict=True)}
 
 

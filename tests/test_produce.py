@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,3 +95,15 @@ def test_worker_processes_give_the_results_of_one_process() -> None:
 def test_page_conflicts_are_pages_that_are_folders_of_others(pages: list[str]) -> None:
     folders = {"/".join(p.split("/")[:i]) for p in pages for i in range(1, p.count("/") + 1)}
     assert page_conflicts(pages) == sorted(set(pages) & folders)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_build_work_given_runs_once_in_this_process_while_pages_render(jobs: int) -> None:
+    names = [f"p{i:04}.md" for i in range(450)]  # enough for a pool of workers
+    calls = Calls()
+    ran: list[int] = []
+    made = make_pages(plan_of(names, {}, calls), finish, jobs, lambda: ran.append(1))
+    assert ran == [1]
+    assert len(made) == len(names)
+    # with workers, the pages were digested and rendered in them, not here
+    assert len(calls.rendered) == (len(names) if jobs == 1 else 0)

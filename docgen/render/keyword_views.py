@@ -152,7 +152,8 @@ class KeywordJob(NamedTuple):
     entry page), and the function that makes its view."""
 
     page: str
-    inputs: tuple[str, ...]
+    #: made when the page is digested, on the core that renders it
+    inputs: Callable[[], Sequence[str]]
     make: Callable[[], KeywordsView]
 
 
@@ -160,9 +161,11 @@ def _site_inputs(
     names: Iterable[str],
     by_name: Mapping[str, list[DefinitionSite]],
     line_counts: Mapping[str, int],
+    head: str,
 ) -> list[str]:
-    """What a page shows of each site: a line is linked only where it is in the file."""
-    parts = []
+    """`head`, then what a page shows of each site: a line is linked only where it is in
+    the file."""
+    parts = [head]
     for name in names:
         parts.append(name)
         for s in by_name[name]:
@@ -271,7 +274,7 @@ def keywords_view_jobs(
             entries = _entries(names, by_name, line_counts, linker)
             return replace(entry, names=total_names, definitions=total_definitions, entries=entries)
 
-        inputs = (str(total_definitions), *_site_inputs(names, by_name, line_counts))
+        inputs = partial(_site_inputs, names, by_name, line_counts, str(total_definitions))
         return KeywordPlan([KeywordJob(KEYWORDS_PAGE, inputs, single)], (), {})
     chunks = _chunks(names, letter_limit, lambda name: len(by_name[name]), LETTER_PAGE_PLACES)
     made: dict[str, list[PartSummary]] = {}
@@ -288,7 +291,7 @@ def keywords_view_jobs(
     )
     entry_view = replace(entry, pages=parts)
     entry_inputs = (f"{total_names}|{total_definitions}", *map(repr, parts))
-    jobs = [KeywordJob(KEYWORDS_PAGE, entry_inputs, lambda: entry_view)]
+    jobs = [KeywordJob(KEYWORDS_PAGE, lambda: entry_inputs, lambda: entry_view)]
 
     def letter(c: _Chunk) -> KeywordsView:
         return replace(
@@ -305,7 +308,8 @@ def keywords_view_jobs(
         )
 
     for c in chunks:
-        inputs = (f"{c.letter}|{c.part}|{c.parts}", *_site_inputs(c.names, by_name, line_counts))
+        head = f"{c.letter}|{c.part}|{c.parts}"
+        inputs = partial(_site_inputs, c.names, by_name, line_counts, head)
         jobs.append(KeywordJob(c.page, inputs, partial(letter, c)))
     kept_pages = tuple(
         sorted(letter_page(label, i) for label, ps in kept.items() for i in range(1, len(ps) + 1))

@@ -139,14 +139,18 @@ class MacroDef:
     opens: str = ""
 
 
+_PARENTHESIS = re.compile(r"[()]")
+
+
 def _after_closing(body: str, start: int) -> int | None:
     """Where the parenthesis opened just before `start` closes, plus one; None if it
     does not."""
-    depth, i = 1, start
-    while i < len(body) and depth:
-        depth += {"(": 1, ")": -1}.get(body[i], 0)
-        i += 1
-    return None if depth else i
+    depth = 1
+    for paren in _PARENTHESIS.finditer(body, start):
+        depth += 1 if paren.group() == "(" else -1
+        if not depth:
+            return paren.end()
+    return None
 
 
 def _strip_balanced(body: str) -> str | None:
