@@ -60,47 +60,42 @@ def _suffix_index(paths: Iterable[str]) -> dict[str, list[str]]:
     return index
 
 
-def resolve(
-    source: str,
-    target: str,
-    system: bool,
-    files: frozenset[str] | set[str],
-    roots: Sequence[str],
-    suffixes: Mapping[str, list[str]] | None,
-) -> tuple[str, str]:
-    """(repository path, how) for one include; ("", "") when it names no file."""
-    found = _candidates(posixpath.dirname(source), target, system, files, roots, suffixes)
-    return _chosen(source, *found)
+@dataclass(frozen=True)
+class IncludeSearch:
+    """Where a tree's includes are looked for: its files, the include roots, and (with
+    no roots configured) the files by every ending of their paths."""
+
+    files: frozenset[str] | set[str]
+    roots: Sequence[str]
+    suffixes: Mapping[str, list[str]] | None = None
+
+    def resolve(self, source: str, target: str, system: bool) -> tuple[str, str]:
+        """(repository path, how) for one include; ("", "") when it names no file."""
+        return _chosen(source, *self.candidates(posixpath.dirname(source), target, system))
+
+    def candidates(self, folder: str, target: str, system: bool) -> _Candidates:
+        """What an include written in a file of `folder` can name: the same for every
+        file of the folder (a tree includes a header from many)."""
+        if target.startswith("/") or not target:
+            return (), ()
+        searched = [(folder, "folder")] if not system else []
+        searched.extend((root, "root") for root in self.roots)
+        found = []
+        for base, how in searched:
+            path = posixpath.normpath(posixpath.join(base, target)) if base else target
+            path = posixpath.normpath(path)
+            if path.startswith("../") or path == "..":
+                continue
+            if path in self.files:
+                found.append((path, how))
+        suffixes = self.suffixes
+        by_suffix = tuple(suffixes.get(posixpath.normpath(target), ())) if suffixes else ()
+        return tuple(found), by_suffix
 
 
 #: what an include can name: the files found in search order, each with how, and the
 #: files whose paths end with it
 _Candidates = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
-
-
-def _candidates(
-    folder: str,
-    target: str,
-    system: bool,
-    files: frozenset[str] | set[str],
-    roots: Sequence[str],
-    suffixes: Mapping[str, list[str]] | None,
-) -> _Candidates:
-    """The same for every file of `folder`: a tree includes a header from many."""
-    if target.startswith("/") or not target:
-        return (), ()
-    searched = [(folder, "folder")] if not system else []
-    searched.extend((root, "root") for root in roots)
-    found = []
-    for base, how in searched:
-        path = posixpath.normpath(posixpath.join(base, target)) if base else target
-        path = posixpath.normpath(path)
-        if path.startswith("../") or path == "..":
-            continue
-        if path in files:
-            found.append((path, how))
-    by_suffix = tuple(suffixes.get(posixpath.normpath(target), ())) if suffixes else ()
-    return tuple(found), by_suffix
 
 
 def _chosen(
@@ -123,7 +118,7 @@ def build_include_graph(
     paths = frozenset(all_paths)
     guessed = not roots
     search = tuple(roots) if roots else ("",)
-    suffixes = _suffix_index(sorted(paths)) if guessed else None
+    search_in = IncludeSearch(paths, search, _suffix_index(sorted(paths)) if guessed else None)
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
     known: dict[tuple[str, str, bool], _Candidates] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
@@ -137,7 +132,7 @@ def build_include_graph(
             key = (folder, inc.target, inc.system)
             found = known.get(key)
             if found is None:
-                found = known[key] = _candidates(*key, paths, search, suffixes)
+                found = known[key] = search_in.candidates(*key)
             target, how = _chosen(path, *found)
             resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
         includes[path] = tuple(resolved)

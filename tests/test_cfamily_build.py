@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.includes import resolve
+from docgen.includes import IncludeSearch
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -30,7 +30,9 @@ def expected_edges(repo: Path, roots: tuple[str, ...]) -> set[tuple[str, int, st
         text = (repo / path).read_text()
         for match in INCLUDE.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
-            target, _ = resolve(path, match.group(2), match.group(1) == "<", files, roots, None)
+            target, _ = IncludeSearch(files, roots).resolve(
+                path, match.group(2), match.group(1) == "<"
+            )
             if target:
                 edges.add((path, line, target))
     return edges
