@@ -138,7 +138,7 @@ def build_pages(
         report.notices[:0] = scan.notices
         return clock.finish(report, "write")
     from docgen.index import build_index
-    from docgen.keyword_sites import read_keyword_sites, store_letters
+    from docgen.keyword_sites import read_keyword_sites, store_letters, store_sites
     from docgen.produce import make_pages, plan_pages
     from docgen.write import PageWriter, prune_pages, record_outcomes
 
@@ -177,11 +177,11 @@ def build_pages(
     # Made before the pages, whose digests read what it computes, and kept at the end.
     relations = kept_relations(scan, index, plan, options)
 
-    def store_sites() -> None:  # no page reads them: stored while the pages render
+    def store_index_early() -> None:  # no page reads it: stored while the pages render
         with open_state(options.out) as state:
-            state.store_sites(plan.sites.to_store, scan.sites_made_from)
+            store_sites(state, plan.sites.to_store, scan.sites_made_from)
 
-    made = make_pages(plan, writer.write, options.jobs, store_sites)  # written where rendered
+    made = make_pages(plan, writer.write, options.jobs, store_index_early)  # written where rendered
     outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}
     written.unchanged += len(made) - len(outcomes)
     clock.lap("render")

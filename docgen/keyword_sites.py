@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Set
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -129,6 +129,17 @@ def last_letters(state: State, common: str) -> dict[str, tuple[PartSummary, ...]
         }
     except (ValueError, KeyError, TypeError):
         return {}
+
+
+def store_sites(
+    state: State, sites: Iterable[DefinitionSite], made_from: Mapping[str, str]
+) -> None:
+    """Store the keyword index behind `docgen find` before this build's letter pages are
+    all written (see `store_letters`), and in the same transaction forget the last
+    build's letter pages: a build stopped in between leaves the next one to make every
+    letter again, not to keep pages that the stored index no longer matches."""
+    state.store_sites(sites, made_from)
+    state.set_meta(LETTERS_KEY, "")
 
 
 def store_letters(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
@@ -182,3 +182,29 @@ def test_letter_ranges_hold_every_name_of_their_letter(tmp_path: Path, name: str
         for letter in keyword_views.LETTERS:
             found = state.letter_sites([letter], ())
             assert [s.name for s in found] == ([name] if letter == letter_of(name) else [])
+
+
+def test_a_build_stopped_after_storing_the_index_leaves_no_stale_letter_page(
+    tmp_path: Path,
+) -> None:
+    """The keyword index is stored while the pages render, before the letter pages'
+    summary: a build stopped in between must not leave the next one keeping pages the
+    stored index no longer matches."""
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    with small_pages():
+        write_tree(repo, BASE)
+        build(resolve_options(repo, out, 1))
+        write_tree(repo, {**BASE, "pkg/a.py": [*BASE["pkg/a.py"], "bravo"]})
+
+        def stopped(jobs: object, workers: int, meanwhile: Callable[[], None]) -> None:
+            meanwhile()  # what runs while the workers render, then Ctrl-C
+            raise KeyboardInterrupt
+
+        with (
+            mock.patch("docgen.produce.render_all", side_effect=stopped),
+            pytest.raises(KeyboardInterrupt),
+        ):
+            build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    assert pages_and_rows(out) == pages_and_rows(clean)

@@ -93,7 +93,7 @@ def namespace_parts(written: str) -> list[str]:
 def split_qualified(text: str) -> list[str]:
     """`a::Foo<std::string>::bar` -> ["a", "Foo", "bar"]: `::` splits only outside template
     arguments, which are dropped; an `operator...` ends the name as it is written."""
-    if "<" not in text and "operator" not in text:  # most names: no argument, no operator
+    if "<" not in text and ">" not in text and "operator" not in text:  # most names
         return _cleaned(text.split("::"))
     parts: list[str] = []
     current: list[str] = []

@@ -298,7 +298,7 @@ class _Walker(Recorder):
         static = False
         if body is not None or data.find(b"static", node.start_byte, header_end) >= 0:
             for child in node.named_children:
-                if child.type == "field_initializer_list":
+                if child.type == "field_initializer_list" and body is not None:
                     header_end = child.start_byte
                 elif child.type == "storage_class_specifier" and self.text(child) == "static":
                     static = True

@@ -3,8 +3,8 @@
 Attribute macros are blanked to spaces and namespace macros rewritten as the
 namespaces they open (see `cpp_macros` for how they are learned); a line that is
 one upper-case word is blanked (`cpp_conditionals` has the second reading, of
-the first branch of every conditional).  Newlines always stay, so every line and offset the parser
-reports is the file's own.
+the first branch of every conditional).  Newlines always stay, so every line and
+offset the parser reports is the file's own.
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def neutralise(
     A closing macro writes its brace only after an opening one was written: an opening
     too long to write over its own name (`ABSL_NAMESPACE_BEGIN`, whose namespace is
     named by another macro) is blanked, and so must its closing be.
-    `extra`: object-like attribute macros of this file alone (see `macros_in_use`)."""
+    `extra`: object-like attribute macros of this file alone (see `cpp_macros_in_use`)."""
     prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
     table, opening = prepared.function_like, prepared.opening
     candidates = {m.decode("ascii") for m in set(CANDIDATE.findall(data))}

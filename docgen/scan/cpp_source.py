@@ -100,7 +100,8 @@ class LinePattern:
     as with `^` and `re.MULTILINE` (with which Python's engine tries every byte): the
     newline before the line leads, and the engine jumps from one to the next.  Groups
     are those of `body`; a match's `start()` is the newline before its line but on the
-    first line (see `line_start`).  `body` must not match a newline at its start."""
+    first line (see `line_start`).  `body` must not match a newline at its start or end,
+    nor match nothing."""
 
     def __init__(self, body: bytes) -> None:
         self._first = re.compile(body)
