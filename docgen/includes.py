@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from docgen.facts import ScannedFile
@@ -68,22 +68,29 @@ class IncludeSearch:
     files: frozenset[str] | set[str]
     roots: Sequence[str]
     suffixes: Mapping[str, list[str]] | None = None
+    #: (folder, target, form) -> what it can name: the same for every file of a folder,
+    #: and a tree includes a header from many
+    _known: dict[tuple[str, str, bool], _Candidates] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def resolve(self, source: str, target: str, system: bool) -> tuple[str, str]:
         """(repository path, how) for one include; ("", "") when it names no file."""
-        return _chosen(source, *self.candidates(posixpath.dirname(source), target, system))
+        key = (posixpath.dirname(source), target, system)
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = self._candidates(*key)
+        return _chosen(source, *found)
 
-    def candidates(self, folder: str, target: str, system: bool) -> _Candidates:
-        """What an include written in a file of `folder` can name: the same for every
-        file of the folder (a tree includes a header from many)."""
+    def _candidates(self, folder: str, target: str, system: bool) -> _Candidates:
+        """What an include written in a file of `folder` can name."""
         if target.startswith("/") or not target:
             return (), ()
         searched = [(folder, "folder")] if not system else []
         searched.extend((root, "root") for root in self.roots)
         found = []
         for base, how in searched:
-            path = posixpath.normpath(posixpath.join(base, target)) if base else target
-            path = posixpath.normpath(path)
+            path = posixpath.normpath(posixpath.join(base, target) if base else target)
             if path.startswith("../") or path == "..":
                 continue
             if path in self.files:
@@ -120,20 +127,14 @@ def build_include_graph(
     search = tuple(roots) if roots else ("",)
     search_in = IncludeSearch(paths, search, _suffix_index(sorted(paths)) if guessed else None)
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
-    known: dict[tuple[str, str, bool], _Candidates] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
         c = scanned.facts.cfamily
         if c is None or not c.includes:
             continue
         path = scanned.facts.path
-        folder = posixpath.dirname(path)
         resolved = []
         for inc in c.includes:
-            key = (folder, inc.target, inc.system)
-            found = known.get(key)
-            if found is None:
-                found = known[key] = search_in.candidates(*key)
-            target, how = _chosen(path, *found)
+            target, how = search_in.resolve(path, inc.target, inc.system)
             resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
         includes[path] = tuple(resolved)
     return include_graph(includes, search, guessed)
