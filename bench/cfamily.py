@@ -1,6 +1,6 @@
 """What C, C++ and CUDA pages cost: a cold build with them against one without them.
 
-    python bench/cfamily.py [REPO] [--jobs N] [--pairs N]
+    python bench/cfamily.py [REPO] [--jobs N] [--pairs N] [--floor] [--older DOCGEN]
 
 REPO defaults to the torch corpus of `bench/run.py` (`bench/corpora/torch`, 9,431
 C-family headers beside 2,285 Python files; `python bench/run.py --prepare-only
@@ -9,8 +9,15 @@ output folders under `bench/results/` that do not exist yet (the last ones are m
 aside and deleted after the builds: see `run.fresh`; the disk is synced before each
 build).  Medians of wall and CPU seconds are printed, with the range of the ratios of
 single pairs; the one "without" leaves every C-family file out with an `exclude`
-configuration.  Universal Ctags over the same C-family files is timed beside them when
-`ctags` is on the PATH.  Prints a Markdown table.
+configuration.  `--floor` adds a third build to each round: the C-family files read up
+to and with tree-sitter's parse (macros learned and blanked), then given plain text
+pages (`bench/cfamily_floor.py`), so the cost of reading names and making their
+pages stands apart from what any C-family page costs first.  `--older DOCGEN` adds the
+build without C-family files made by another `docgen` command (an older commit
+installed in a virtualenv of its own), so that the C-family pages of today can be set
+beside the build they were first measured against.  Universal Ctags over the
+same C-family files is timed beside them when `ctags` is on the PATH.  Prints a
+Markdown table.
 """
 
 from __future__ import annotations
@@ -41,12 +48,24 @@ def timed(command: list[str]) -> tuple[float, float]:
     return done.seconds, done.cpu_seconds
 
 
-def cold_build(repo: Path, name: str, jobs: int, config: Path | None) -> tuple[float, float]:
+#: how each build of a round runs docgen: the real command, or the floor's (see --floor)
+DOCGEN = {
+    "without": [sys.executable, "-m", "docgen"],
+    "with": [sys.executable, "-m", "docgen"],
+    "floor": [sys.executable, str(BENCH / "cfamily_floor.py")],
+}
+#: the builds that leave the C-family files out (through `--config`)
+EXCLUDING = ("without", "older")
+
+
+def cold_build(
+    docgen: list[str], repo: Path, name: str, jobs: int, config: Path | None
+) -> tuple[float, float]:
     """One cold build into a folder that does not exist yet (the last one is moved aside
     and deleted after the builds: see `run.fresh`)."""
     out = fresh(RESULTS / f"cfamily-{name}")
     os.sync()  # the last build's pages reach the disk before this one starts
-    command = [sys.executable, "-m", "docgen", "build", str(repo), "--out", str(out), "-q"]
+    command = [*docgen, "build", str(repo), "--out", str(out), "-q"]
     command += ["-j", str(jobs)]
     if config is not None:
         command += ["--config", str(config)]
@@ -74,33 +93,62 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pairs", type=int, default=3, help="builds without and with, taken in turn (default 3)"
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time the C-family files parsed but given plain text pages",
+    )
+    parser.add_argument(
+        "--older",
+        metavar="DOCGEN",
+        help="also time the build without C-family files by this other docgen command",
+    )
     args = parser.parse_args(argv)
     repo = Path(args.repo).resolve()
     RESULTS.mkdir(parents=True, exist_ok=True)
     config = RESULTS / "cfamily-exclude.toml"
     config.write_text("exclude = [" + ", ".join(f'"*{s}"' for s in SUFFIXES) + "]\n")
-    runs: dict[str, list[tuple[float, float]]] = {"without": [], "with": []}
-    for _ in range(args.pairs):  # in turn, so that a drift of the machine hits both
-        runs["without"].append(cold_build(repo, "without", args.jobs, config))
-        runs["with"].append(cold_build(repo, "with", args.jobs, None))
+    names = ["without", "with", *(["floor"] if args.floor else [])]
+    commands = dict(DOCGEN)
+    if args.older:
+        commands["older"] = [args.older]
+        names.append("older")
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+    for _ in range(args.pairs):  # in turn, so that a drift of the machine hits all
+        for name in names:
+            runs[name].append(
+                cold_build(
+                    commands[name], repo, name, args.jobs, config if name in EXCLUDING else None
+                )
+            )
     empty_trash()
     ctags = ctags_seconds(repo)
     c_files = sum(1 for p in repo.rglob("*") if p.suffix in SUFFIXES)
     wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
     cpu = {k: statistics.median(c for _, c in v) for k, v in runs.items()}
-    pair_ratios = sorted(
-        w / wo for (w, _), (wo, _) in zip(runs["with"], runs["without"], strict=True)
-    )
+    pair_ratios = {
+        name: sorted(w / wo for (w, _), (wo, _) in zip(runs[name], runs["without"], strict=True))
+        for name in names
+    }
     print(
         f"| {repo.name}: {c_files:,} C-family files, {args.pairs} pairs, medians | wall s | CPU s |"
     )
     print("|---|---:|---:|")
-    for key, label in (("without", "without C-family files"), ("with", "with C-family pages")):
-        print(f"| cold build {label} (-j {args.jobs}) | {wall[key]:.1f} | {cpu[key]:.1f} |")
-    print(
-        f"| ratio (target <= 1.35; pairs {pair_ratios[0]:.2f}-{pair_ratios[-1]:.2f}) "
-        f"| {wall['with'] / wall['without']:.2f} | {cpu['with'] / cpu['without']:.2f} |"
-    )
+    labels = {
+        "without": "without C-family files",
+        "with": "with C-family pages",
+        "floor": "with C-family files parsed, plain text pages",
+        "older": f"without C-family files, by {args.older}",
+    }
+    for key in names:
+        print(f"| cold build {labels[key]} (-j {args.jobs}) | {wall[key]:.1f} | {cpu[key]:.1f} |")
+    for key in names[1:]:
+        low, high = pair_ratios[key][0], pair_ratios[key][-1]
+        target = "target <= 1.35; " if key == "with" else ""
+        print(
+            f"| ratio {key}/without ({target}pairs {low:.2f}-{high:.2f}) "
+            f"| {wall[key] / wall['without']:.2f} | {cpu[key] / cpu['without']:.2f} |"
+        )
     if ctags is not None:
         print(f"| Universal Ctags over the C-family files (1 process) | {ctags:.1f} | |")
     return 0

@@ -1,0 +1,52 @@
+"""`docgen` with the C-family scanner cut down to what any C-family page needs first.
+
+    python bench/cfamily_floor.py build REPO --out OUT [docgen's other flags]
+
+Each C, C++ or CUDA file is read as the real scanner reads it up to the parse: its
+dialect chosen, its attribute macros learned and blanked, its lone macro lines and
+directive comments blanked, and tree-sitter's parse made.  Then nothing of the tree
+is walked: the file gets the plain text facts (and so plain text pages) that every
+text file has.  `bench/cfamily.py --floor` times a cold build of this beside the
+real ones: what a C-family file costs before a single name is read from it.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from docgen.facts import FileFacts
+from docgen.scan import cfamily, table, text
+from docgen.scan.cpp_blanking import lone_macros_blanked, neutralise
+from docgen.scan.cpp_conditionals import directive_comments_blanked
+from docgen.scan.cpp_macros_in_use import macros_in_use
+from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+
+MODULE = "docgen_bench_cfamily_floor"
+
+
+def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
+    """The real scanner's steps up to and with the parse, then plain text facts."""
+    import tree_sitter
+
+    dialect = cfamily.dialect_for(path, data, settings)
+    blanked = neutralise(data, settings.macro_table, macros_in_use(data))
+    parsed, _ = lone_macros_blanked(blanked.data)
+    parsed = directive_comments_blanked(parsed)
+    tree_sitter.Parser(cfamily.language(dialect)).parse(parsed)
+    return text.scan(path, data, settings)
+
+
+def main() -> None:
+    module = types.ModuleType(MODULE)
+    module.scan = scan  # type: ignore[attr-defined]
+    sys.modules[MODULE] = module  # the workers fork from this process and inherit it
+    for language in ("c", "cpp", "cuda"):
+        table.SCANNERS[language] = MODULE
+    from docgen.launch import main as docgen_main
+
+    docgen_main()
+
+
+if __name__ == "__main__":
+    main()
