@@ -4,8 +4,7 @@
 
 REPO defaults to the torch-distributed corpus of `bench/run.py`.  Each round, taken in
 turn so that a drift of the machine hits every figure alike, measures in one process
-over every `.py` file of REPO (bytes read beforehand, the cycle collector as a build's
-scan workers have it):
+over every `.py` file of REPO (bytes read beforehand):
 
 - the bare parse: `libcst.parse_module`, as `bench/run.py`'s row;
 - docgen's `ast` pass: Python's own parse with the lines, docstrings and code
@@ -26,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from run import DEFAULT_TIMEOUT, empty_trash, fresh, measure  # bench/run.py, beside it
@@ -34,9 +34,8 @@ BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
 
 
-def cpu_seconds(work: list[bytes], step: object) -> float:
+def cpu_seconds(work: list[bytes], step: Callable[[bytes], object]) -> float:
     """CPU seconds of this process for `step` over every file's bytes."""
-    assert callable(step)
     started = time.process_time()
     for data in work:
         with contextlib.suppress(Exception):  # a file the step cannot read costs what it cost
@@ -92,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = {
         "parse": "bare `libcst.parse_module`, one process",
         "ast": "docgen's `ast` pass (parse, lines, docstrings, code references)",
-        "render": "rendering and writing the pages (`-j 1` build's render phase)",
+        "render": "rendering and writing the pages (`-j 1` build's render phase, its wall s)",
         "build": "cold `docgen build -j 1`, whole CPU",
     }
     title = f"{repo.name}: {len(files):,} .py files, {args.rounds} rounds, medians"
