@@ -17,9 +17,6 @@ import types
 
 from docgen.facts import FileFacts
 from docgen.scan import cfamily, table, text
-from docgen.scan.cpp_blanking import lone_macros_blanked, neutralise
-from docgen.scan.cpp_conditionals import directive_comments_blanked
-from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 
 MODULE = "docgen_bench_cfamily_floor"
@@ -29,11 +26,8 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     """The real scanner's steps up to and with the parse, then plain text facts."""
     import tree_sitter
 
-    dialect = cfamily.dialect_for(path, data, settings)
-    blanked = neutralise(data, settings.macro_table, macros_in_use(data))
-    parsed, _ = lone_macros_blanked(blanked.data)
-    parsed = directive_comments_blanked(parsed)
-    tree_sitter.Parser(cfamily.language(dialect)).parse(parsed)
+    prepared = cfamily.prepare(path, data, settings)  # as the real scanner prepares it
+    tree_sitter.Parser(cfamily.language(prepared.dialect)).parse(prepared.parsed)
     return text.scan(path, data, settings)
 
 

@@ -16,11 +16,11 @@ import hashlib
 import importlib
 import re
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
-from docgen.scan.cpp_blanking import lone_macros_blanked, neutralise
+from docgen.scan.cpp_blanking import Blanked, lone_macros_blanked, neutralise
 from docgen.scan.cpp_conditionals import (
     OPENING,
     OTHER_BRANCH,
@@ -63,6 +63,24 @@ PREPROCESSOR_LINES = CONDITIONALS | {
 }
 #: error lines listed per file at most (the rest are counted)
 ERROR_LINES_KEPT = 50
+
+
+class Prepared(NamedTuple):
+    """A file as the grammar reads it: what blanking kept and what it wrote over."""
+
+    dialect: str
+    blanked: Blanked
+    lone: frozenset[str]  # macros used alone on a line, blanked
+    parsed: bytes  # the bytes tree-sitter parses, every offset the original's
+
+
+def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
+    """The dialect and the bytes to parse: attribute macros, lone macro lines and the
+    comments inside directives blanked."""
+    dialect = dialect_for(path, data, settings)
+    blanked = neutralise(data, settings.macro_table, macros_in_use(data))
+    parsed, lone = lone_macros_blanked(blanked.data)
+    return Prepared(dialect, blanked, lone, directive_comments_blanked(parsed))
 
 
 @cache
@@ -132,10 +150,7 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
-    dialect = dialect_for(path, data, settings)
-    blanked = neutralise(data, settings.macro_table, macros_in_use(data))
-    parsed, lone = lone_macros_blanked(blanked.data)
-    parsed = directive_comments_blanked(parsed)
+    dialect, blanked, lone, parsed = prepare(path, data, settings)
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
