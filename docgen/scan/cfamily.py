@@ -27,6 +27,7 @@ from docgen.scan.cpp_conditionals import (
     directive_comments_blanked,
     first_branches,
 )
+from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.decode import decode_text
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -76,11 +77,14 @@ class Prepared(NamedTuple):
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     """The dialect and the bytes to parse: attribute macros, lone macro lines and the
-    comments inside directives blanked."""
+    comments inside directives blanked, and what the grammar cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
     blanked = neutralise(data, settings.macro_table, macros_in_use(data))
     parsed, lone = lone_macros_blanked(blanked.data)
-    return Prepared(dialect, blanked, lone, directive_comments_blanked(parsed))
+    parsed = directive_comments_blanked(parsed)
+    if dialect != "c":
+        parsed = grammar_gaps_blanked(parsed)
+    return Prepared(dialect, blanked, lone, parsed)
 
 
 @cache

@@ -1,0 +1,61 @@
+"""Valid C++ that the pinned tree-sitter-cpp grammar cannot read, rewritten in place.
+
+tree-sitter-cpp 0.23 has no rule for a braced default argument
+(`const Tensor& x={}`, `MempoolId_t id = {0, 0}`) nor for a free function
+declared `= delete`: each makes a syntax error, and the generated headers of
+PyTorch hold thousands of them.  The bytes the grammar reads get `0` in place of
+the braces (newlines kept) and spaces in place of `= delete`, so that every
+offset stays the original's; what a page shows is cut from the original bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: `= {` of a default argument: after a name, `>` or `]`, never part of `==`, `<=`, `+=` ...
+_BRACED_DEFAULT = re.compile(rb"(?<=[\w>\]])\s*=\s*\{")
+#: what may follow a default argument: the next parameter, or the list's end
+_AFTER_DEFAULT = re.compile(rb"\s*[,)]")
+#: `) = delete;` and `) const = delete;`: a deleted function's declaration
+_DELETED = re.compile(rb"\)(?:\s*(?:const|noexcept|&&?))*\s*(=\s*delete)\s*;")
+_BRACES = re.compile(rb"[{}]")
+
+
+def _closing_brace(data: bytes, opened: int) -> int | None:
+    """Where the brace opened at `opened` closes (nested braces counted), or None."""
+    depth = 0
+    for brace in _BRACES.finditer(data, opened):
+        depth += 1 if brace.group() == b"{" else -1
+        if depth == 0:
+            return brace.start()
+    return None
+
+
+def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
+    """Spaces over `start:end` (newlines kept, so lines stay lines), `keep` first."""
+    piece = bytes(data[start:end])
+    data[start:end] = keep + re.sub(rb"[^\n]", b" ", piece[len(keep) :])
+
+
+def grammar_gaps_blanked(parsed: bytes) -> bytes:
+    """`parsed` with braced default arguments read as `0` and `= delete` on a function
+    blanked; the same bytes when it has neither (most files)."""
+    has_braced = b"={" in parsed or b"= {" in parsed
+    has_deleted = b"delete" in parsed
+    if not has_braced and not has_deleted:
+        return parsed
+    out = bytearray(parsed)
+    if has_braced:
+        pos = 0
+        while (found := _BRACED_DEFAULT.search(parsed, pos)) is not None:
+            opened = found.end() - 1
+            closed = _closing_brace(parsed, opened)
+            if closed is None:
+                break
+            if _AFTER_DEFAULT.match(parsed, closed + 1):
+                _blank(out, opened, closed + 1, keep=b"0")
+            pos = found.end()
+    if has_deleted:
+        for found in _DELETED.finditer(parsed):
+            _blank(out, found.start(1), found.end(1))
+    return bytes(out)

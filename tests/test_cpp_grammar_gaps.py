@@ -1,0 +1,147 @@
+"""Valid C++ the pinned grammar cannot read: braced default arguments and deleted free
+functions, rewritten in place before the parse (cases from PyTorch's generated headers,
+pybind11 and fmt)."""
+
+from __future__ import annotations
+
+import tree_sitter
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_scan_cfamily import by_qualname, facts, inventory
+
+from docgen.scan.cfamily import language
+from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
+
+SETTINGS = settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+#: from ATen/ops/clamp_cpu_dispatch.h: every such line was a syntax error
+OPTIONAL = "const ::std::optional<at::Tensor> &"
+DISPATCH = f"""\
+namespace at {{
+namespace cpu {{
+TORCH_API at::Tensor clamp(const at::Tensor & self, {OPTIONAL} min={{}}, {OPTIONAL} max={{}});
+TORCH_API at::Tensor & clamp_(at::Tensor & self, {OPTIONAL} min={{}}, {OPTIONAL} max={{}});
+}} // namespace cpu
+}} // namespace at
+"""
+
+
+def has_error(source: bytes) -> bool:
+    tree = tree_sitter.Parser(language("cpp")).parse(source)
+    return tree.root_node.has_error
+
+
+def test_the_grammar_itself_refuses_these_forms() -> None:
+    # The reason for the module: if a newer grammar reads them, it can go.
+    assert has_error(b"void f(int a={});")
+    assert has_error(b"void f(int a = {0, 0});")
+    assert has_error(b"void f(int a) = delete;")
+
+
+def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
+    source = b"void f(const Foo& a={}, Id id = {0, {1, 2}}, int n=3);"
+    rewritten = grammar_gaps_blanked(source)
+    assert rewritten == b"void f(const Foo& a=0 , Id id = 0          , int n=3);"
+    assert not has_error(rewritten)
+
+
+def test_a_default_over_several_lines_keeps_its_lines() -> None:
+    source = b"void f(Options o = {\n  1,\n  2});\nint g();\n"
+    rewritten = grammar_gaps_blanked(source)
+    assert len(rewritten) == len(source)
+    assert [i for i, b in enumerate(rewritten) if b == 10] == [
+        i for i, b in enumerate(source) if b == 10
+    ]
+    assert not has_error(rewritten)
+
+
+def test_initializers_and_comparisons_are_left_alone() -> None:
+    source = (
+        b"int x = {1};\n"
+        b"std::vector<int> v = {1, 2};\n"
+        b"bool b = a <= c;\n"
+        b"void g() { if (a == b) { return; } x += {1}; }\n"
+        b"struct S { int a{}; S() = default; };\n"
+    )
+    assert grammar_gaps_blanked(source) == source
+
+
+def test_deleted_free_functions_are_blanked_to_declarations() -> None:
+    source = b"void f(const char* name) = delete;\ntemplate <class T> T g(T) const = delete;\n"
+    rewritten = grammar_gaps_blanked(source)
+    assert rewritten == (
+        b"void f(const char* name)         ;\ntemplate <class T> T g(T) const         ;\n"
+    )
+    assert not has_error(rewritten)
+
+
+def test_a_file_with_neither_is_returned_as_it_is() -> None:
+    source = b"int f(int a = 1);\n"
+    assert grammar_gaps_blanked(source) is source
+
+
+def test_generated_dispatch_declarations_parse_and_keep_their_text() -> None:
+    c = facts(DISPATCH, "ATen/ops/clamp_cpu_dispatch.h", frozenset({"TORCH_API"}))
+    assert c.error_lines == ()
+    assert ("function", "at::cpu::clamp_", 4) in inventory(c)
+    clamp = by_qualname(c, "at::cpu::clamp")
+    # What the page shows is the file's own text, braces and all.
+    assert "const ::std::optional<at::Tensor> & min={}" in clamp.declaration
+    assert clamp.attributes == ("TORCH_API",)
+
+
+def test_members_after_a_braced_default_keep_their_scope() -> None:
+    # pybind11/detail/common.h: the error had cut `pybind11::` from what followed.
+    source = """\
+namespace pybind11 {
+namespace detail {
+struct cast_impl {
+    constexpr auto operator()(int (*pf)(int), std::false_type = {}) const noexcept -> int;
+};
+class any_container {
+public:
+    any_container() = default;
+    int size() const;
+};
+}
+}
+"""
+    c = facts(source, "common.h")
+    assert c.error_lines == ()
+    assert ("method", "pybind11::detail::any_container::size", 9) in inventory(c)
+    assert ("class", "pybind11::detail::any_container", 6) in inventory(c)
+
+
+def test_c_files_are_read_as_written() -> None:
+    c = facts("int f(int a);\n", "x.c")
+    assert c.error_lines == ()
+
+
+PIECES = st.lists(
+    st.sampled_from(
+        [
+            *(b"=", b" = ", b"{", b"}", b"(", b")", b",", b";", b"\n", b"a", b"<", b">", b"]"),
+            *(b" delete", b" const", b"==", b"x={}", b'"={}"'),
+        ]
+    ),
+    max_size=40,
+).map(b"".join)
+
+
+@SETTINGS
+@given(PIECES)
+def test_rewriting_keeps_length_lines_and_everything_outside_braces_and_deletes(
+    data: bytes,
+) -> None:
+    rewritten = grammar_gaps_blanked(data)
+    assert len(rewritten) == len(data)
+    for before, after in zip(data, rewritten, strict=True):
+        if before != after:
+            # Only braces, their insides and `= delete` change, to a `0` or spaces.
+            assert after in b" 0"
+            assert before != ord("\n")
