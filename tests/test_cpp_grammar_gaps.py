@@ -41,6 +41,7 @@ def test_the_grammar_itself_refuses_these_forms() -> None:
     assert has_error(b"void f(int a={});")
     assert has_error(b"void f(int a = {0, 0});")
     assert has_error(b"void f(int a) = delete;")
+    assert has_error(b"int f() { return this->operator[](i); }")
 
 
 def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
@@ -78,6 +79,22 @@ def test_deleted_free_functions_are_blanked_to_declarations() -> None:
         b"void f(const char* name)         ;\ntemplate <class T> T g(T) const         ;\n"
     )
     assert not has_error(rewritten)
+
+
+def test_operators_called_by_name_read_as_one_name_called() -> None:
+    source = (
+        b"int f() { return this->operator[](i) + x.operator()(j); }\n"
+        b"bool g() { return a.operator==(b) && p->operator bool(); }\n"
+    )
+    rewritten = grammar_gaps_blanked(source)
+    assert rewritten == (
+        b"int f() { return this->operator__(i) + x.operator__(j); }\n"
+        b"bool g() { return a.operator__(b) && p->operator_____(); }\n"
+    )
+    assert not has_error(rewritten)
+    # Declaring or calling an operator unqualified the grammar reads already.
+    declared = b"bool operator==(const A& a) const; int h() { return operator[](1); }"
+    assert grammar_gaps_blanked(declared) is declared
 
 
 def test_a_file_with_neither_is_returned_as_it_is() -> None:
@@ -126,7 +143,7 @@ PIECES = st.lists(
     st.sampled_from(
         [
             *(b"=", b" = ", b"{", b"}", b"(", b")", b",", b";", b"\n", b"a", b"<", b">", b"]"),
-            *(b" delete", b" const", b"==", b"x={}", b'"={}"'),
+            *(b" delete", b" const", b"==", b"x={}", b'"={}"', b".operator", b"->operator"),
         ]
     ),
     max_size=40,
@@ -142,6 +159,6 @@ def test_rewriting_keeps_length_lines_and_everything_outside_braces_and_deletes(
     assert len(rewritten) == len(data)
     for before, after in zip(data, rewritten, strict=True):
         if before != after:
-            # Only braces, their insides and `= delete` change, to a `0` or spaces.
-            assert after in b" 0"
+            # Only braces, their insides, `= delete` and an operator's token change.
+            assert after in b" 0_"
             assert before != ord("\n")

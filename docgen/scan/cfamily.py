@@ -29,6 +29,7 @@ from docgen.scan.cpp_conditionals import (
 )
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
+from docgen.scan.cpp_stub_lines import stub_lines_blanked, stub_registrations
 from docgen.scan.decode import decode_text
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import count_lines
@@ -73,6 +74,7 @@ class Prepared(NamedTuple):
     blanked: Blanked
     lone: frozenset[str]  # macros used alone on a line, blanked
     parsed: bytes  # the bytes tree-sitter parses, every offset the original's
+    stubs: tuple[tuple[int, int], ...] = ()  # dispatch-stub calls blanked, read from the text
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
@@ -82,9 +84,10 @@ def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     blanked = neutralise(data, settings.macro_table, macros_in_use(data))
     parsed, lone = lone_macros_blanked(blanked.data)
     parsed = directive_comments_blanked(parsed)
-    if dialect != "c":
-        parsed = grammar_gaps_blanked(parsed)
-    return Prepared(dialect, blanked, lone, parsed)
+    if dialect == "c":
+        return Prepared(dialect, blanked, lone, parsed)
+    parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))
+    return Prepared(dialect, blanked, lone, parsed, stubs)
 
 
 @cache
@@ -154,7 +157,7 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
-    dialect, blanked, lone, parsed = prepare(path, data, settings)
+    dialect, blanked, lone, parsed, stubs = prepare(path, data, settings)
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
@@ -177,6 +180,10 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if len(rewalked.definitions) > len(walked.definitions) or (whole and not retry.has_error):
             root, walked = retry, rewalked
+    registrations = walked.registrations
+    if stubs:
+        found = (*registrations, *stub_registrations(data, stubs))
+        registrations = tuple(sorted(found, key=lambda r: (r.line, r.macro, r.name)))
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
     if root.has_error:
@@ -197,7 +204,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             CInclude(line, target, system) for line, target, system in sorted(walked.includes)
         ),
         launches=walked.launches,
-        registrations=walked.registrations,
+        registrations=registrations,
         gpu_calls=tuple(CodeUse(name, line) for line, name in sorted(walked.gpu_calls)),
         test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
         error_lines=lines,

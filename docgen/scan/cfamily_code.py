@@ -22,6 +22,7 @@ from docgen.scan.cfamily_macros import (
     string_value,
 )
 from docgen.scan.cfamily_source import Source, bare, descendants, one_line
+from docgen.scan.cpp_stub_lines import stub_registration
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -62,20 +63,11 @@ class CodeFacts:
 
     def statement_macro(self, node: Node) -> None:
         text = self.text(node)
-        macro = text.split("(", 1)[0].strip()
-        if not is_dispatch_macro(macro):
+        if not is_dispatch_macro(text.split("(", 1)[0].strip()):
             return
-        args = macro_args(text[len(text.split("(", 1)[0]) :].rstrip().rstrip(";"))
-        if not args:
-            return
-        line = node.start_point[0] + 1
-        if macro == "DECLARE_DISPATCH":
-            stub, target = args[-1], ", ".join(args[:-1])
-        else:
-            stub, target = args[0], ", ".join(args[1:])
-        self.registrations.append(
-            Registration(macro, stub, line, node.end_point[0] + 1, "", target)
-        )
+        registration = stub_registration(text, node.start_point[0] + 1, node.end_point[0] + 1)
+        if registration is not None:
+            self.registrations.append(registration)
 
     def registered_ops(self, body: Node, var: str) -> tuple[RegisteredOp, ...]:
         ops: list[RegisteredOp] = []

@@ -1,11 +1,13 @@
 """Valid C++ that the pinned tree-sitter-cpp grammar cannot read, rewritten in place.
 
 tree-sitter-cpp 0.23 has no rule for a braced default argument
-(`const Tensor& x={}`, `MempoolId_t id = {0, 0}`) nor for a free function
-declared `= delete`: each makes a syntax error, and the generated headers of
+(`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
+`= delete`, nor for an operator called by name on an object
+(`this->operator[](i)`): each makes a syntax error, and the generated headers of
 PyTorch hold thousands of them.  The bytes the grammar reads get `0` in place of
-the braces (newlines kept) and spaces in place of `= delete`, so that every
-offset stays the original's; what a page shows is cut from the original bytes.
+the braces (newlines kept), spaces in place of `= delete` and one name in place
+of `operator[]`, so that every offset stays the original's; what a page shows is
+cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ _AFTER_DEFAULT = re.compile(rb"\s*[,)]")
 #: `) = delete;` and `) const = delete;`: a deleted function's declaration
 _DELETED = re.compile(rb"\)(?:\s*(?:const|noexcept|&&?))*\s*(=\s*delete)\s*;")
 _BRACES = re.compile(rb"[{}]")
+#: `.operator` or `->operator`: an operator called by its name on an object
+_OPERATOR_CALL = re.compile(rb"(?:\.|->)[ \t]*operator(?!\w)")
+#: what names the operator, up to its call's `(`: `()`, `[]`, `==`, ` bool`, ...
+_OPERATOR_TOKEN = re.compile(rb"(?:\(\)|\[\]|[^(\n]{1,40}?)(?=[ \t]*\()")
 
 
 def _closing_brace(data: bytes, opened: int) -> int | None:
@@ -38,11 +44,13 @@ def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
 
 
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
-    """`parsed` with braced default arguments read as `0` and `= delete` on a function
-    blanked; the same bytes when it has neither (most files)."""
+    """`parsed` with braced default arguments read as `0`, `= delete` on a function
+    blanked and operators called by name read as one name; the same bytes when it has
+    none of them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
-    if not has_braced and not has_deleted:
+    has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
+    if not has_braced and not has_deleted and not has_operator_calls:
         return parsed
     out = bytearray(parsed)
     if has_braced:
@@ -58,4 +66,9 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     if has_deleted:
         for found in _DELETED.finditer(parsed):
             _blank(out, found.start(1), found.end(1))
+    if has_operator_calls:
+        for found in _OPERATOR_CALL.finditer(parsed):
+            token = _OPERATOR_TOKEN.match(parsed, found.end())
+            if token is not None:  # `operator[]` -> `operator__`: one name, called
+                out[token.start() : token.end()] = b"_" * (token.end() - token.start())
     return bytes(out)
