@@ -619,3 +619,15 @@ def test_a_spaced_else_keeps_its_branch() -> None:
     c = scan("x.h", data).cfamily
     assert c is not None
     assert "only_in_else" in {d.name for d in c.definitions}
+
+
+def test_a_constructor_of_an_upper_case_class_is_no_macro_use() -> None:
+    # torch's `MNIST(const std::string& root, Mode mode = Mode::kTrain)` had been left out.
+    c = facts("class MNIST {\n public:\n  explicit MNIST(int mode);\n  MNIST(const MNIST&);\n};\n")
+    assert inventory(c) == {
+        ("class", "MNIST", 1),
+        ("constructor", "MNIST::MNIST", 3),
+        ("constructor", "MNIST::MNIST", 4),
+    }
+    # Outside its class, an upper-case call is still a macro's use.
+    assert inventory(facts("class A {};\nDECLARE_THING(x);\n")) == {("class", "A", 1)}

@@ -26,6 +26,7 @@ from docgen.scan.cpp_conditionals import (
     OTHER_BRANCH,
     directive_comments_blanked,
     first_branches,
+    linkage_guards_blanked,
 )
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
@@ -78,12 +79,13 @@ class Prepared(NamedTuple):
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
-    """The dialect and the bytes to parse: attribute macros, lone macro lines and the
-    comments inside directives blanked, and what the grammar cannot read rewritten."""
+    """The dialect and the bytes to parse: attribute macros, lone macro lines, the
+    comments inside directives and `extern "C"` guards blanked, and what the grammar
+    cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
     blanked = neutralise(data, settings.macro_table, macros_in_use(data))
     parsed, lone = lone_macros_blanked(blanked.data)
-    parsed = directive_comments_blanked(parsed)
+    parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
     if dialect == "c":
         return Prepared(dialect, blanked, lone, parsed)
     parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))

@@ -333,6 +333,7 @@ class _Walker(Recorder):
                     and name_node is not None
                     and name_node.type == "identifier"
                     and MACRO_NAME.match(self.text(name_node))
+                    and self.text(name_node) != frame.in_class  # `RNG(int seed);` in `RNG`
                 ):
                     self.code.statement_macro(node)
                     continue

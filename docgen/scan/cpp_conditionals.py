@@ -124,3 +124,39 @@ def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]
             lines[i] = _NOT_CR.sub(b" ", lines[i])
             spans.append((i, starts[i], starts[i] + len(lines[i])))
     return b"\n".join(lines), tuple(spans)
+
+
+#: `#ifdef __cplusplus` (or `#if defined(__cplusplus)`) on a line of its own
+_CPLUSPLUS = (
+    rb"[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)"
+)
+_REST = rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?\r?\n"
+_ENDIF = rb"[ \t]*#[ \t]*endif\b"
+#: `extern "C" {` between `#ifdef __cplusplus` and `#endif`: a C header opening its
+#: declarations to C++
+_LINKAGE_OPENED = LinePattern(
+    _CPLUSPLUS + _REST + rb"[ \t]*(extern[ \t]+\"C\"[ \t]*\{)" + _REST + _ENDIF
+)
+#: the `}` that closes it, between `#ifdef __cplusplus` and `#endif` further down
+_LINKAGE_CLOSED = LinePattern(_CPLUSPLUS + _REST + rb"[ \t]*(\})[ \t]*;?" + _REST + _ENDIF)
+
+
+def linkage_guards_blanked(data: bytes) -> bytes:
+    """`extern "C" {` and its `}`, each inside its own `#ifdef __cplusplus` block,
+    blanked: the grammars read a brace opened in one conditional and closed in another
+    as syntax errors, in the many C headers written for C++ too.  What the braces hold
+    is at file scope either way (a linkage names no scope).  Left alone unless every
+    opening has its closing after it, before the next opening."""
+    if b"__cplusplus" not in data or b'"C"' not in data:
+        return data
+    opened = [m.span(1) for m in _LINKAGE_OPENED.finditer(data)]
+    closed = [m.span(1) for m in _LINKAGE_CLOSED.finditer(data)]
+    if not opened or len(opened) != len(closed):
+        return data
+    bounds = [*(start for start, _ in opened[1:]), len(data)]
+    if any(not o[1] <= c[0] < bound for o, c, bound in zip(opened, closed, bounds, strict=True)):
+        return data
+    out = bytearray(data)
+    for start, end in (*opened, *closed):
+        out[start:end] = data[start:end].translate(BLANKED)
+    return bytes(out)

@@ -1,0 +1,95 @@
+"""`extern "C" {` opened and closed in `#ifdef __cplusplus` blocks of their own (the
+guard of nearly every C header written for C++ too: protobuf's `stubs/port.h`,
+cpuinfo, dnnl, dlpack in the torch wheel)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_scan_cfamily import facts, inventory
+
+from docgen.scan.cpp_conditionals import linkage_guards_blanked
+
+PORT = """\
+namespace google {
+namespace protobuf {
+
+#ifdef __cplusplus
+extern "C" {
+#endif  // __cplusplus
+uint16_t __sanitizer_unaligned_load16(const void *p);
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
+
+class Bits {
+ public:
+  static uint32 Log2FloorNonZero(uint32 n);
+};
+}  // namespace protobuf
+}  // namespace google
+"""
+
+
+def test_the_guarded_linkage_keeps_the_scopes_around_it() -> None:
+    c = facts(PORT, "google/protobuf/stubs/port.h")
+    assert c.error_lines == ()
+    assert inventory(c) >= {
+        ("namespace", "google::protobuf", 2),
+        ("function", "google::protobuf::__sanitizer_unaligned_load16", 7),
+        ("class", "google::protobuf::Bits", 12),
+        ("method", "google::protobuf::Bits::Log2FloorNonZero", 14),
+    }
+
+
+def test_only_the_braces_of_the_linkage_are_blanked() -> None:
+    source = (
+        b'#if defined(__cplusplus)\nextern "C" {\n#endif\nint f(void);\n'
+        b"#ifdef __cplusplus\n}\n#endif\n"
+    )
+    blanked = linkage_guards_blanked(source)
+    assert blanked == source.replace(b'extern "C" {', b" " * 12).replace(b"\n}\n", b"\n \n")
+
+
+def test_an_opening_without_its_closing_is_left_alone() -> None:
+    source = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n'
+    assert linkage_guards_blanked(source) is source
+    # A closing before its opening pairs nothing either.
+    swapped = b'#ifdef __cplusplus\n}\n#endif\n#ifdef __cplusplus\nextern "C" {\n#endif\n'
+    assert linkage_guards_blanked(swapped) is swapped
+
+
+def test_a_c_header_reads_the_same() -> None:
+    source = PORT.split("class Bits")[0].replace("namespace google {\nnamespace protobuf {\n", "")
+    c = facts(source, "port.h")
+    assert ("function", "__sanitizer_unaligned_load16", 5) in inventory(c)
+
+
+BLOCKS = st.lists(
+    st.sampled_from(
+        [
+            b'#ifdef __cplusplus\nextern "C" {\n#endif\n',
+            b"#ifdef __cplusplus\n} // extern\n#endif\n",
+            b"int f(void);\n",
+            b"#ifdef __cplusplus\nint g();\n#endif\n",
+            b"}\n",
+        ]
+    ),
+    max_size=10,
+).map(b"".join)
+
+
+@settings(
+    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(BLOCKS)
+def test_blanking_keeps_every_byte_in_place_and_pairs_openings_with_closings(data: bytes) -> None:
+    blanked = linkage_guards_blanked(data)
+    assert len(blanked) == len(data)
+    assert blanked.count(b"\n") == data.count(b"\n")
+    changed = [i for i, (a, b) in enumerate(zip(data, blanked, strict=True)) if a != b]
+    assert all(blanked[i] == ord(" ") for i in changed)
+    if changed:  # as many `{` as `}` blanked: the braces still balance
+        assert sum(data[i] == ord("{") for i in changed) == sum(
+            data[i] == ord("}") for i in changed
+        )
