@@ -114,6 +114,8 @@ _LONE_CALL = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
 _LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
 #: the rest of a line after a call that ends a declaration: `;`, then nothing or a comment
 _SEMICOLON_REST = re.compile(rb"[ \t]*;" + _LINE_REST.pattern)
+#: the rest of a line after a call given a value: `= 1;` (no `==`), then nothing or a comment
+_ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;\n]*;" + _LINE_REST.pattern)
 #: a function declared inside a call's arguments: a type, then a name called
 _DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
 #: how a line that continues the call before it starts (`{` a body, `:` initializers)
@@ -126,7 +128,9 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     looks so.  So is a line that is one upper-case word called, with nothing after it
     and a next line that does not go on with it (`{`, `: x_(x)`, `const`, ...), as
     `OPENVINO_RTTI("Name")` or `Q_PROPERTY(int x READ x)` in a class body and
-    `DEFINE_OP(add)` at file scope; a registration or test macro is never one.  So,
+    `DEFINE_OP(add)` at file scope; a registration or test macro is never one.  So is
+    such a call given a value, with its `;` (`TORCH_ARG(size_t, batch_size) = 1;` in a
+    class body declares a field with its accessors: no code assigns to a call there).  So,
     with its `;`, is a call written from a line's first column after a line that ends
     a declaration, unless its arguments declare a function (a wrapping macro, not
     learned): `ABSL_FLAG(bool, verbose, false, "");`, whose arguments are types, which
@@ -148,7 +152,10 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
         if end <= name_end or has_meaning(name) or directives.holds(start):
             continue
         rest = _LINE_REST.match(data, end)
-        if rest is None:
+        assigned = _ASSIGNED_REST.match(data, end) if rest is None else None
+        if assigned is not None:  # `TORCH_ARG(size_t, batch_size) = 1;`: no call is assigned to
+            end = data.index(b";", end) + 1
+        elif rest is None:
             declared = _SEMICOLON_REST.match(data, end)
             if declared is None or not _at_file_scope(data, _LONE_CALL.line_start(match), start):
                 continue
