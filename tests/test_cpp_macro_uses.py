@@ -1,11 +1,13 @@
-"""A macro call given a value in a class body (`TORCH_ARG(size_t, batch_size) = 1;` in
-torch's C++ options classes) is a macro's use, blanked with its `;`."""
+"""Macro uses the tree does not define: a macro call given a value in a class body
+(`TORCH_ARG(size_t, batch_size) = 1;` in torch's C++ options classes), and attribute
+macros shown by where they stand (generated flatbuffers and protobuf headers, CUTLASS)."""
 
 from __future__ import annotations
 
 from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cpp_blanking import lone_macros_blanked
+from docgen.scan.cpp_macros_in_use import macros_in_use
 
 OPTIONS = """\
 namespace torch::optim {
@@ -46,3 +48,40 @@ def test_the_call_and_its_value_are_blanked_to_the_semicolon() -> None:
 def test_a_comparison_or_a_call_with_code_after_it_is_no_such_use() -> None:
     source = b"FOO(x) == 1;\nBAR(y) = 2; int z;\n"
     assert lone_macros_blanked(source) == (source, frozenset())
+
+
+def test_attribute_macros_shown_by_where_they_stand() -> None:
+    source = b"""\
+enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {
+  static cutlass::MatrixCoord CUTLASS_DEVICE get_lane_offset(int lane);
+  PROTOBUF_ALWAYS_INLINE bool MaybeAllocateAligned(size_t n, void** out) {
+CUTLASS_DEVICE static void invoke(Args&&... args) {
+"""
+    assert macros_in_use(source) == {
+        "FLATBUFFERS_VTABLE_UNDERLYING_TYPE",
+        "CUTLASS_DEVICE",
+        "PROTOBUF_ALWAYS_INLINE",
+    }
+
+
+def test_an_upper_case_type_is_no_attribute() -> None:
+    # The type itself, or a calling convention after a Windows type, is not taken.
+    source = b"const MY_TYPE value(42);\nDWORD WINAPI ThreadProc(void* p);\nstatic INT64 f(int);\n"
+    assert macros_in_use(source) == set()
+
+
+def test_a_generated_flatbuffers_enum_and_its_values_are_read() -> None:
+    c = facts(
+        "namespace torch::jit::mobile::serialization {\n"
+        "enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {\n"
+        "  VT_QSCHEME = 4,\n  VT_SCALE = 6\n};\n}\n",
+        "mobile_bytecode_generated.h",
+    )
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("namespace", "torch", 1),
+        ("namespace", "torch::jit", 1),
+        ("namespace", "torch::jit::mobile", 1),
+        ("namespace", "torch::jit::mobile::serialization", 1),
+        ("enum", "torch::jit::mobile::serialization::FlatBuffersVTableOffset", 2),
+    }

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
+from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_macros import RESERVED
+from docgen.scan.cpp_source import LinePattern
 
 #: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
 _CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ \t]*[:{<]")
@@ -24,6 +26,23 @@ _POINTER_QUALIFIER = re.compile(
 #: an upper-case word between a function's parameters and its body or `;`:
 #: `mutable_unknown_fields() ABSL_ATTRIBUTE_LIFETIME_BOUND {`
 _TRAILING_ATTRIBUTE = re.compile(rb"\)[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*[A-Z0-9])\s*[{;]")
+#: an upper-case word between an enum's name and its body, where only `: type` can stand:
+#: `enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {`
+_ENUM_BASE = re.compile(
+    rb"\benum(?:[ \t]+(?:class|struct))?[ \t]+[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s*\{"
+)
+#: an upper-case word between a type and the function it declares, where no second type
+#: can stand: `static cutlass::MatrixCoord CUTLASS_DEVICE get_lane_offset(`
+_BEFORE_FUNCTION_NAME = re.compile(
+    rb"([A-Za-z_][\w:]*)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*[ \t]*\("
+)
+#: an upper-case word opening a line before `static`, `inline` ... or before a type that
+#: has lower-case letters and a function's name: `PROTOBUF_ALWAYS_INLINE bool Allocate(`,
+#: `CUTLASS_DEVICE static void invoke(`
+_LEADING_ATTRIBUTE = LinePattern(
+    rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+(?:(?:static|inline|constexpr|virtual|explicit)\b"
+    rb"|[A-Za-z_][\w:]*[a-z][\w:]*[ \t*&]+[A-Za-z_]\w*[ \t]*\()"
+)
 
 
 _NEW = re.compile(rb"\bnew\s*$")
@@ -57,6 +76,13 @@ def macros_in_use(data: bytes) -> frozenset[str]:
         for m in _TRAILING_ATTRIBUTE.finditer(data)
         if not _placement(data, m.start())
     )
+    if b"enum" in data:
+        found.update(m.group(1).decode("ascii") for m in _ENUM_BASE.finditer(data))
+    for m in _BEFORE_FUNCTION_NAME.finditer(data):
+        last = m.group(1).rsplit(b"::", 1)[-1].decode("ascii")
+        if last not in KEYWORDS and not last.isupper():  # `const FOO f(`: FOO is the type
+            found.add(m.group(2).decode("ascii"))
+    found.update(m.group(1).decode("ascii") for m in _LEADING_ATTRIBUTE.finditer(data))
     if b"class" not in data and b"struct" not in data and b"union" not in data:
         return frozenset(found - RESERVED)
     for match in _CLASS_HEAD.finditer(data):
