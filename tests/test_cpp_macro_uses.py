@@ -85,3 +85,29 @@ def test_a_generated_flatbuffers_enum_and_its_values_are_read() -> None:
         ("namespace", "torch::jit::mobile::serialization", 1),
         ("enum", "torch::jit::mobile::serialization::FlatBuffersVTableOffset", 2),
     }
+
+
+def test_an_attribute_call_after_an_array_declarator_takes_its_arguments_along() -> None:
+    c = facts(
+        "struct PROTOBUF_EXPORT TableStruct {\n"
+        "  static const ParseTableField entries[]\n"
+        "    PROTOBUF_SECTION_VARIABLE(protodesc_cold);\n"
+        "  static const uint32_t offsets[] PROTOBUF_SECTION_VARIABLE(protodesc_cold);\n"
+        "};\n",
+        "any.pb.h",
+    )
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("struct", "TableStruct", 1),
+        ("field", "TableStruct::entries", 2),
+        ("field", "TableStruct::offsets", 4),
+    }
+
+
+def test_a_variable_with_an_upper_case_name_and_comments_are_no_macros() -> None:
+    source = b"""\
+Lexer LC(cie_data);
+// constexpr variable if we aren't on MSVC (see the docs)
+/* struct instead of using here to help MSVC: */
+"""
+    assert macros_in_use(source) == set()

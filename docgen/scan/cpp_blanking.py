@@ -209,7 +209,7 @@ def neutralise(
     A closing macro writes its brace only after an opening one was written: an opening
     too long to write over its own name (`ABSL_NAMESPACE_BEGIN`, whose namespace is
     named by another macro) is blanked, and so must its closing be.
-    `extra`: object-like attribute macros of this file alone (see `cpp_macros_in_use`)."""
+    `extra`: attribute macros of this file alone (see `cpp_macros_in_use`)."""
     prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
     table, opening = prepared.function_like, prepared.opening
     candidates = {m.decode("ascii") for m in set(CANDIDATE.findall(data))}
@@ -217,7 +217,8 @@ def neutralise(
     if prepared.any_unusual is not None and prepared.any_unusual.search(data):
         present.update(name for name in prepared.unusual if name.encode() in data)
     if extra:
-        table = {**table, **dict.fromkeys(extra - table.keys(), False)}
+        # Arguments, where `(` follows, go with it (`PROTOBUF_SECTION_VARIABLE(cold)`).
+        table = {**table, **dict.fromkeys(extra - table.keys(), True)}
         present.update(extra & candidates)
     if not present:
         return Blanked(data, (), ())

@@ -36,6 +36,11 @@ _ENUM_BASE = re.compile(
 _BEFORE_FUNCTION_NAME = re.compile(
     rb"([A-Za-z_][\w:]*)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*[ \t]*\("
 )
+#: an upper-case call between an array's or a function's declarator and its `;` or
+#: value, where only attributes stand: `entries[] PROTOBUF_SECTION_VARIABLE(cold);`
+_ATTRIBUTE_CALL = re.compile(rb"[\])]\s+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\([^()\n]*\)[ \t]*[;=]")
+#: comments, where English can look like any of the above (`aren't on MSVC (see`)
+_COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 #: an upper-case word opening a line before `static`, `inline` ... or before a type that
 #: has lower-case letters and a function's name: `PROTOBUF_ALWAYS_INLINE bool Allocate(`,
 #: `CUTLASS_DEVICE static void invoke(`
@@ -61,31 +66,42 @@ def _placement(data: bytes, close: int) -> bool:
     return True  # not found near: not taken for a declaration
 
 
+def _without_comments(data: bytes) -> bytes:
+    """`data` with every comment blanked to spaces of its length, offsets kept."""
+    if b"/" not in data:
+        return data
+    return _COMMENTS.sub(lambda m: b" " * (m.end() - m.start()), data)
+
+
 def macros_in_use(data: bytes) -> frozenset[str]:
     """Macros this file's own declarations show to be attributes, defined where docgen
     cannot see (a generated or installed header, or another library): `class
     PROTOC_EXPORT Foo {` (a type has a one-word name, so the other upper-case words of
     a head are macros), `Arena* PROTOBUF_NULLABLE arena` (no name or keyword is
-    written between a `*` and the name it declares) and `f() ABSL_ATTRIBUTE_PURE {`
-    (none between a function's parameters and its body either)."""
+    written between a `*` and the name it declares), `f() ABSL_ATTRIBUTE_PURE {`
+    (none between a function's parameters and its body either), and the places of
+    `_ENUM_BASE`, `_BEFORE_FUNCTION_NAME`, `_LEADING_ATTRIBUTE` and `_ATTRIBUTE_CALL`.
+    Read in the code only: a comment's English can look like any of them."""
+    code = _without_comments(data)
     found: set[str] = set()
-    if b"*" in data or b"&" in data:
-        found.update(m.group(1).decode("ascii") for m in _POINTER_QUALIFIER.finditer(data))
+    if b"*" in code or b"&" in code:
+        found.update(m.group(1).decode("ascii") for m in _POINTER_QUALIFIER.finditer(code))
     found.update(
         m.group(1).decode("ascii")
-        for m in _TRAILING_ATTRIBUTE.finditer(data)
-        if not _placement(data, m.start())
+        for m in _TRAILING_ATTRIBUTE.finditer(code)
+        if not _placement(code, m.start())
     )
-    if b"enum" in data:
-        found.update(m.group(1).decode("ascii") for m in _ENUM_BASE.finditer(data))
-    for m in _BEFORE_FUNCTION_NAME.finditer(data):
+    if b"enum" in code:
+        found.update(m.group(1).decode("ascii") for m in _ENUM_BASE.finditer(code))
+    for m in _BEFORE_FUNCTION_NAME.finditer(code):
         last = m.group(1).rsplit(b"::", 1)[-1].decode("ascii")
         if last not in KEYWORDS and not last.isupper():  # `const FOO f(`: FOO is the type
             found.add(m.group(2).decode("ascii"))
-    found.update(m.group(1).decode("ascii") for m in _LEADING_ATTRIBUTE.finditer(data))
-    if b"class" not in data and b"struct" not in data and b"union" not in data:
+    found.update(m.group(1).decode("ascii") for m in _LEADING_ATTRIBUTE.finditer(code))
+    found.update(m.group(1).decode("ascii") for m in _ATTRIBUTE_CALL.finditer(code))
+    if b"class" not in code and b"struct" not in code and b"union" not in code:
         return frozenset(found - RESERVED)
-    for match in _CLASS_HEAD.finditer(data):
+    for match in _CLASS_HEAD.finditer(code):
         words = [w for w in match.group(1).decode().split() if w != "final"]
         if len(words) < 2:
             continue
