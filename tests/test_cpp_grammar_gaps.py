@@ -5,19 +5,14 @@ pybind11 and fmt)."""
 from __future__ import annotations
 
 import tree_sitter
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import by_qualname, facts, inventory
 
 from docgen.scan.cfamily import language
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 
-SETTINGS = settings(
-    max_examples=120,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+SETTINGS = settings(max_examples=120, deadline=None)  # derandomized by the test profile
 
 #: from ATen/ops/clamp_cpu_dispatch.h: every such line was a syntax error
 OPTIONAL = "const ::std::optional<at::Tensor> &"

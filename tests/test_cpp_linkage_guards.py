@@ -4,7 +4,7 @@ cpuinfo, dnnl, dlpack in the torch wheel)."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
@@ -65,24 +65,18 @@ def test_a_c_header_reads_the_same() -> None:
     assert ("function", "__sanitizer_unaligned_load16", 5) in inventory(c)
 
 
-BLOCKS = st.lists(
-    st.sampled_from(
-        [
-            b'#ifdef __cplusplus\nextern "C" {\n#endif\n',
-            b"#ifdef __cplusplus\n} // extern\n#endif\n",
-            b"int f(void);\n",
-            b"#ifdef __cplusplus\nint g();\n#endif\n",
-            b"}\n",
-        ]
-    ),
-    max_size=10,
-).map(b"".join)
-
-
-@settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+#: guards, the braces alone and other code, in any order and number
+PIECES = (
+    b'#ifdef __cplusplus\nextern "C" {\n#endif\n',
+    b"#ifdef __cplusplus\n} // extern\n#endif\n",
+    b"int f(void);\n",
+    b"#ifdef __cplusplus\nint g();\n#endif\n",
+    b"}\n",
 )
-@given(BLOCKS)
+
+
+@settings(max_examples=120, deadline=None)  # derandomized by the test profile
+@given(st.lists(st.sampled_from(PIECES), max_size=10).map(b"".join))
 def test_blanking_keeps_every_byte_in_place_and_pairs_openings_with_closings(data: bytes) -> None:
     blanked = linkage_guards_blanked(data)
     assert len(blanked) == len(data)

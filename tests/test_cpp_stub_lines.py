@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
@@ -95,9 +95,7 @@ LINES = st.lists(
 ).map(b"\n".join)
 
 
-@settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+@settings(max_examples=120, deadline=None)  # derandomized by the test profile
 @given(LINES)
 def test_blanking_keeps_length_and_lines_and_reads_each_span_once(data: bytes) -> None:
     blanked, spans = stub_lines_blanked(data)
