@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 
-#: `= {` of a default argument: after a name, `>` or `]`, never part of `==`, `<=`, `+=` ...
-_BRACED_DEFAULT = re.compile(rb"(?<=[\w>\]])\s*=\s*\{")
+#: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
+_BRACED_DEFAULT = re.compile(rb"=\s*\{")
+#: what a default argument's `=` follows: a name, `>` or `]` (never `==`, `<=`, `+=` ...)
+_BEFORE_DEFAULT = re.compile(rb"[\w>\]]\s*$")
 #: what may follow a default argument: the next parameter, or the list's end
 _AFTER_DEFAULT = re.compile(rb"\s*[,)]")
 #: `) = delete;` and `) const = delete;`: a deleted function's declaration
@@ -56,13 +58,16 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     if has_braced:
         pos = 0
         while (found := _BRACED_DEFAULT.search(parsed, pos)) is not None:
+            pos = found.end()
+            equals = found.start()
+            if not _BEFORE_DEFAULT.search(parsed, max(0, equals - 40), equals):
+                continue
             opened = found.end() - 1
             closed = _closing_brace(parsed, opened)
             if closed is None:
                 break
             if _AFTER_DEFAULT.match(parsed, closed + 1):
                 _blank(out, opened, closed + 1, keep=b"0")
-            pos = found.end()
     if has_deleted:
         for found in _DELETED.finditer(parsed):
             _blank(out, found.start(1), found.end(1))

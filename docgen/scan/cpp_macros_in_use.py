@@ -28,14 +28,15 @@ _POINTER_QUALIFIER = re.compile(
 _TRAILING_ATTRIBUTE = re.compile(rb"\)[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*[A-Z0-9])\s*[{;]")
 #: an upper-case word between an enum's name and its body, where only `: type` can stand:
 #: `enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {`
-_ENUM_BASE = re.compile(
-    rb"\benum(?:[ \t]+(?:class|struct))?[ \t]+[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s*\{"
+_ENUM_BASE = re.compile(  # a literal first: the engine jumps from one `enum` to the next
+    rb"enum(?:[ \t]+(?:class|struct))?[ \t]+[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s*\{"
 )
 #: an upper-case word between a type and the function it declares, where no second type
-#: can stand: `static cutlass::MatrixCoord CUTLASS_DEVICE get_lane_offset(`
-_BEFORE_FUNCTION_NAME = re.compile(
-    rb"([A-Za-z_][\w:]*)[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*[ \t]*\("
-)
+#: can stand: `static cutlass::MatrixCoord CUTLASS_DEVICE get_lane_offset(` (found from
+#: the blank before the word; the type is read back from there)
+_BEFORE_FUNCTION_NAME = re.compile(rb"[ \t]([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*[ \t]*\(")
+#: the word a type ends with, read back from the blanks before the upper-case word
+_TYPE_BEFORE = re.compile(rb"([A-Za-z_]\w*)(?:::)?[ \t]*$")
 #: an upper-case call between an array's or a function's declarator and its `;` or
 #: value, where only attributes stand: `entries[] PROTOBUF_SECTION_VARIABLE(cold);`
 _ATTRIBUTE_CALL = re.compile(rb"[\])]\s+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\([^()\n]*\)[ \t]*[;=]")
@@ -92,11 +93,17 @@ def macros_in_use(data: bytes) -> frozenset[str]:
         if not _placement(code, m.start())
     )
     if b"enum" in code:
-        found.update(m.group(1).decode("ascii") for m in _ENUM_BASE.finditer(code))
+        found.update(
+            m.group(1).decode("ascii")
+            for m in _ENUM_BASE.finditer(code)
+            if not code[m.start() - 1 : m.start()].isalnum()
+        )
     for m in _BEFORE_FUNCTION_NAME.finditer(code):
-        last = m.group(1).rsplit(b"::", 1)[-1].decode("ascii")
-        if last not in KEYWORDS and not last.isupper():  # `const FOO f(`: FOO is the type
-            found.add(m.group(2).decode("ascii"))
+        typed = _TYPE_BEFORE.search(code, max(0, m.start() - 80), m.start() + 1)
+        last = typed.group(1).decode("ascii") if typed is not None else ""
+        # `const FOO f(`: FOO is the type; at a line's start, see `_LEADING_ATTRIBUTE`
+        if last and last not in KEYWORDS and not last.isupper():
+            found.add(m.group(1).decode("ascii"))
     found.update(m.group(1).decode("ascii") for m in _LEADING_ATTRIBUTE.finditer(code))
     found.update(m.group(1).decode("ascii") for m in _ATTRIBUTE_CALL.finditer(code))
     if b"class" not in code and b"struct" not in code and b"union" not in code:
