@@ -4,7 +4,7 @@ macros shown by where they stand (generated flatbuffers and protobuf headers, CU
 
 from __future__ import annotations
 
-from test_scan_cfamily import facts, inventory
+from test_scan_cfamily import by_qualname, facts, inventory
 
 from docgen.scan.cpp_blanking import lone_macros_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
@@ -111,3 +111,20 @@ Lexer LC(cie_data);
 /* struct instead of using here to help MSVC: */
 """
     assert macros_in_use(source) == set()
+
+
+def test_an_attribute_call_in_a_class_head_goes_with_its_arguments() -> None:
+    c = facts(
+        "namespace google::protobuf {\n"
+        "class PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final {\n"
+        " public:\n  Arena();\n  void* hooks_cookie_;\n};\n}\n",
+        "google/protobuf/arena.h",
+    )
+    assert c.error_lines == ()
+    arena = by_qualname(c, "google::protobuf::Arena")
+    assert (arena.kind, arena.line, arena.attributes) == (
+        "class",
+        2,
+        ("PROTOBUF_EXPORT", "PROTOBUF_ALIGNAS(8)"),
+    )
+    assert ("field", "google::protobuf::Arena::hooks_cookie_", 5) in inventory(c)

@@ -16,6 +16,12 @@ from docgen.scan.cpp_source import LinePattern
 #: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
 _CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ \t]*[:{<]")
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")
+#: an upper-case call in a class head, before the name: `class PROTOBUF_EXPORT
+#: PROTOBUF_ALIGNAS(8) Arena final {` (its arguments go with it, see `neutralise`)
+_CLASS_HEAD_CALL = re.compile(
+    rb"(?:class|struct|union)[ \t]+((?:[A-Z][A-Z0-9_]*[A-Z0-9][ \t]+)*)"
+    rb"([A-Z][A-Z0-9_]*[A-Z0-9])\([^()\n]*\)[ \t]+[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?[:{<]"
+)
 
 
 #: an upper-case word between a pointer or reference and the name it declares:
@@ -108,6 +114,8 @@ def macros_in_use(data: bytes) -> frozenset[str]:
     found.update(m.group(1).decode("ascii") for m in _ATTRIBUTE_CALL.finditer(code))
     if b"class" not in code and b"struct" not in code and b"union" not in code:
         return frozenset(found - RESERVED)
+    for m in _CLASS_HEAD_CALL.finditer(code):  # the call, and the macros before it
+        found.update((*m.group(1).decode("ascii").split(), m.group(2).decode("ascii")))
     for match in _CLASS_HEAD.finditer(code):
         words = [w for w in match.group(1).decode().split() if w != "final"]
         if len(words) < 2:
