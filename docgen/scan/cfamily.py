@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
+from docgen.scan.cfamily_code import in_order
 from docgen.scan.cpp_blanking import Blanked, lone_macros_blanked, neutralise
 from docgen.scan.cpp_conditionals import (
     OPENING,
@@ -182,10 +183,6 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if len(rewalked.definitions) > len(walked.definitions) or (whole and not retry.has_error):
             root, walked = retry, rewalked
-    registrations = walked.registrations
-    if stubs:
-        found = (*registrations, *stub_registrations(data, stubs))
-        registrations = tuple(sorted(found, key=lambda r: (r.line, r.macro, r.name)))
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
     if root.has_error:
@@ -206,7 +203,8 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             CInclude(line, target, system) for line, target, system in sorted(walked.includes)
         ),
         launches=walked.launches,
-        registrations=registrations,
+        # the dispatch stubs read from the text beside those the walk found
+        registrations=in_order((*walked.registrations, *stub_registrations(data, stubs))),
         gpu_calls=tuple(CodeUse(name, line) for line, name in sorted(walked.gpu_calls)),
         test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
         error_lines=lines,

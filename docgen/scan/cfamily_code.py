@@ -7,6 +7,7 @@ of interest, so most bodies cost nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,6 @@ from docgen.scan.cfamily_macros import (
     GPU_CALL,
     GPU_CALL_BYTES,
     TEST_MACROS,
-    is_dispatch_macro,
     macro_args,
     op_name,
     string_value,
@@ -26,6 +26,11 @@ from docgen.scan.cpp_stub_lines import stub_registration
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+
+def in_order(registrations: Iterable[Registration]) -> tuple[Registration, ...]:
+    """Registrations by line, then macro and name: the order the facts keep them in."""
+    return tuple(sorted(registrations, key=lambda r: (r.line, r.macro, r.name)))
 
 
 @dataclass
@@ -62,10 +67,8 @@ class CodeFacts:
             self.body(body)
 
     def statement_macro(self, node: Node) -> None:
-        text = self.text(node)
-        if not is_dispatch_macro(text.split("(", 1)[0].strip()):
-            return
-        registration = stub_registration(text, node.start_point[0] + 1, node.end_point[0] + 1)
+        line, end_line = node.start_point[0] + 1, node.end_point[0] + 1
+        registration = stub_registration(self.text(node), line, end_line)
         if registration is not None:
             self.registrations.append(registration)
 

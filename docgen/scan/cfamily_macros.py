@@ -43,7 +43,9 @@ def gtest_body_scope(macro: str, args: Sequence[str]) -> tuple[str, ...] | None:
     return None
 
 
-_DISPATCH = re.compile(r"(?:DECLARE|DEFINE)_DISPATCH|(?:ALSO_)?REGISTER_\w*DISPATCH")
+#: the dispatch-stub macros: `DECLARE_DISPATCH`, `DEFINE_DISPATCH`, `REGISTER_*DISPATCH`
+DISPATCH_MACRO = r"(?:DECLARE|DEFINE)_DISPATCH|(?:ALSO_)?REGISTER_\w*DISPATCH"
+_DISPATCH = re.compile(DISPATCH_MACRO)
 #: CUDA runtime, driver and library calls: `cudaMalloc`, `cuLaunchKernel`, `cublasSgemm`, ...
 GPU_CALL = re.compile(
     r"(?:cuda|cu|cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc)[A-Z]\w*$"

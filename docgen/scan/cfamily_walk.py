@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
     TEST_MACROS,
@@ -121,9 +122,7 @@ class _Walker(Recorder):
             sorted(self.definitions, key=lambda d: (d.line, d.qualname, d.kind))
         )
         self.out.launches = tuple(sorted(self.code.launches, key=lambda k: (k.line, k.kernel)))
-        self.out.registrations = tuple(
-            sorted(self.code.registrations, key=lambda r: (r.line, r.macro, r.name))
-        )
+        self.out.registrations = in_order(self.code.registrations)
         self.out.gpu_calls = self.code.gpu_calls
         self.out.test_cases = self.code.test_cases
         return self.out

@@ -17,6 +17,8 @@ from functools import cached_property
 from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE, has_meaning
 from docgen.scan.cpp_source import (
     BLANKED,
+    LINE_REST,
+    SEMICOLON_REST,
     Calls,
     Directives,
     LinePattern,
@@ -110,12 +112,8 @@ def _alternatives(words: list[bytes]) -> bytes:
 _LONE_MACRO = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))")
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`)
 _LONE_CALL = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
-#: the rest of a line after a call: nothing, or a comment
-_LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
-#: the rest of a line after a call that ends a declaration: `;`, then nothing or a comment
-_SEMICOLON_REST = re.compile(rb"[ \t]*;" + _LINE_REST.pattern)
 #: the rest of a line after a call given a value: `= 1;` (no `==`), then nothing or a comment
-_ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;\n]*;" + _LINE_REST.pattern)
+_ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;\n]*;" + LINE_REST.pattern)
 #: a function declared inside a call's arguments: a type, then a name called
 _DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
 #: how a line that continues the call before it starts (`{` a body, `:` initializers)
@@ -151,12 +149,12 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
         end = calls.args_end(name_end)
         if end <= name_end or has_meaning(name) or directives.holds(start):
             continue
-        rest = _LINE_REST.match(data, end)
+        rest = LINE_REST.match(data, end)
         assigned = _ASSIGNED_REST.match(data, end) if rest is None else None
         if assigned is not None:  # `TORCH_ARG(size_t, batch_size) = 1;`: no call is assigned to
             end = data.index(b";", end) + 1
         elif rest is None:
-            declared = _SEMICOLON_REST.match(data, end)
+            declared = SEMICOLON_REST.match(data, end)
             if declared is None or not _at_file_scope(data, _LONE_CALL.line_start(match), start):
                 continue
             if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):

@@ -11,6 +11,7 @@ import re
 
 from docgen.scan.cpp_source import (
     BLANKED,
+    LINE_REST,
     LinePattern,
     directive_end,
     directives_matching,
@@ -130,7 +131,7 @@ def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]
 _CPLUSPLUS = (
     rb"[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)"
 )
-_REST = rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?\r?\n"
+_REST = LINE_REST.pattern  # the line ends, after a comment or nothing
 _ENDIF = rb"[ \t]*#[ \t]*endif\b"
 #: `extern "C" {` between `#ifdef __cplusplus` and `#endif`: a C header opening its
 #: declarations to C++

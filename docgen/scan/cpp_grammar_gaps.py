@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from docgen.scan.cpp_source import BLANKED
+
 #: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
 _BRACED_DEFAULT = re.compile(rb"=\s*\{")
 #: what a default argument's `=` follows: a name, `>` or `]` (never `==`, `<=`, `+=` ...)
@@ -40,9 +42,8 @@ def _closing_brace(data: bytes, opened: int) -> int | None:
 
 
 def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
-    """Spaces over `start:end` (newlines kept, so lines stay lines), `keep` first."""
-    piece = bytes(data[start:end])
-    data[start:end] = keep + re.sub(rb"[^\n]", b" ", piece[len(keep) :])
+    """Spaces over `start:end` (line ends kept, so lines stay lines), `keep` first."""
+    data[start:end] = keep + bytes(data[start + len(keep) : end]).translate(BLANKED)
 
 
 def grammar_gaps_blanked(parsed: bytes) -> bytes:

@@ -48,6 +48,8 @@ _TYPE_BEFORE = re.compile(rb"([A-Za-z_]\w*)(?:::)?[ \t]*$")
 _ATTRIBUTE_CALL = re.compile(rb"[\])]\s+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\([^()\n]*\)[ \t]*[;=]")
 #: comments, where English can look like any of the above (`aren't on MSVC (see`)
 _COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
+#: a byte that can end a name (before `enum`, it makes `enum` part of another word)
+_WORD_END = re.compile(rb"\w")
 #: an upper-case word opening a line before `static`, `inline` ... or before a type that
 #: has lower-case letters and a function's name: `PROTOBUF_ALWAYS_INLINE bool Allocate(`,
 #: `CUTLASS_DEVICE static void invoke(`
@@ -102,7 +104,7 @@ def macros_in_use(data: bytes) -> frozenset[str]:
         found.update(
             m.group(1).decode("ascii")
             for m in _ENUM_BASE.finditer(code)
-            if not code[m.start() - 1 : m.start()].isalnum()
+            if not _WORD_END.match(code, max(0, m.start() - 1), m.start())  # `enum` is a word
         )
     for m in _BEFORE_FUNCTION_NAME.finditer(code):
         typed = _TYPE_BEFORE.search(code, max(0, m.start() - 80), m.start() + 1)

@@ -11,6 +11,10 @@ from collections.abc import Iterator
 
 #: every byte to a space but line ends, which keep the lines where they were
 BLANKED = bytes(b if b in (10, 13) else 32 for b in range(256))
+#: the rest of a line after a call: nothing, or a comment
+LINE_REST = re.compile(rb"[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?:\r?\n|\Z)")
+#: the rest of a line after a call that ends a statement: `;`, then nothing or a comment
+SEMICOLON_REST = re.compile(rb"[ \t]*;" + LINE_REST.pattern)
 #: how far a macro's call is followed for its closing parenthesis: an attribute's
 #: arguments or a declaration are never longer, and a file of unclosed calls costs no
 #: more than this per call

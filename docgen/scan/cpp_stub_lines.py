@@ -10,18 +10,19 @@ text.
 
 from __future__ import annotations
 
-import re
-
 from docgen.facts import Registration
-from docgen.scan.cfamily_macros import macro_args
-from docgen.scan.cpp_source import BLANKED, Calls, Directives, LinePattern
-
-#: a dispatch-stub macro called at the start of a line (see `cfamily_macros._DISPATCH`)
-_STUB_CALL = LinePattern(
-    rb"[ \t]*((?:DECLARE|DEFINE)_DISPATCH|(?:ALSO_)?REGISTER_\w*DISPATCH)[ \t]*\("
+from docgen.scan.cfamily_macros import DISPATCH_MACRO, is_dispatch_macro, macro_args
+from docgen.scan.cpp_source import (
+    BLANKED,
+    LINE_REST,
+    SEMICOLON_REST,
+    Calls,
+    Directives,
+    LinePattern,
 )
-#: the rest of the line after the call: a `;` or none, then nothing or a comment
-_LINE_REST = re.compile(rb"[ \t]*(;?)[ \t]*(?://[^\n]*|/\*[^\n]*?\*/[ \t]*)?(?=\r?\n|\Z)")
+
+#: a dispatch-stub macro called at the start of a line
+_STUB_CALL = LinePattern(rb"[ \t]*(" + DISPATCH_MACRO.encode() + rb")[ \t]*\(")
 
 
 def stub_lines_blanked(parsed: bytes) -> tuple[bytes, tuple[tuple[int, int], ...]]:
@@ -37,10 +38,10 @@ def stub_lines_blanked(parsed: bytes) -> tuple[bytes, tuple[tuple[int, int], ...
         end = calls.args_end(name_end)
         if end <= name_end or directives.holds(start):
             continue  # unbalanced, or inside a `#define`
-        rest = _LINE_REST.match(parsed, end)
-        if rest is None:
+        if SEMICOLON_REST.match(parsed, end):
+            end = parsed.index(b";", end) + 1  # its `;` blanked with it
+        elif not LINE_REST.match(parsed, end):
             continue  # more code follows on the line
-        end = rest.end(1)  # its `;` blanked with it
         out[start:end] = parsed[start:end].translate(BLANKED)
         spans.append((start, end))
     return (bytes(out), tuple(spans)) if spans else (parsed, ())
@@ -48,9 +49,11 @@ def stub_lines_blanked(parsed: bytes) -> tuple[bytes, tuple[tuple[int, int], ...
 
 def stub_registration(text: str, line: int, end_line: int) -> Registration | None:
     """The registration a dispatch-stub call makes (`DECLARE_DISPATCH(fn_type, stub)`
-    names its stub last, the others first); None when it has no arguments."""
-    macro = text.split("(", 1)[0].strip()
-    args = macro_args(text[len(text.split("(", 1)[0]) :].rstrip().rstrip(";"))
+    names its stub last, the others first); None when `text` calls no dispatch-stub
+    macro or gives it no arguments."""
+    head, _, _ = text.partition("(")
+    macro = head.strip()
+    args = macro_args(text[len(head) :].rstrip().rstrip(";")) if is_dispatch_macro(macro) else []
     if not args:
         return None
     if macro == "DECLARE_DISPATCH":
