@@ -100,6 +100,10 @@ def test_md_text_stays_inert_after_other_text() -> None:
         (" left", "` left`"),
         ("   ", "`   `"),
         ("", "` `"),
+        ("f(int a, char* b)", "`f(int a, char* b)`"),
+        ("tab\tinside", "`tab\tinside`"),  # not printable: the pattern decides
+        ("x\u2028y", "`x y`"),
+        ("nbsp\u00a0", "`nbsp\u00a0`"),
     ],
 )
 def test_inline_code_examples(raw: str, expected: str) -> None:

@@ -98,7 +98,11 @@ def inline_code(value: object) -> str:
     closest a code span can get.
     """
     text = str(value)
-    if _PLAIN_CODE.fullmatch(text):  # the common case: a name or a path
+    # The common case, a name, a path or a declaration on one line, told by string
+    # methods first: a printable text has no line break, NUL or space but " ".
+    if text and "`" not in text and text[0] != " " and text[-1] != " " and text.isprintable():
+        return f"`{text}`"
+    if _PLAIN_CODE.fullmatch(text):
         return f"`{text}`"
     text = fold_lines(text)
     if not text:
