@@ -28,6 +28,7 @@ from docgen.scan.cpp_conditionals import (
     directive_comments_blanked,
     first_branches,
     linkage_guards_blanked,
+    specifier_conditionals_blanked,
 )
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
@@ -87,6 +88,7 @@ def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     blanked = neutralise(data, settings.macro_table, macros_in_use(data))
     parsed, lone = lone_macros_blanked(blanked.data)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
+    parsed = specifier_conditionals_blanked(parsed)
     if dialect == "c":
         return Prepared(dialect, blanked, lone, parsed)
     parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))

@@ -51,6 +51,8 @@ class MacroTable:
     statements: frozenset[str] = frozenset()
     #: macro -> the one name it stands for (see `name_macros`)
     names: Mapping[str, str] = field(default_factory=dict)
+    #: macro -> the access specifier it stands for (see `access_macros`)
+    access: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
@@ -67,6 +69,7 @@ class MacroTable:
         wrappers: Iterable[tuple[str, int]] = (),
         statements: Iterable[str] = (),
         names: Iterable[tuple[str, str]] = (),
+        access: Iterable[tuple[str, str]] = (),
     ) -> MacroTable:
         table: dict[str, bool] = {}
         keeps = {name.removesuffix("()"): place for name, place in wrappers}
@@ -74,13 +77,15 @@ class MacroTable:
         # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
         # function-like: its arguments go with it only where `(` follows.  Sorted, so the
         # table never depends on the order of a set.
+        specifiers = dict(access)
         every = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
+        every.update(specifiers)
         for name in sorted(every):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual, keeps, opens, dict(names))
+        return cls(table, opening, unusual, keeps, opens, dict(names), specifiers)
 
 
 #: byte -> the words' tree after it; -1 marks where a word ends
@@ -252,6 +257,10 @@ def neutralise(
             continue
         if dead[0] <= start < dead[1]:
             continue  # inside the arguments a wrapping macro drops
+        if name in prepared.access:
+            _write_access(out, data, start, end, prepared.access[name])
+            used.add(name)
+            continue
         if name in prepared.statements:
             if calls.args_end(end) > end:  # `list_for_each(pos, head) {`: `if (pos, head) {`
                 out[start:end] = b"if".ljust(end - start)
@@ -274,6 +283,24 @@ def neutralise(
             continue  # a namespace is no attribute of what follows
         spans.append((start, end, text))
     return Blanked(bytes(out), tuple(sorted(spans)), tuple(sorted(used)))
+
+
+#: a `:` that is no `::`, after blanks
+_ACCESS_COLON = re.compile(rb"[ \t]*:(?!:)")
+
+
+def _write_access(out: bytearray, data: bytes, start: int, end: int, keyword: str) -> None:
+    """`JSON_PRIVATE_UNLESS_TESTED:` in a class body: the keyword it stands for written over
+    its name, or where the name is too short for it, the name and its `:` blanked (what
+    follows is then read under the access the class had).  A use not before a `:` is
+    left as written."""
+    colon = _ACCESS_COLON.match(data, end)
+    if colon is None:
+        return
+    if len(keyword) <= end - start:
+        out[start:end] = keyword.encode().ljust(end - start)
+    else:
+        out[start : colon.end()] = data[start : colon.end()].translate(BLANKED)
 
 
 def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:

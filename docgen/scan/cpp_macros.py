@@ -336,6 +336,25 @@ def name_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     )
 
 
+#: what an access-specifier macro stands for (see `access_macros`)
+ACCESS_WORDS = frozenset({"public", "private", "protected"})
+
+
+def access_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
+    """Object-like macros every `#define` of which is an access specifier, written before
+    a `:` in a class body (`#define JSON_PRIVATE_UNLESS_TESTED private`, `public` in a
+    test build), each with one of its keywords (the first in sorted order): a parser
+    reads the use as a bit-field and loses the rest of the class."""
+    words: dict[str, set[str]] = {}
+    for d in defs:
+        if not d.name.endswith("()") and not d.namespace and not d.wraps and not d.opens:
+            word = d.refs[0] if len(d.refs) == 1 else ""
+            words.setdefault(d.name, set()).add(word)
+    return tuple(
+        sorted((name, min(found)) for name, found in words.items() if found <= ACCESS_WORDS)
+    )
+
+
 def statement_macros(defs: Iterable[MacroDef]) -> tuple[str, ...]:
     """Function-like macros that open a loop or a condition (see `MacroDef.opens`),
     sorted, without `()`; not those defined otherwise too (in another branch)."""

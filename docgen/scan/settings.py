@@ -43,6 +43,8 @@ class ScanSettings:
     #: (macro, identifier) of macros that stand for one name, read for what a namespace
     #: macro's argument names (`PYBIND11_NAMESPACE_BEGIN(PYBIND11_NAMESPACE)`)
     name_macros: tuple[tuple[str, str], ...] = ()
+    #: (macro, keyword) of macros that stand for an access specifier (see cpp_macros)
+    access_macros: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def learned(
@@ -50,6 +52,7 @@ class ScanSettings:
     ) -> ScanSettings:
         """The settings a tree's `#define`s make, with the configured attribute macros."""
         from docgen.scan.cpp_macros import (
+            access_macros,
             attribute_macros,
             name_macros,
             namespace_macros,
@@ -65,6 +68,7 @@ class ScanSettings:
             wrapper_macros(defs, attributes),
             statement_macros(defs),
             name_macros(defs),
+            access_macros(defs),
         )
 
     @cached_property
@@ -78,6 +82,7 @@ class ScanSettings:
             self.wrapper_macros,
             self.statement_macros,
             self.name_macros,
+            self.access_macros,
         )
 
     def to_json(self) -> str:
@@ -89,6 +94,7 @@ class ScanSettings:
                 [list(pair) for pair in self.wrapper_macros],
                 list(self.statement_macros),
                 [list(pair) for pair in self.name_macros],
+                [list(pair) for pair in self.access_macros],
             ]
         )
 
@@ -96,7 +102,9 @@ class ScanSettings:
     def from_json(cls, text: str) -> ScanSettings | None:
         """Settings `to_json` wrote; None for text it did not write."""
         try:
-            attributes, headers_as, namespaces, wrappers, statements, names = json.loads(text)
+            attributes, headers_as, namespaces, wrappers, statements, names, access = json.loads(
+                text
+            )
             return cls(
                 frozenset(str(name) for name in attributes),
                 str(headers_as),
@@ -104,6 +112,7 @@ class ScanSettings:
                 tuple((str(name), int(place)) for name, place in wrappers),
                 tuple(str(name) for name in statements),
                 tuple((str(name), str(word)) for name, word in names),
+                tuple((str(name), str(word)) for name, word in access),
             )
         except (ValueError, TypeError):
             return None

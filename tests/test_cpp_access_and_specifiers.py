@@ -1,0 +1,110 @@
+"""Access-specifier macros and conditionals around a specifier, as nlohmann/json writes
+them: each had turned a class body into syntax errors that lost its members."""
+
+from __future__ import annotations
+
+from test_scan_cfamily import inventory
+
+from docgen.scan.cfamily import scan
+from docgen.scan.cpp_blanking import MacroTable, neutralise
+from docgen.scan.cpp_conditionals import specifier_conditionals_blanked
+from docgen.scan.cpp_macros import access_macros, macro_defs
+from docgen.scan.settings import ScanSettings
+
+ACCESS_MACROS = """\
+#if defined(JSON_TESTS_PRIVATE)
+    #define JSON_PRIVATE_UNLESS_TESTED public
+#else
+    #define JSON_PRIVATE_UNLESS_TESTED private
+#endif
+#define SOMETIMES_PUBLIC public
+#define SOMETIMES_PUBLIC
+#define PRIV private
+"""
+
+
+def test_macros_defined_only_as_access_specifiers_are_learned_with_one_keyword() -> None:
+    defs = macro_defs(ACCESS_MACROS.encode())
+    # SOMETIMES_PUBLIC is also defined empty: an attribute macro's reading, not this one
+    assert access_macros(defs) == (("JSON_PRIVATE_UNLESS_TESTED", "private"), ("PRIV", "private"))
+    settings = ScanSettings.learned(defs, "cpp")
+    assert ScanSettings.from_json(settings.to_json()) == settings
+
+
+def test_an_access_macro_before_a_colon_is_written_as_its_keyword_offsets_kept() -> None:
+    table = MacroTable.of((), access=(("JSON_PRIVATE_UNLESS_TESTED", "private"),))
+    data = b"class A {\n  JSON_PRIVATE_UNLESS_TESTED:\n  int x;\n};\n"
+    blanked = neutralise(data, table)
+    assert blanked.data == data.replace(b"JSON_PRIVATE_UNLESS_TESTED", b"private".ljust(26))
+    assert blanked.names == ("JSON_PRIVATE_UNLESS_TESTED",)
+    assert blanked.spans == ()  # no attribute of what follows
+
+
+def test_a_name_too_short_for_its_keyword_is_blanked_with_its_colon() -> None:
+    table = MacroTable.of((), access=(("PRIV", "private"),))
+    data = b"class A {\n  PRIV :\n  int x;\n};\n"
+    assert neutralise(data, table).data == data.replace(b"PRIV :", b" " * 6)
+
+
+def test_an_access_macro_not_before_a_colon_is_left_as_written() -> None:
+    table = MacroTable.of((), access=(("PRIV", "private"),))
+    for data in (b"int x = PRIV;\n", b"PRIV::y z;\n"):
+        assert neutralise(data, table).data == data
+
+
+SOURCE = (
+    ACCESS_MACROS
+    + """\
+namespace nl {
+class basic_json
+{
+  JSON_PRIVATE_UNLESS_TESTED:
+    union json_value
+    {
+        int number;
+        json_value() = default;
+    };
+
+  public:
+    template <typename T>
+#if defined(JSON_HAS_CPP_14)
+    constexpr
+#endif
+    auto get() const -> T
+    {
+        return T{};
+    }
+
+  JSON_PRIVATE_UNLESS_TESTED:
+    json_value m_value;
+};
+}  // namespace nl
+"""
+)
+
+
+def test_a_class_with_access_macros_and_a_conditional_specifier_reads_whole() -> None:
+    settings = ScanSettings.learned(macro_defs(SOURCE.encode()), "cpp")
+    c = scan("json.hpp", SOURCE.encode(), settings).cfamily
+    assert c is not None and c.error_lines == ()
+    names = {(kind, qualname) for kind, qualname, _ in inventory(c) if kind != "macro"}
+    assert names == {
+        ("namespace", "nl"),
+        ("class", "nl::basic_json"),
+        ("union", "nl::basic_json::json_value"),
+        ("field", "nl::basic_json::json_value::number"),
+        ("constructor", "nl::basic_json::json_value::json_value"),
+        ("method", "nl::basic_json::get"),
+        ("field", "nl::basic_json::m_value"),
+    }
+
+
+def test_only_a_conditional_that_holds_nothing_but_specifiers_loses_its_directives() -> None:
+    kept = b"#if A\nconstexpr\n#endif\n"
+    assert specifier_conditionals_blanked(kept) == b"     \nconstexpr\n      \n"
+    for data in (
+        b"#if A\nconstexpr int x = 1;\n#endif\n",  # a whole declaration
+        b"#if A\nconstexpr\n#else\ninline\n#endif\n",  # two branches
+        b"#define X 1\nstatic\n",
+    ):
+        assert specifier_conditionals_blanked(data) == data
