@@ -56,6 +56,14 @@ BUILTIN_MACROS: frozenset[str] = frozenset(
         "C10_LAUNCH_BOUNDS_2()",
         "C10_DEPRECATED",
         "C10_DEPRECATED_MESSAGE()",
+        # MSVC's calling conventions: tree-sitter-cpp reads `void __stdcall f(int);` as
+        # a syntax error (the C grammar knows them)
+        "__cdecl",
+        "__stdcall",
+        "__fastcall",
+        "__thiscall",
+        "__vectorcall",
+        "__clrcall",
         # Windows calling conventions and import markers, defined in headers no
         # repository holds
         "WINAPI",

@@ -1,0 +1,45 @@
+"""MSVC calling conventions between a return type and a name, which the pinned C++
+grammar cannot read (the C grammar can): spdlog's `msvc_sink.h` had put its class
+under a function's name."""
+
+from __future__ import annotations
+
+from test_scan_cfamily import inventory
+
+from docgen.scan.cfamily import scan
+from docgen.scan.settings import ScanSettings
+
+SOURCE = b"""\
+extern "C" __declspec(dllimport) void __stdcall OutputDebugStringA(const char *s);
+extern "C" __declspec(dllimport) int __stdcall IsDebuggerPresent();
+int __cdecl compare(const void* a, const void* b);
+typedef int (__stdcall *Callback)(int);
+
+namespace spdlog {
+namespace sinks {
+template <typename Mutex>
+class msvc_sink {
+  public:
+    void flush();
+};
+}  // namespace sinks
+}  // namespace spdlog
+"""
+
+
+def test_calling_conventions_are_attributes_and_cost_no_name() -> None:
+    c = scan("msvc_sink.h", SOURCE, ScanSettings()).cfamily
+    assert c is not None and c.error_lines == ()
+    assert {(kind, name) for kind, name, _ in inventory(c)} == {
+        ("function", "OutputDebugStringA"),
+        ("function", "IsDebuggerPresent"),
+        ("function", "compare"),
+        ("typedef", "Callback"),
+        ("namespace", "spdlog"),
+        ("namespace", "spdlog::sinks"),
+        ("class", "spdlog::sinks::msvc_sink"),
+        ("method", "spdlog::sinks::msvc_sink::flush"),
+    }
+    attributes = {d.name: d.attributes for d in c.definitions}
+    assert attributes["OutputDebugStringA"] == ("__declspec(dllimport)", "__stdcall")
+    assert attributes["compare"] == ("__cdecl",)
