@@ -128,3 +128,33 @@ def test_an_attribute_call_in_a_class_head_goes_with_its_arguments() -> None:
         ("PROTOBUF_EXPORT", "PROTOBUF_ALIGNAS(8)"),
     )
     assert ("field", "google::protobuf::Arena::hooks_cookie_", 5) in inventory(c)
+
+
+ZSTD_STYLE = """\
+#define FORCE_INLINE_TEMPLATE static inline
+typedef unsigned U32;
+FORCE_INLINE_TEMPLATE U32
+row_width(const U32 entries)
+{
+    return entries;
+}
+template <typename DST_T>
+TORCH_API DST_T
+requantize(double multiplier);
+"""
+
+
+def test_a_word_left_alone_on_its_line_by_a_blanked_macro_is_no_macro() -> None:
+    # the return type of a function whose name starts the next line, after an attribute
+    # macro: blanked as a lone macro, it took the function with it (zstd's `zstd_lazy.c`)
+    c = facts(ZSTD_STYLE, "lazy.cpp", frozenset({"FORCE_INLINE_TEMPLATE", "TORCH_API"}))
+    assert c.error_lines == ()
+    assert (
+        by_qualname(c, "row_width").declaration
+        == "FORCE_INLINE_TEMPLATE U32 row_width(const U32 entries)"
+    )
+    assert (
+        by_qualname(c, "requantize").declaration == "TORCH_API DST_T requantize(double multiplier)"
+    )
+    blanked, names = lone_macros_blanked(b"  U32\nFOO\n", b"A U32\nFOO\n")
+    assert (blanked, names) == (b"  U32\n   \n", frozenset({"FOO"}))

@@ -86,7 +86,7 @@ def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
     blanked = neutralise(data, settings.macro_table, macros_in_use(data))
-    parsed, lone = lone_macros_blanked(blanked.data)
+    parsed, lone = lone_macros_blanked(blanked.data, data)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
     parsed = specifier_conditionals_blanked(parsed)
     if dialect == "c":

@@ -125,7 +125,7 @@ _DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
 _GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 
 
-def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
+def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[bytes, frozenset[str]]:
     """A line that is one upper-case word and nothing else is a macro's use
     (`PROTOBUF_NAMESPACE_OPEN`, `C10_DIAGNOSTIC_POP`): no statement or declaration
     looks so.  So is a line that is one upper-case word called, with nothing after it
@@ -138,11 +138,17 @@ def lone_macros_blanked(data: bytes) -> tuple[bytes, frozenset[str]]:
     a declaration, unless its arguments declare a function (a wrapping macro, not
     learned): `ABSL_FLAG(bool, verbose, false, "");`, whose arguments are types, which
     no grammar reads.
-    Blanked, wherever it is defined (often in a file docgen never sees)."""
+    Blanked, wherever it is defined (often in a file docgen never sees).  `written`: the
+    file as written, when `data` has attribute macros blanked: a word left alone on its
+    line by them is no macro (`FORCE_INLINE_TEMPLATE U32`, the type of a function whose
+    name starts the next line)."""
     out = bytearray(data)
     names: set[str] = set()
     for match in _LONE_MACRO.finditer(data):
         start, end = match.span(1)
+        line = _LONE_MACRO.line_start(match)
+        if written is not None and written[line : match.end()] != data[line : match.end()]:
+            continue
         out[start:end] = b" " * (end - start)
         names.add(match.group(1).decode("ascii"))
     if b"(" not in data:
