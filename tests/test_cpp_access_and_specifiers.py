@@ -108,3 +108,20 @@ def test_only_a_conditional_that_holds_nothing_but_specifiers_loses_its_directiv
         b"#define X 1\nstatic\n",
     ):
         assert specifier_conditionals_blanked(data) == data
+
+
+def test_a_keyword_a_header_defines_stays_a_keyword() -> None:
+    # glext.h's `#define extern extern` had made `extern` an attribute macro of the whole
+    # tree, and every `extern "C" {` a syntax error; CUTLASS's `#define constexpr` (for old
+    # compilers) had listed `constexpr` as an export macro of 3,414 definitions
+    header = b"#define extern extern\n#define constexpr\n#define inline __inline__\n"
+    defs = macro_defs(header)
+    assert defs == ()
+    source = header + b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n'
+    source += b"#ifdef __cplusplus\n}\n#endif\nconstexpr int g() { return 1; }\n"
+    c = scan("glext.h", source, ScanSettings.learned(defs, "cpp")).cfamily
+    assert c is not None and c.error_lines == () and c.neutralised == ()
+    assert {(d.name, d.attributes) for d in c.definitions if d.kind == "function"} == {
+        ("f", ()),
+        ("g", ()),
+    }

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
+from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_source import directives_matching
 
 #: Macros every C++ tree may use, blanked whether or not a header defines them.
@@ -250,7 +251,11 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     found: dict[MacroDef, None] = {}
     for match in directives_matching(_DEFINE, data):
         name = match.group(1).decode("ascii")
-        if name in RESERVED or _INCLUDE_GUARD.search(name) or has_meaning(name):
+        # A keyword stays what the grammars know it to be, whatever a header makes of it
+        # (`#define extern extern` in glext.h had every `extern "C" {` blanked).
+        if name in RESERVED or name in KEYWORDS or _INCLUDE_GUARD.search(name):
+            continue
+        if has_meaning(name):
             continue
         raw = match.group(3).decode("utf-8", "replace")
         params: list[str] = []
