@@ -37,6 +37,8 @@ def test_the_grammar_itself_refuses_these_forms() -> None:
     assert has_error(b"void f(int a = {0, 0});")
     assert has_error(b"void f(int a) = delete;")
     assert has_error(b"int f() { return this->operator[](i); }")
+    assert has_error(b"class A {\n enum : int { k = 0 };\n};\n")
+    assert has_error(b'#if HAS_WARNING("-Wshorten")\nint x;\n#endif\n')
 
 
 def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
@@ -157,3 +159,35 @@ def test_rewriting_keeps_length_lines_and_everything_outside_braces_and_deletes(
             # Only braces, their insides, `= delete` and an operator's token change.
             assert after in b" 0_"
             assert before != ord("\n")
+
+
+#: from protobuf's generated `descriptor.pb.h` (27 syntax errors) and c10's `StringUtil.h`
+PROTOBUF = """\
+#if C10_CLANG_HAS_WARNING("-Wshorten-64-to-32") && defined(X)
+#endif
+namespace google::protobuf {
+class FileDescriptorSet final : public Message {
+ public:
+  enum : int {
+    kFileFieldNumber = 1,
+  };
+  enum class Kind : int { kA };
+  int file_size() const;
+};
+}  // namespace google::protobuf
+"""
+
+
+def test_an_anonymous_enum_s_type_and_a_conditional_s_strings_are_read_around() -> None:
+    c = facts(PROTOBUF, "descriptor.pb.h")
+    assert c.error_lines == ()
+    assert {(k, q) for k, q, _ in inventory(c) if k != "namespace"} == {
+        ("class", "google::protobuf::FileDescriptorSet"),
+        ("enum", "google::protobuf::FileDescriptorSet::Kind"),
+        ("method", "google::protobuf::FileDescriptorSet::file_size"),
+    }  # the anonymous enum names nothing; `fmt`'s `enum : ullong {` had read as `ullong`
+    rewritten = grammar_gaps_blanked(PROTOBUF.encode())
+    assert len(rewritten) == len(PROTOBUF.encode())
+    string = b'"-Wshorten-64-to-32"'
+    assert rewritten.startswith(b"#if C10_CLANG_HAS_WARNING(" + b"0".ljust(len(string)) + b")")
+    assert b"enum       {" in rewritten and b"enum class Kind : int {" in rewritten

@@ -158,3 +158,12 @@ def test_a_word_left_alone_on_its_line_by_a_blanked_macro_is_no_macro() -> None:
     )
     blanked, names = lone_macros_blanked(b"  U32\nFOO\n", b"A U32\nFOO\n")
     assert (blanked, names) == (b"  U32\n   \n", frozenset({"FOO"}))
+
+
+def test_a_python_object_head_is_a_lone_macro_and_its_fields_keep_their_names() -> None:
+    # torch/csrc/Device.h: the field after `PyObject_HEAD` had been listed as `at`
+    source = "struct TORCH_API THPDevice {\n  PyObject_HEAD\n  at::Device device;\n};\n"
+    c = facts(source, "torch/csrc/Device.h", frozenset({"TORCH_API"}))
+    assert c.error_lines == ()
+    assert inventory(c) == {("struct", "THPDevice", 1), ("field", "THPDevice::device", 3)}
+    assert "PyObject_HEAD" in c.neutralised

@@ -114,7 +114,11 @@ def _alternatives(words: list[bytes]) -> bytes:
     return pattern(tree)
 
 
-_LONE_MACRO = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))")
+#: a line that is one upper-case word, or one of the Python C API's macros that declare
+#: an object's head (`PyObject_HEAD` in a struct body: torch/csrc's Python objects)
+_LONE_MACRO = LinePattern(
+    rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9]|PyObject_(?:VAR_)?HEAD)[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))"
+)
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`)
 _LONE_CALL = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
 #: the rest of a line after a call given a value: `= 1;` (no `==`), then nothing or a comment

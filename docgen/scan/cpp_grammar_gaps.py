@@ -2,19 +2,21 @@
 
 tree-sitter-cpp 0.23 has no rule for a braced default argument
 (`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
-`= delete`, nor for an operator called by name on an object
-(`this->operator[](i)`): each makes a syntax error, and the generated headers of
-PyTorch hold thousands of them.  The bytes the grammar reads get `0` in place of
-the braces (newlines kept), spaces in place of `= delete` and one name in place
-of `operator[]`, so that every offset stays the original's; what a page shows is
-cut from the original bytes.
+`= delete`, for an operator called by name on an object (`this->operator[](i)`),
+for the type of an anonymous enum (`enum : int {`, protobuf's generated classes)
+nor for a string in a conditional's test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`):
+each makes a syntax error, and the generated headers of PyTorch hold thousands of
+them.  The bytes the grammar reads get `0` in place of the braces and of the
+string (newlines kept), spaces in place of `= delete` and of the enum's type, and
+one name in place of `operator[]`, so that every offset stays the original's;
+what a page shows is cut from the original bytes.
 """
 
 from __future__ import annotations
 
 import re
 
-from docgen.scan.cpp_source import BLANKED
+from docgen.scan.cpp_source import BLANKED, LinePattern
 
 #: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
 _BRACED_DEFAULT = re.compile(rb"=\s*\{")
@@ -29,6 +31,11 @@ _BRACES = re.compile(rb"[{}]")
 _OPERATOR_CALL = re.compile(rb"(?:\.|->)[ \t]*operator(?!\w)")
 #: what names the operator, up to its call's `(`: `()`, `[]`, `==`, ` bool`, ...
 _OPERATOR_TOKEN = re.compile(rb"(?:\(\)|\[\]|[^(\n]{1,40}?)(?=[ \t]*\()")
+#: the type of an enum without a name: `enum : int {` (a named one reads: `enum E : int {`)
+_ANONYMOUS_ENUM_BASE = re.compile(rb"\benum(?:[ \t]+(?:class|struct))?[ \t]*(:[^;{}()]*)\{")
+#: a conditional's test that holds a string: `#if C10_CLANG_HAS_WARNING("-Wfoo")`
+_TEST_WITH_STRING = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*\"")
+_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
 
 
 def _closing_brace(data: bytes, opened: int) -> int | None:
@@ -48,14 +55,25 @@ def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
 
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with braced default arguments read as `0`, `= delete` on a function
-    blanked and operators called by name read as one name; the same bytes when it has
-    none of them (most files)."""
+    blanked, operators called by name read as one name, an anonymous enum's type
+    blanked and a conditional's strings read as `0`; the same bytes when it has none of
+    them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
-    if not has_braced and not has_deleted and not has_operator_calls:
+    has_enum_base = b"enum" in parsed and _ANONYMOUS_ENUM_BASE.search(parsed) is not None
+    has_test_strings = b"#" in parsed and _TEST_WITH_STRING.search(parsed) is not None
+    if not (has_braced or has_deleted or has_operator_calls or has_enum_base or has_test_strings):
         return parsed
     out = bytearray(parsed)
+    if has_enum_base:
+        for head in _ANONYMOUS_ENUM_BASE.finditer(parsed):
+            _blank(out, *head.span(1))
+    if has_test_strings:
+        for line in _TEST_WITH_STRING.finditer(parsed):
+            end = parsed.find(b"\n", line.end())
+            for string in _STRING.finditer(parsed, line.start(), len(parsed) if end < 0 else end):
+                _blank(out, *string.span(), keep=b"0")
     if has_braced:
         pos = 0
         while (found := _BRACED_DEFAULT.search(parsed, pos)) is not None:
