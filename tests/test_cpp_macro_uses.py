@@ -167,3 +167,15 @@ def test_a_python_object_head_is_a_lone_macro_and_its_fields_keep_their_names() 
     assert c.error_lines == ()
     assert inventory(c) == {("struct", "THPDevice", 1), ("field", "THPDevice::device", 3)}
     assert "PyObject_HEAD" in c.neutralised
+
+
+def test_after_an_empty_line_nothing_goes_on_with_a_lone_call() -> None:
+    # ATen/autocast_mode.h: a table macro applied at file scope, then a declaration
+    # that starts with `const`, which had read as the call's qualifier
+    source = b"AT_FORALL_BACKENDS(DECLARE_APIS)\n\nconst int devices{1};\n"
+    assert lone_macros_blanked(source) == (
+        b" " * 32 + source[32:],
+        frozenset({"AT_FORALL_BACKENDS"}),
+    )
+    going_on = b"DECLARE_METHOD(f)\nconst;\n"
+    assert lone_macros_blanked(going_on) == (going_on, frozenset())

@@ -125,6 +125,8 @@ _LONE_CALL = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
 _ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;\n]*;" + LINE_REST.pattern)
 #: a function declared inside a call's arguments: a type, then a name called
 _DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
+#: an empty line: nothing after it goes on with the call before it
+_BLANK_LINE = re.compile(rb"[ \t]*\r?\n")
 #: how a line that continues the call before it starts (`{` a body, `:` initializers)
 _GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 
@@ -133,7 +135,8 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
     """A line that is one upper-case word and nothing else is a macro's use
     (`PROTOBUF_NAMESPACE_OPEN`, `C10_DIAGNOSTIC_POP`): no statement or declaration
     looks so.  So is a line that is one upper-case word called, with nothing after it
-    and a next line that does not go on with it (`{`, `: x_(x)`, `const`, ...), as
+    and a next line that does not go on with it (`{`, `: x_(x)`, `const`, ...; after an
+    empty line nothing does), as
     `OPENVINO_RTTI("Name")` or `Q_PROPERTY(int x READ x)` in a class body and
     `DEFINE_OP(add)` at file scope; a registration or test macro is never one.  So is
     such a call given a value, with its `;` (`TORCH_ARG(size_t, batch_size) = 1;` in a
@@ -175,7 +178,9 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
             if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
                 continue  # it wraps a declaration (`DEPRECATED(int f(int x), "use g")`)
             end = data.index(b";", end) + 1
-        elif _GOES_ON.match(data[rest.end() : rest.end() + 200].lstrip()):
+        elif not _BLANK_LINE.match(data, rest.end()) and _GOES_ON.match(
+            data[rest.end() : rest.end() + 200].lstrip()
+        ):
             continue  # a block macro's body, or a constructor's initializers, on the next line
         out[start:end] = data[start:end].translate(BLANKED)
         names.add(name)
