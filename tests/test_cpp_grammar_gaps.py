@@ -39,6 +39,7 @@ def test_the_grammar_itself_refuses_these_forms() -> None:
     assert has_error(b"int f() { return this->operator[](i); }")
     assert has_error(b"class A {\n enum : int { k = 0 };\n};\n")
     assert has_error(b'#if HAS_WARNING("-Wshorten")\nint x;\n#endif\n')
+    assert has_error(b"struct A : B<int> {\n  using typename B<int>::T;\n};\n")
 
 
 def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
@@ -191,3 +192,27 @@ def test_an_anonymous_enum_s_type_and_a_conditional_s_strings_are_read_around() 
     string = b'"-Wshorten-64-to-32"'
     assert rewritten.startswith(b"#if C10_CLANG_HAS_WARNING(" + b"0".ljust(len(string)) + b")")
     assert b"enum       {" in rewritten and b"enum class Kind : int {" in rewritten
+
+
+#: torch/csrc/api's data loaders, folly's F14 containers
+USING_TYPENAME = """\
+template <typename Dataset>
+class StatefulDataLoader : public DataLoaderBase<Dataset> {
+ public:
+  using super = DataLoaderBase<Dataset>;
+  using typename super::BatchRequestType;
+  void reset() override;
+};
+"""
+
+
+def test_using_typename_reads_as_a_using_declaration() -> None:
+    c = facts(USING_TYPENAME, "stateful.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("class", "StatefulDataLoader", 2),
+        ("alias", "StatefulDataLoader::super", 4),
+        ("method", "StatefulDataLoader::reset", 6),
+    }
+    rewritten = grammar_gaps_blanked(USING_TYPENAME.encode())
+    assert b"  using          super::BatchRequestType;" in rewritten

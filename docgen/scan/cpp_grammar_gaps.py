@@ -3,13 +3,14 @@
 tree-sitter-cpp 0.23 has no rule for a braced default argument
 (`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
 `= delete`, for an operator called by name on an object (`this->operator[](i)`),
-for the type of an anonymous enum (`enum : int {`, protobuf's generated classes)
-nor for a string in a conditional's test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`):
-each makes a syntax error, and the generated headers of PyTorch hold thousands of
-them.  The bytes the grammar reads get `0` in place of the braces and of the
-string (newlines kept), spaces in place of `= delete` and of the enum's type, and
-one name in place of `operator[]`, so that every offset stays the original's;
-what a page shows is cut from the original bytes.
+for the type of an anonymous enum (`enum : int {`, protobuf's generated classes),
+for a string in a conditional's test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`) nor for
+`using typename Base<T>::type;` in a class body: each makes a syntax error, and the
+generated headers of PyTorch hold thousands of them.  The bytes the grammar reads
+get `0` in place of the braces and of the string (newlines kept), spaces in place
+of `= delete`, of the enum's type and of `typename` after `using`, and one name in
+place of `operator[]`, so that every offset stays the original's; what a page
+shows is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ _ANONYMOUS_ENUM_BASE = re.compile(rb"\benum(?:[ \t]+(?:class|struct))?[ \t]*(:[^
 #: a conditional's test that holds a string: `#if C10_CLANG_HAS_WARNING("-Wfoo")`
 _TEST_WITH_STRING = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*\"")
 _STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+#: `typename` in a using-declaration: `using typename super::BatchRequestType;`
+_USING_TYPENAME = re.compile(rb"\busing[ \t]+(typename)\b")
 
 
 def _closing_brace(data: bytes, opened: int) -> int | None:
@@ -55,17 +58,28 @@ def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
 
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with braced default arguments read as `0`, `= delete` on a function
-    blanked, operators called by name read as one name, an anonymous enum's type
-    blanked and a conditional's strings read as `0`; the same bytes when it has none of
-    them (most files)."""
+    blanked, operators called by name read as one name, an anonymous enum's type and
+    `using typename` blanked and a conditional's strings read as `0`; the same bytes
+    when it has none of them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
     has_enum_base = b"enum" in parsed and _ANONYMOUS_ENUM_BASE.search(parsed) is not None
     has_test_strings = b"#" in parsed and _TEST_WITH_STRING.search(parsed) is not None
-    if not (has_braced or has_deleted or has_operator_calls or has_enum_base or has_test_strings):
+    has_using_typename = b"using" in parsed and _USING_TYPENAME.search(parsed) is not None
+    if not (
+        has_braced
+        or has_deleted
+        or has_operator_calls
+        or has_enum_base
+        or has_test_strings
+        or has_using_typename
+    ):
         return parsed
     out = bytearray(parsed)
+    if has_using_typename:
+        for using in _USING_TYPENAME.finditer(parsed):
+            _blank(out, *using.span(1))
     if has_enum_base:
         for head in _ANONYMOUS_ENUM_BASE.finditer(parsed):
             _blank(out, *head.span(1))
