@@ -125,3 +125,42 @@ def test_a_keyword_a_header_defines_stays_a_keyword() -> None:
         ("f", ()),
         ("g", ()),
     }
+
+
+FILESYSTEM = """\
+#if !defined(TORCH_STABLE_ONLY)
+#if __has_include(<filesystem>)
+#include <filesystem>
+#elif __has_include(<experimental/filesystem>)
+#include <experimental/filesystem>
+#endif
+namespace c10 {
+#if __has_include(<filesystem>)
+namespace filesystem = std::filesystem;
+#elif __has_include(<experimental/filesystem>)
+namespace filesystem = std::experimental::filesystem;
+#endif
+}  // namespace c10
+#else
+#error "not with TORCH_STABLE_ONLY"
+#endif
+"""
+
+
+def test_first_branches_with_fewer_errors_are_kept_when_every_definition_stays() -> None:
+    # c10/util/FileSystem.h: the grammar cannot read `__has_include(<...>)` in a test;
+    # both readings find the same definitions and the first branches' one has no syntax
+    # error (the `#else` leaves code out, so before, only more names made docgen keep
+    # it): no warning is left on the page
+    facts = scan("FileSystem.h", FILESYSTEM.encode(), ScanSettings())
+    c = facts.cfamily
+    assert c is not None and c.error_lines == () and facts.problems == ()
+    assert inventory(c) == {("namespace", "c10", 7)}
+
+
+def test_a_specifier_branch_may_hold_comments() -> None:
+    source = b"#ifndef _WIN32\n  // MSVC cannot\n  constexpr\n#endif  // _WIN32\n  A() = default;\n"
+    blanked = specifier_conditionals_blanked(source)
+    assert blanked == source.replace(b"#ifndef _WIN32", b" " * 14).replace(
+        b"#endif  // _WIN32", b" " * 17
+    )

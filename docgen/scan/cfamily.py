@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
 from docgen.scan.cfamily_code import in_order
+from docgen.scan.cfamily_names import Walked
 from docgen.scan.cpp_blanking import Blanked, lone_macros_blanked, neutralise
 from docgen.scan.cpp_conditionals import (
     OPENING,
@@ -160,6 +161,21 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
     return tuple(sorted(lines)), count
 
 
+def _no_name_lost_and_fewer_errors(
+    walked: Walked,
+    rewalked: Walked,
+    root: tree_sitter.Node,
+    retry: tree_sitter.Node,
+) -> bool:
+    """Whether the first branches' reading keeps every definition of the first reading
+    as it was (declaration and lines too) with fewer syntax errors: `ska::flat_hash_map<
+    Key, #ifdef ... #else ... #endif> kernels_;` is then one error less and no name the
+    worse.  (A declaration whose head holds a conditional reads differently there.)"""
+    if not set(walked.definitions) <= set(rewalked.definitions):
+        return False
+    return error_lines(retry)[1] < error_lines(root)[1]
+
+
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
     dialect, blanked, lone, parsed, stubs = prepare(path, data, settings)
@@ -183,7 +199,11 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         retry = parser.parse(retry_data, tree).root_node
         rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans, dialect)
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
-        if len(rewalked.definitions) > len(walked.definitions) or (whole and not retry.has_error):
+        if (
+            len(rewalked.definitions) > len(walked.definitions)
+            or (whole and not retry.has_error)
+            or _no_name_lost_and_fewer_errors(walked, rewalked, root, retry)
+        ):
             root, walked = retry, rewalked
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
