@@ -216,3 +216,12 @@ def test_using_typename_reads_as_a_using_declaration() -> None:
     }
     rewritten = grammar_gaps_blanked(USING_TYPENAME.encode())
     assert b"  using          super::BatchRequestType;" in rewritten
+
+
+def test_a_header_s_name_in_a_test_reads_as_0() -> None:
+    # pybind11's detail/common.h: the macros defined under `#if __has_include(<optional>)`
+    source = b"#if defined(X) && __has_include(<optional>)\n#  define HAS_OPTIONAL 1\n#endif\n"
+    assert has_error(source)
+    rewritten = grammar_gaps_blanked(source)
+    assert rewritten == source.replace(b"<optional>", b"0         ")
+    assert inventory(facts(source.decode(), "common.h")) == {("macro", "HAS_OPTIONAL", 2)}

@@ -4,13 +4,14 @@ tree-sitter-cpp 0.23 has no rule for a braced default argument
 (`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
 `= delete`, for an operator called by name on an object (`this->operator[](i)`),
 for the type of an anonymous enum (`enum : int {`, protobuf's generated classes),
-for a string in a conditional's test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`) nor for
-`using typename Base<T>::type;` in a class body: each makes a syntax error, and the
+for a string or a header's name in a conditional's test (`#if
+C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`) nor for `using
+typename Base<T>::type;` in a class body: each makes a syntax error, and the
 generated headers of PyTorch hold thousands of them.  The bytes the grammar reads
-get `0` in place of the braces and of the string (newlines kept), spaces in place
-of `= delete`, of the enum's type and of `typename` after `using`, and one name in
-place of `operator[]`, so that every offset stays the original's; what a page
-shows is cut from the original bytes.
+get `0` in place of the braces, the string and the name (newlines kept), spaces in
+place of `= delete`, of the enum's type and of `typename` after `using`, and one
+name in place of `operator[]`, so that every offset stays the original's; what a
+page shows is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ _OPERATOR_CALL = re.compile(rb"(?:\.|->)[ \t]*operator(?!\w)")
 _OPERATOR_TOKEN = re.compile(rb"(?:\(\)|\[\]|[^(\n]{1,40}?)(?=[ \t]*\()")
 #: the type of an enum without a name: `enum : int {` (a named one reads: `enum E : int {`)
 _ANONYMOUS_ENUM_BASE = re.compile(rb"\benum(?:[ \t]+(?:class|struct))?[ \t]*(:[^;{}()]*)\{")
-#: a conditional's test that holds a string: `#if C10_CLANG_HAS_WARNING("-Wfoo")`
-_TEST_WITH_STRING = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*\"")
-_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+#: a conditional's test that holds a string or a header's name: `#if
+#: C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`
+_TEST_WITH_STRING = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*(?:\"|__has_include)")
+_STRING = re.compile(
+    rb'"(?:[^"\\\n]|\\.)*"'
+    rb"|(?<=__has_include\()[ \t]*<[^>\n]*>|(?<=__has_include_next\()[ \t]*<[^>\n]*>"
+)
 #: `typename` in a using-declaration: `using typename super::BatchRequestType;`
 _USING_TYPENAME = re.compile(rb"\busing[ \t]+(typename)\b")
 
