@@ -34,7 +34,7 @@ _OPERATOR_CALL = re.compile(rb"(?:\.|->)[ \t]*operator(?!\w)")
 #: what names the operator, up to its call's `(`: `()`, `[]`, `==`, ` bool`, ...
 _OPERATOR_TOKEN = re.compile(rb"(?:\(\)|\[\]|[^(\n]{1,40}?)(?=[ \t]*\()")
 #: the type of an enum without a name: `enum : int {` (a named one reads: `enum E : int {`)
-_ANONYMOUS_ENUM_BASE = re.compile(rb"\benum(?:[ \t]+(?:class|struct))?[ \t]*(:[^;{}()]*)\{")
+_ANONYMOUS_ENUM_BASE = re.compile(rb"enum(?:[ \t]+(?:class|struct))?[ \t]*(:[^;{}()]*)\{")
 #: a conditional's test that holds a string or a header's name: `#if
 #: C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`
 _TEST_WITH_STRING = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*(?:\"|__has_include)")
@@ -43,7 +43,10 @@ _STRING = re.compile(
     rb"|(?<=__has_include\()[ \t]*<[^>\n]*>|(?<=__has_include_next\()[ \t]*<[^>\n]*>"
 )
 #: `typename` in a using-declaration: `using typename super::BatchRequestType;`
-_USING_TYPENAME = re.compile(rb"\busing[ \t]+(typename)\b")
+_USING_TYPENAME = re.compile(rb"using[ \t]+(typename)\b")
+#: a byte that can end a name (before `enum` or `using`, it makes them part of another
+#: word): the patterns start with the word itself, so that the engine jumps to it
+_WORD_END = re.compile(rb"\w")
 
 
 def _closing_brace(data: bytes, opened: int) -> int | None:
@@ -61,6 +64,15 @@ def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
     data[start:end] = keep + bytes(data[start + len(keep) : end]).translate(BLANKED)
 
 
+def _starting_words(pattern: re.Pattern[bytes], data: bytes) -> list[re.Match[bytes]]:
+    """The matches of `pattern` whose first word is a whole word."""
+    return [
+        m
+        for m in pattern.finditer(data)
+        if not _WORD_END.match(data, max(0, m.start() - 1), m.start())
+    ]
+
+
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with braced default arguments read as `0`, `= delete` on a function
     blanked, operators called by name read as one name, an anonymous enum's type and
@@ -69,25 +81,27 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
-    has_enum_base = b"enum" in parsed and _ANONYMOUS_ENUM_BASE.search(parsed) is not None
+    enum_bases = _starting_words(_ANONYMOUS_ENUM_BASE, parsed) if b"enum" in parsed else []
     has_test_strings = b"#" in parsed and _TEST_WITH_STRING.search(parsed) is not None
-    has_using_typename = b"using" in parsed and _USING_TYPENAME.search(parsed) is not None
+    using_typenames = (
+        _starting_words(_USING_TYPENAME, parsed)
+        if b"using" in parsed and b"typename" in parsed
+        else []
+    )
     if not (
         has_braced
         or has_deleted
         or has_operator_calls
-        or has_enum_base
+        or enum_bases
         or has_test_strings
-        or has_using_typename
+        or using_typenames
     ):
         return parsed
     out = bytearray(parsed)
-    if has_using_typename:
-        for using in _USING_TYPENAME.finditer(parsed):
-            _blank(out, *using.span(1))
-    if has_enum_base:
-        for head in _ANONYMOUS_ENUM_BASE.finditer(parsed):
-            _blank(out, *head.span(1))
+    for using in using_typenames:
+        _blank(out, *using.span(1))
+    for head in enum_bases:
+        _blank(out, *head.span(1))
     if has_test_strings:
         for line in _TEST_WITH_STRING.finditer(parsed):
             end = parsed.find(b"\n", line.end())
