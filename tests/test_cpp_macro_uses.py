@@ -179,3 +179,10 @@ def test_after_an_empty_line_nothing_goes_on_with_a_lone_call() -> None:
     )
     going_on = b"DECLARE_METHOD(f)\nconst;\n"
     assert lone_macros_blanked(going_on) == (going_on, frozenset())
+
+
+def test_an_upper_case_word_after_a_whole_type_keyword_is_an_attribute() -> None:
+    # mem_eff_attention's `static void CUTLASS_DEVICE accumToSmem(`: six fake fields named
+    # CUTLASS_DEVICE; after `const` the word is still the type (`const FOO f(`)
+    source = b"struct B {\n  static void MY_DEVICE accum(int lane);\n  const FOO make(int n);\n};\n"
+    assert macros_in_use(source) == {"MY_DEVICE"}

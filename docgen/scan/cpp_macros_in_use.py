@@ -41,6 +41,11 @@ _ENUM_BASE = re.compile(  # a literal first: the engine jumps from one `enum` to
 #: can stand: `static cutlass::MatrixCoord CUTLASS_DEVICE get_lane_offset(` (found from
 #: the blank before the word; the type is read back from there)
 _BEFORE_FUNCTION_NAME = re.compile(rb"[ \t]([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]+[A-Za-z_]\w*[ \t]*\(")
+#: keywords that are a whole type: an upper-case word after one, before a function's
+#: name, is no type (`static void CUTLASS_DEVICE accumToSmem(`)
+_TYPE_KEYWORDS = frozenset(
+    {"void", "bool", "char", "short", "int", "long", "float", "double", "auto", "wchar_t"}
+)
 #: the word a type ends with, read back from the blanks before the upper-case word
 _TYPE_BEFORE = re.compile(rb"([A-Za-z_]\w*)(?:::)?[ \t]*$")
 #: an upper-case call between an array's or a function's declarator and its `;` or
@@ -109,8 +114,9 @@ def macros_in_use(data: bytes) -> frozenset[str]:
     for m in _BEFORE_FUNCTION_NAME.finditer(code):
         typed = _TYPE_BEFORE.search(code, max(0, m.start() - 80), m.start() + 1)
         last = typed.group(1).decode("ascii") if typed is not None else ""
-        # `const FOO f(`: FOO is the type; at a line's start, see `_LEADING_ATTRIBUTE`
-        if last and last not in KEYWORDS and not last.isupper():
+        # `const FOO f(`: FOO is the type; `void FOO f(`: the type is written already; at a
+        # line's start, see `_LEADING_ATTRIBUTE`
+        if last in _TYPE_KEYWORDS or (last and last not in KEYWORDS and not last.isupper()):
             found.add(m.group(1).decode("ascii"))
     found.update(m.group(1).decode("ascii") for m in _LEADING_ATTRIBUTE.finditer(code))
     found.update(m.group(1).decode("ascii") for m in _ATTRIBUTE_CALL.finditer(code))
