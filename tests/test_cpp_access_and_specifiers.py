@@ -164,3 +164,41 @@ def test_a_specifier_branch_may_hold_comments() -> None:
     assert blanked == source.replace(b"#ifndef _WIN32", b" " * 14).replace(
         b"#endif  // _WIN32", b" " * 17
     )
+
+
+CATCH = """\
+#if defined(CATCH_CONFIG_DISABLE_EXCEPTIONS)
+#define CATCH_TRY if ((true))
+#define CATCH_CATCH_ALL if ((false))
+#else
+#define CATCH_TRY try
+#define CATCH_CATCH_ALL catch (...)
+#endif
+namespace Catch {
+struct Benchmark {
+    void run() {
+        CATCH_TRY{
+            auto plan = user_code([&] { return prepare(); });
+        } CATCH_CATCH_ALL {
+            fail();
+        }
+    }
+    int count;
+};
+}  // namespace Catch
+"""
+
+
+def test_macros_for_exceptions_a_build_may_turn_off_leave_their_blocks() -> None:
+    # Catch2's benchmark: `CATCH_TRY{` read as an initializer had cost the struct
+    defs = macro_defs(CATCH.encode())
+    settings = ScanSettings.learned(defs, "cpp")
+    assert {"CATCH_TRY", "CATCH_CATCH_ALL"} <= settings.attribute_macros
+    c = scan("catch_benchmark.hpp", CATCH.encode(), settings).cfamily
+    assert c is not None and c.error_lines == ()
+    assert {(kind, qualname) for kind, qualname, _ in inventory(c) if kind != "macro"} == {
+        ("namespace", "Catch"),
+        ("struct", "Catch::Benchmark"),
+        ("method", "Catch::Benchmark::run"),
+        ("field", "Catch::Benchmark::count"),
+    }

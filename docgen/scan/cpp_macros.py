@@ -299,13 +299,20 @@ def _as_referred_to(macros: Iterable[str]) -> set[str]:
     return {*macros, *(name.removesuffix("()") for name in macros)}
 
 
+#: what a macro for exceptions that a build may turn off stands for in one branch
+#: (`#define CATCH_TRY try`, `#define CATCH_CATCH_ALL catch (...)`): blanked like an
+#: attribute, it leaves the block after it, which the grammars read; left alone, the
+#: grammar reads `CATCH_TRY{` as an initializer and loses the class around it
+EXCEPTION_WORDS = frozenset({"try", "catch()"})
+
+
 def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
         if not d.namespace and not d.wraps:
             by_name.setdefault(d.name, []).append(d.refs)
-    known = _as_referred_to(BUILTIN_MACROS)
+    known = _as_referred_to(BUILTIN_MACROS) | EXCEPTION_WORDS
     chosen: set[str] = set()
     changed = True
     while changed:
