@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from docgen.scan.cpp_source import BLANKED, LinePattern
+from docgen.scan.cpp_source import BLANKED, LinePattern, whole_word_matches
 
 #: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
 _BRACED_DEFAULT = re.compile(rb"=\s*\{")
@@ -37,16 +37,14 @@ _OPERATOR_TOKEN = re.compile(rb"(?:\(\)|\[\]|[^(\n]{1,40}?)(?=[ \t]*\()")
 _ANONYMOUS_ENUM_BASE = re.compile(rb"enum(?:[ \t]+(?:class|struct))?[ \t]*(:[^;{}()]*)\{")
 #: a conditional's test that holds a string or a header's name: `#if
 #: C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`
-_TEST_WITH_STRING = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*(?:\"|__has_include)")
-_STRING = re.compile(
+_TEST_WITH_LITERAL = LinePattern(rb"[ \t]*#[ \t]*(?:if|elif)\b[^\n\\]*(?:\"|__has_include)")
+#: a string, or a header's name as `__has_include` takes it
+_TEST_LITERAL = re.compile(
     rb'"(?:[^"\\\n]|\\.)*"'
     rb"|(?<=__has_include\()[ \t]*<[^>\n]*>|(?<=__has_include_next\()[ \t]*<[^>\n]*>"
 )
 #: `typename` in a using-declaration: `using typename super::BatchRequestType;`
 _USING_TYPENAME = re.compile(rb"using[ \t]+(typename)\b")
-#: a byte that can end a name (before `enum` or `using`, it makes them part of another
-#: word): the patterns start with the word itself, so that the engine jumps to it
-_WORD_END = re.compile(rb"\w")
 
 
 def _closing_brace(data: bytes, opened: int) -> int | None:
@@ -64,27 +62,18 @@ def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
     data[start:end] = keep + bytes(data[start + len(keep) : end]).translate(BLANKED)
 
 
-def _starting_words(pattern: re.Pattern[bytes], data: bytes) -> list[re.Match[bytes]]:
-    """The matches of `pattern` whose first word is a whole word."""
-    return [
-        m
-        for m in pattern.finditer(data)
-        if not _WORD_END.match(data, max(0, m.start() - 1), m.start())
-    ]
-
-
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with braced default arguments read as `0`, `= delete` on a function
     blanked, operators called by name read as one name, an anonymous enum's type and
-    `using typename` blanked and a conditional's strings read as `0`; the same bytes
-    when it has none of them (most files)."""
+    `using typename` blanked and a conditional's strings and header names read as `0`;
+    the same bytes when it has none of them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
-    enum_bases = _starting_words(_ANONYMOUS_ENUM_BASE, parsed) if b"enum" in parsed else []
-    has_test_strings = b"#" in parsed and _TEST_WITH_STRING.search(parsed) is not None
+    enum_bases = list(whole_word_matches(_ANONYMOUS_ENUM_BASE, parsed)) if b"enum" in parsed else []
+    has_test_literals = b"#" in parsed and _TEST_WITH_LITERAL.search(parsed) is not None
     using_typenames = (
-        _starting_words(_USING_TYPENAME, parsed)
+        list(whole_word_matches(_USING_TYPENAME, parsed))
         if b"using" in parsed and b"typename" in parsed
         else []
     )
@@ -93,7 +82,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         or has_deleted
         or has_operator_calls
         or enum_bases
-        or has_test_strings
+        or has_test_literals
         or using_typenames
     ):
         return parsed
@@ -102,11 +91,13 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         _blank(out, *using.span(1))
     for head in enum_bases:
         _blank(out, *head.span(1))
-    if has_test_strings:
-        for line in _TEST_WITH_STRING.finditer(parsed):
+    if has_test_literals:
+        for line in _TEST_WITH_LITERAL.finditer(parsed):
             end = parsed.find(b"\n", line.end())
-            for string in _STRING.finditer(parsed, line.start(), len(parsed) if end < 0 else end):
-                _blank(out, *string.span(), keep=b"0")
+            for literal in _TEST_LITERAL.finditer(
+                parsed, line.start(), len(parsed) if end < 0 else end
+            ):
+                _blank(out, *literal.span(), keep=b"0")
     if has_braced:
         pos = 0
         while (found := _BRACED_DEFAULT.search(parsed, pos)) is not None:

@@ -336,17 +336,24 @@ def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(chosen.items()))
 
 
+def _one_words(defs: Iterable[MacroDef]) -> dict[str, set[str]]:
+    """Each object-like macro's definitions, each as the one word it stands for,
+    attributes aside ("" for a definition that is not one word)."""
+    words: dict[str, set[str]] = {}
+    for d in defs:
+        if not d.name.endswith("()") and not d.namespace and not d.wraps and not d.opens:
+            words.setdefault(d.name, set()).add(d.refs[0] if len(d.refs) == 1 else "")
+    return words
+
+
 def name_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     """Object-like macros that stand for one identifier, attributes aside, wherever they
     are defined (`#define PYBIND11_NAMESPACE pybind11 __attribute__((visibility(...)))`):
     the name a namespace macro's argument written so stands for."""
-    found: dict[str, set[str]] = {}
-    for d in defs:
-        if not d.name.endswith("()") and not d.namespace and not d.wraps and not d.opens:
-            word = d.refs[0] if len(d.refs) == 1 else ""
-            found.setdefault(d.name, set()).add(
-                word if word[:1].islower() and word.isidentifier() else ""
-            )
+    found = {
+        name: {w if w[:1].islower() and w.isidentifier() else "" for w in words}
+        for name, words in _one_words(defs).items()
+    }
     return tuple(
         sorted(
             (name, next(iter(words)))
@@ -365,13 +372,10 @@ def access_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
     a `:` in a class body (`#define JSON_PRIVATE_UNLESS_TESTED private`, `public` in a
     test build), each with one of its keywords (the first in sorted order): a parser
     reads the use as a bit-field and loses the rest of the class."""
-    words: dict[str, set[str]] = {}
-    for d in defs:
-        if not d.name.endswith("()") and not d.namespace and not d.wraps and not d.opens:
-            word = d.refs[0] if len(d.refs) == 1 else ""
-            words.setdefault(d.name, set()).add(word)
     return tuple(
-        sorted((name, min(found)) for name, found in words.items() if found <= ACCESS_WORDS)
+        sorted(
+            (name, min(words)) for name, words in _one_words(defs).items() if words <= ACCESS_WORDS
+        )
     )
 
 

@@ -11,7 +11,7 @@ import re
 
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_macros import RESERVED
-from docgen.scan.cpp_source import LinePattern
+from docgen.scan.cpp_source import LinePattern, whole_word_matches
 
 #: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
 _CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ \t]*[:{<]")
@@ -53,8 +53,6 @@ _TYPE_BEFORE = re.compile(rb"([A-Za-z_]\w*)(?:::)?[ \t]*$")
 _ATTRIBUTE_CALL = re.compile(rb"[\])]\s+([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\([^()\n]*\)[ \t]*[;=]")
 #: comments, where English can look like any of the above (`aren't on MSVC (see`)
 _COMMENTS = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
-#: a byte that can end a name (before `enum`, it makes `enum` part of another word)
-_WORD_END = re.compile(rb"\w")
 #: an upper-case word opening a line before `static`, `inline` ... or before a type that
 #: has lower-case letters and a function's name: `PROTOBUF_ALWAYS_INLINE bool Allocate(`,
 #: `CUTLASS_DEVICE static void invoke(`
@@ -108,8 +106,7 @@ def macros_in_use(data: bytes) -> frozenset[str]:
     if b"enum" in code:
         found.update(
             m.group(1).decode("ascii")
-            for m in _ENUM_BASE.finditer(code)
-            if not _WORD_END.match(code, max(0, m.start() - 1), m.start())  # `enum` is a word
+            for m in whole_word_matches(_ENUM_BASE, code)  # `enum` is a word
         )
     for m in _BEFORE_FUNCTION_NAME.finditer(code):
         typed = _TYPE_BEFORE.search(code, max(0, m.start() - 80), m.start() + 1)

@@ -27,6 +27,19 @@ _CALL_TOKEN = re.compile(
 )
 
 
+#: a byte that can end a name: before a keyword a pattern starts with, it makes the
+#: keyword part of another word
+_WORD_BYTE = re.compile(rb"\w")
+
+
+def whole_word_matches(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Match[bytes]]:
+    """The matches of `pattern` whose first word is a whole word.  Patterns start with
+    the word itself rather than `\\b`, so that the engine jumps from one to the next."""
+    for match in pattern.finditer(data):
+        if not _WORD_BYTE.match(data, max(0, match.start() - 1), match.start()):
+            yield match
+
+
 def kept_argument(data: bytes, pos: int, place: int) -> tuple[tuple[int, int], int] | None:
     """For a call whose `(` is at or after `pos` (after blanks): the span of its
     argument at `place` (from 1, blanks around it left out) and the end of the call;
