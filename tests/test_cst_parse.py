@@ -3,6 +3,7 @@ back on for every node built afterwards, however the parse ended."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from docgen.scan.cst_parse import parse_module
+from docgen.scan.cst_parse import _unchecked_inits, parse_module
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -81,4 +82,54 @@ def test_parses_in_threads_leave_the_checks_on() -> None:
         thread.join()
     assert len(trees) == 160
     assert all(t.code in texts for t in trees)
+    assert checks_are_on()
+
+
+def test_each_class_has_its_own_constructor_again_after_a_parse() -> None:
+    owns = {cls: cls.__dict__["__init__"] for cls, _, _ in _unchecked_inits()}
+    parse_module("def f(a, *, b=[1, 2]):\n    return {a: b}\n")
+    with pytest.raises(cst.ParserSyntaxError):
+        parse_module("class (:\n")
+    assert all(cls.__dict__["__init__"] is own for cls, own in owns.items())
+
+
+def test_the_classes_a_parse_builds_most_have_unchecked_constructors() -> None:
+    covered = {cls for cls, _, _ in _unchecked_inits()}
+    built = {cst.Module, cst.Name, cst.Call, cst.Arg, cst.FunctionDef, cst.SimpleWhitespace}
+    assert built <= covered
+
+
+@pytest.mark.parametrize(
+    ("cls", "fields"),
+    [
+        (cst.Name, {"value": "x"}),
+        (cst.Integer, {"value": "42", "lpar": (cst.LeftParen(),), "rpar": (cst.RightParen(),)}),
+        (cst.Call, {"func": cst.Name("f"), "args": (cst.Arg(cst.Name("a")),)}),
+        (cst.Arg, {"value": cst.Name("a"), "keyword": cst.Name("k")}),
+        (cst.SimpleStatementLine, {"body": (cst.Pass(),)}),
+    ],
+    ids=lambda v: getattr(v, "__name__", ""),
+)
+def test_an_unchecked_constructor_builds_the_node_libcst_builds(
+    cls: type[cst.CSTNode], fields: dict[str, object]
+) -> None:
+    """Defaults and default factories included: each node gets its own factory value."""
+    unchecked = {c: init for c, init, _ in _unchecked_inits()}[cls]
+    built, again = cls.__new__(cls), cls.__new__(cls)
+    unchecked(built, **fields)
+    unchecked(again, **fields)
+    expected = cls(**fields)
+    assert built.deep_equals(expected)
+    for field in dataclasses.fields(cls):
+        value = getattr(built, field.name)
+        assert type(value) is type(getattr(expected, field.name))
+        if field.default_factory is not dataclasses.MISSING and field.name not in fields:
+            assert value is not getattr(again, field.name)  # one per node, as libcst makes
+
+
+def test_an_unchecked_constructor_checks_nothing() -> None:
+    unchecked = {c: init for c, init, _ in _unchecked_inits()}[cst.Name]
+    built = cst.Name.__new__(cst.Name)
+    unchecked(built, "")  # an empty name: libcst's own constructor rejects it
+    assert built.value == ""
     assert checks_are_on()
