@@ -27,9 +27,6 @@ _ASCII_PUNCTUATION = frozenset(string.punctuation) - _NEVER_SPECIAL
 #: plus the Unicode ones some renderers honour.
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x85\u2028\u2029]")
 
-_BACKTICK_RUN = re.compile(r"`+")
-_TILDE_RUN = re.compile(r"~+")
-
 #: Characters YAML does not allow raw inside a double-quoted scalar (or would
 #: fold as line breaks); JSON leaves them alone when ensure_ascii is off.
 _YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
@@ -76,9 +73,12 @@ def md_text(value: object) -> str:
 
 
 def _longest_backtick_run(text: str) -> int:
-    if "`" not in text:  # most embedded sources: one search instead of a regex scan
-        return 0
-    return max((len(m) for m in _BACKTICK_RUN.findall(text)), default=0)
+    """One substring search per length (most texts hold none, or runs of one to three)
+    instead of a list of every run: a docs page embeds its whole source file."""
+    run = 0
+    while "`" * (run + 1) in text:
+        run += 1
+    return run
 
 
 #: Text that needs no fence longer than one backtick, no padding and no folding.
