@@ -32,7 +32,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from run import DEFAULT_TIMEOUT, empty_trash, fresh, measure  # bench/run.py, beside it
+from run import (  # bench/run.py, beside it
+    DEFAULT_TIMEOUT,
+    compile_docgen,
+    empty_trash,
+    fresh,
+    measure,
+)
 
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
@@ -106,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repo = Path(args.repo).resolve()
     RESULTS.mkdir(parents=True, exist_ok=True)
+    compile_docgen()  # as `bench/run.py` does: the builds read bytecode, as installed
     config = RESULTS / "cfamily-exclude.toml"
     config.write_text("exclude = [" + ", ".join(f'"*{s}"' for s in SUFFIXES) + "]\n")
     names = ["without", "with", *(["floor"] if args.floor else [])]
