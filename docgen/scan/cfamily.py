@@ -27,6 +27,7 @@ from docgen.scan.cpp_conditionals import (
     OPENING,
     OTHER_BRANCH,
     directive_comments_blanked,
+    disabled_branches_blanked,
     first_branches,
     linkage_guards_blanked,
     specifier_conditionals_blanked,
@@ -82,12 +83,13 @@ class Prepared(NamedTuple):
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
-    """The dialect and the bytes to parse: attribute macros, lone macro lines, the
-    comments inside directives and `extern "C"` guards blanked, and what the grammar
-    cannot read rewritten."""
+    """The dialect and the bytes to parse: `#if 0` branches, attribute macros, lone macro
+    lines, the comments inside directives and `extern "C"` guards blanked, and what the
+    grammar cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
-    blanked = neutralise(data, settings.macro_table, macros_in_use(data))
-    parsed, lone = lone_macros_blanked(blanked.data, data)
+    code = disabled_branches_blanked(data)  # no name of an `#if 0` branch exists
+    blanked = neutralise(code, settings.macro_table, macros_in_use(code))
+    parsed, lone = lone_macros_blanked(blanked.data, code)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
     parsed = specifier_conditionals_blanked(parsed)
     if dialect == "c":

@@ -73,6 +73,44 @@ def directive_comments_blanked(data: bytes) -> bytes:
     return data if out is None else bytes(out)
 
 
+#: `#if 0`, a comment after it or not: a branch no build compiles
+_DISABLED = re.compile(rb"#[ \t]*if[ \t]+0[ \t]*(?:/[/*][^\n]*)?\r?(?:\n|\Z)")
+#: a conditional's line, as the preprocessor reads one inside a branch it skips
+_NESTING = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+
+
+def disabled_branches_blanked(data: bytes) -> bytes:
+    """The code of every `#if 0` branch blanked up to its `#elif`, `#else` or `#endif`
+    (conditionals nested inside it counted): the preprocessor drops it, so no name,
+    macro or include written there exists in any build, and the code commented out that
+    way is often no longer valid.  Lines and offsets stay; the same bytes when there is
+    none (most files)."""
+    if b"0" not in data:
+        return data
+    out: bytearray | None = None
+    done = 0  # where the last branch blanked ends
+    for opening in directives_matching(_DISABLED, data):
+        if opening.start() < done:
+            continue  # nested inside the last one
+        depth, start = 0, opening.end()
+        end = -1
+        for nested in directives_matching(_NESTING, data, start):
+            word = nested.group(1)
+            if word.startswith(b"if"):
+                depth += 1
+            elif depth == 0:
+                end = data.rfind(b"\n", start, nested.start()) + 1 or start  # its line
+                break
+            elif word == b"endif":
+                depth -= 1
+        if end < 0:
+            continue  # never closed (in a comment, say): left as written
+        out = out if out is not None else bytearray(data)
+        out[start:end] = data[start:end].translate(BLANKED)
+        done = end
+    return bytes(out) if out is not None else data
+
+
 def _blanked_keeping_splices(text: bytes) -> bytes:
     """`text` blanked but for its line ends and the backslashes that continue lines."""
     blanked = bytearray(text.translate(BLANKED))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
 from docgen.scan.cfamily_source import KEYWORDS
+from docgen.scan.cpp_conditionals import disabled_branches_blanked
 from docgen.scan.cpp_source import directives_matching
 
 #: Macros every C++ tree may use, blanked whether or not a header defines them.
@@ -245,11 +246,11 @@ def _namespace_body(body: str, params: list[str]) -> str:
 
 def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     """The `#define`s of one file that may be attribute or namespace macros (cheap: no
-    parse)."""
+    parse), but for those of `#if 0` branches, which no build reads."""
     if b"define" not in data:
         return ()
     found: dict[MacroDef, None] = {}
-    for match in directives_matching(_DEFINE, data):
+    for match in directives_matching(_DEFINE, disabled_branches_blanked(data)):
         name = match.group(1).decode("ascii")
         # A keyword stays what the grammars know it to be, whatever a header makes of it
         # (`#define extern extern` in glext.h had every `extern "C" {` blanked).

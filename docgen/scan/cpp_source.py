@@ -81,12 +81,14 @@ def string_end(data: bytes, pos: int) -> int:
     return min(i, len(data) - 1)
 
 
-def directives_matching(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Match[bytes]]:
-    """The matches of `pattern`, which starts at a `#`, that stand first on their line:
-    the directives it finds (a pattern that starts with a character is searched for
-    ten times as fast as one anchored at every line).  A line is searched no further
-    once other text stands before a `#` on it, so a long line costs its length once."""
-    pos = 0
+def directives_matching(
+    pattern: re.Pattern[bytes], data: bytes, pos: int = 0
+) -> Iterator[re.Match[bytes]]:
+    """The matches of `pattern`, which starts at a `#`, that stand first on their line
+    (from `pos`, a line's start, on): the directives it finds (a pattern that starts
+    with a character is searched for ten times as fast as one anchored at every line).
+    A line is searched no further once other text stands before a `#` on it, so a long
+    line costs its length once."""
     while (match := pattern.search(data, pos)) is not None:
         start = match.start()
         if data[data.rfind(b"\n", 0, start) + 1 : start].strip(b" \t"):

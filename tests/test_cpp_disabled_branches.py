@@ -1,0 +1,115 @@
+"""`#if 0` branches: code commented out for the preprocessor, which no build compiles
+(curl's test servers, CUTLASS, folly, torch's `c10/core/TensorImpl.h`): none of its
+names, macros or includes exist, and it is often no longer valid code."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_scan_cfamily import facts, inventory
+
+from docgen.scan.cpp_conditionals import disabled_branches_blanked
+from docgen.scan.cpp_macros import macro_defs
+
+DNSD = """\
+#include <stdio.h>
+#if 0
+#include "gone.h"
+#define HTTPS_RR_CODE_MANDATORY 0x00
+static void old_dump(const unsigned char *data)
+#endif
+#define HTTPS_RR_CODE_ALPN 0x01
+#if 0 /* enable for debugging */
+void trace(int level);
+#elif defined(TRACE)
+void trace_on(int level);
+#else
+void trace_off(int level);
+#endif
+int main(void) { return 0; }
+"""
+
+
+def test_no_name_of_an_if_0_branch_is_listed_and_the_other_branches_are() -> None:
+    c = facts(DNSD, "tests/server/dnsd.c")
+    names = {name for _, name, _ in inventory(c)}
+    assert "old_dump" not in names
+    assert "HTTPS_RR_CODE_MANDATORY" not in names
+    assert "trace" not in names
+    assert {"HTTPS_RR_CODE_ALPN", "trace_on", "trace_off", "main"} <= names
+    assert [i.target for i in c.includes] == ["stdio.h"]
+    assert c.error_lines == ()  # the unfinished `old_dump` head was a syntax error
+
+
+def test_a_branch_with_conditionals_inside_ends_at_its_own_endif() -> None:
+    source = b"#if 0\n#ifdef X\nint a;\n#else\nint b;\n#endif\nint c;\n#endif\nint d;\n"
+    blanked = disabled_branches_blanked(source)
+    assert blanked.split(b"\n")[1:7] == [b" " * len(line) for line in source.split(b"\n")[1:7]]
+    assert blanked.endswith(b"#endif\nint d;\n")
+
+
+def test_other_conditions_and_unclosed_branches_are_left_as_written() -> None:
+    for source in (
+        b"#if 0 && defined(X)\nint a;\n#endif\n",
+        b"#if 01\nint a;\n#endif\n",
+        b"#ifdef ZERO\nint a;\n#endif\n",
+        b"/*\n#if 0\nint a;\n*/\n",  # no #endif follows: not taken for a branch
+        b"int x = 0; // #if 0\nint a;\n#endif\n",  # not first on its line
+    ):
+        assert disabled_branches_blanked(source) == source
+
+
+def test_a_macro_defined_only_in_an_if_0_branch_is_never_learned() -> None:
+    source = b"#if 0\n#define OLD_API __attribute__((visibility))\n#endif\n#define NEW_API\n"
+    assert [d.name for d in macro_defs(source)] == ["NEW_API"]
+
+
+def blanked_lines(lines: list[str]) -> set[int]:
+    """The lines the preprocessor skips as part of an `#if 0` branch (its directives
+    included), by a line-by-line model; an `#if 0` never closed skips nothing."""
+    skipped: set[int] = set()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("#if 0"):
+            depth, j = 0, i + 1
+            while j < len(lines):
+                word = lines[j].split(" ")[0]
+                if word.startswith("#if"):
+                    depth += 1
+                elif word in ("#else", "#elif", "#endif") and depth == 0:
+                    break
+                elif word == "#endif":
+                    depth -= 1
+                j += 1
+            if j < len(lines):
+                skipped.update(range(i + 1, j))
+                i = j
+                continue
+        i += 1
+    return skipped
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["#if 0", "#if 0 // x", "#ifdef A", "#if B", "#else", "#elif C", "#endif", "int a;", ""]
+        ),
+        max_size=14,
+    ),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_the_lines_of_if_0_branches_turn_to_spaces_and_nothing_else_changes(
+    lines: list[str], newline: str
+) -> None:
+    source = newline.join(lines).encode()
+    blanked = disabled_branches_blanked(source)
+    assert len(blanked) == len(source)
+    skipped = blanked_lines(lines)
+    for i, (before, after) in enumerate(
+        zip(source.split(b"\n"), blanked.split(b"\n"), strict=True)
+    ):
+        expected = before.rstrip(b"\r")
+        if i in skipped:
+            expected = b" " * len(expected)
+        assert after == expected + (b"\r" if before.endswith(b"\r") else b"")
