@@ -150,6 +150,7 @@ def build_pages(
         scan.encoded,
         scan.relations,
         scan.summaries,
+        scan.patch,
     )
     clock.lap("index")
     with open_state(options.out) as state:
@@ -209,6 +210,7 @@ def kept_relations(
     tree has no C-family file, None when the ones kept are still those."""
     if scan.relations is not None:
         return None
+    from docgen.cfamily_patch import PatchedRelations
     from docgen.cfamily_relations import (
         encode,
         include_names,
@@ -220,8 +222,15 @@ def kept_relations(
 
     if plan.inputs is None or not any(is_cfamily(p) for p in index.files):
         return "", (), "", {}
-    names = include_names(index.includes)
     code = render_code_key()
+    if isinstance(index.c_family, PatchedRelations):  # the include graph as it was kept
+        names = index.c_family.kept.kept.names
+        key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
+        inputs = plan.inputs
+        made = {p: inputs.c_summary(p) for p in index.c_family.affected if is_cfamily(p)}
+        patched, rows = index.c_family.relations(key, made)
+        return key, names, encode(patched), rows
+    names = include_names(index.includes)
     key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
     kept, rows = relations_of(
         key,

@@ -28,7 +28,7 @@ from docgen.state import StateDamaged
 from docgen.symbols import CppSymbols, Site
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "5"
+RELATIONS_FORMAT = "6"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +72,8 @@ class CFileSummary:
     problems: tuple[Problem, ...]
     stubs: tuple[str, ...]  # the dispatch stubs it declares, defines or registers
     shown: str  # the digest of what its docs page shows of other files
+    language: str = ""  # its grammar, as its folder's index lists it
+    size: int = 0  # in bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,8 @@ class CFamilyRelations:
     files: tuple[CFileSummary, ...]
     diagram: tuple[FolderEdge, ...]
     included: tuple[str, ...]  # every file some C-family file includes, sorted
+    #: every class specialization of the tree (see `docgen.symbols.owner_specialization`)
+    specialized: tuple[tuple[str, str], ...] = ()
 
     def included_paths(self) -> frozenset[str]:
         return frozenset(self.included)
@@ -120,7 +124,7 @@ class KeptRelations:
     def symbols(self) -> CppSymbols:
         rows: tuple[Counterparts, ...] = _rows(tuple[Counterparts, ...], self.rows(COUNTERPARTS))
         found = {(c.path, c.line, c.qualname): c.sites for c in rows}
-        return CppSymbols(MappingProxyType(found))
+        return CppSymbols(MappingProxyType(found), frozenset(self.kept.specialized))
 
     def included_paths(self) -> frozenset[str]:
         return self.kept.included_paths()
@@ -175,6 +179,8 @@ def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSu
         problems=scanned.facts.problems,
         stubs=tuple(sorted(stubs)),
         shown=shown,
+        language=scanned.facts.language,
+        size=scanned.facts.size,
     )
 
 
@@ -208,6 +214,7 @@ def relations_of(
             for (a, b), n in sorted(counts.items())
         ),
         included=tuple(sorted(includes.included_by)),
+        specialized=tuple(sorted(symbols.specialized)),
     ), rows
 
 

@@ -14,6 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Protocol
 
+from docgen.cfamily_patch import PatchedRelations, RelationsPatch, patched
 from docgen.cfamily_relations import CFileSummary, KeptRelations
 from docgen.facts import Problem, ScannedFile
 from docgen.file_summary import FileSummary
@@ -125,14 +126,18 @@ def build_index(
     encoded: Mapping[str, str] | None = None,
     relations: KeptRelations | None = None,
     summaries: Mapping[str, FileSummary] | None = None,
+    patch: RelationsPatch | None = None,
 ) -> RepoIndex:
     """The index of these files and of the `encoded` ones (path -> JSON), which stay
     encoded until a page reads them: files that are not C-family are then read through
-    their `summaries`, and C-family ones through the `relations` the last build kept."""
+    their `summaries`, and C-family ones through the `relations` the last build kept,
+    or those brought up to date by `patch` (see `docgen.cfamily_patch`)."""
     decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
     kept = summaries or {}
     c_summaries = relations.summaries() if relations is not None else {}
-    kinds = {path: s.kind for path, s in c_summaries.items()}
+    before_edit = patch.kept.summaries() if patch is not None else {}
+    kinds = {path: s.kind for path, s in before_edit.items() if path not in decoded}
+    kinds.update((path, s.kind) for path, s in c_summaries.items())
     kinds.update((path, s.kind) for path, s in kept.items())
     files = FileTable(decoded, encoded, kinds, kept)
     # Python's imports and test suites never involve a C-family file.
@@ -148,8 +153,12 @@ def build_index(
     suites = resolve_suites(files, suite_paths, graph)
     files.replace(suites.files)
     c_family: CFamilySide
+    patched_side = patched(patch, files) if patch is not None else None
     if relations is not None:
         c_family, included = relations, relations.included_paths()
+    elif patched_side is not None:
+        c_family, included = patched_side, patched_side.kept.included_paths()
+        c_summaries = patched_side.summaries()
     else:
         c_files = [files[p] for p in files if is_cfamily(p)]
         includes = build_include_graph(c_files, files.keys(), include_roots)
@@ -165,8 +174,17 @@ def build_index(
         derived=MappingProxyType(suites.derived),
         test_classes=MappingProxyType(suites.classes),
         c_summaries=MappingProxyType(c_summaries),
-        include_weights=relations.include_weights() if relations is not None else None,
+        include_weights=_kept_weights(relations, patched_side),
     )
+
+
+def _kept_weights(
+    relations: KeptRelations | None, patched_side: PatchedRelations | None
+) -> dict[str, Counter[tuple[str, str]]] | None:
+    """The folders' diagram edges kept with the relations (None: made when first needed)."""
+    if relations is not None:
+        return relations.include_weights()
+    return patched_side.kept.include_weights() if patched_side is not None else None
 
 
 def module_imports(scanned: ScannedFile) -> ModuleImports:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from docgen.cfamily_patch import RelationsPatch, edited_names, patchable
 from docgen.cfamily_relations import KeptRelations, relations_key
 from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
@@ -49,6 +50,8 @@ class ScanResult:
     notices: tuple[str, ...] = ()  # about how the files were scanned
     #: the C-family relations the last build kept, when they still hold
     relations: KeptRelations | None = None
+    #: what brings them up to date after an edit of C-family files (see `cfamily_patch`)
+    patch: RelationsPatch | None = None
     #: the facts of unchanged files left in the state database (path -> JSON) for the
     #: pages to decode: of those with `summaries`, and of the C-family files when their
     #: `relations` were kept
@@ -85,21 +88,27 @@ def scan_sources(
     loaded: list[tuple[list[ScannedFile], list[SourceFile]]] = []
     environments: list[jinja2.Environment | None] = []
     kept: list[KeptRelations] = []
-    summarized: list[tuple[Mapping[str, FileSummary], Mapping[str, str]]] = []
+    edited: list[tuple[KeptRelations, dict[str, ScannedFile]]] = []
+    summarized: list[tuple[Mapping[str, FileSummary], list[SourceFile]]] = []
     paths = [s.path for s in files]
 
     def meanwhile() -> None:
         others = [s for s in unchanged if not is_cfamily(s.path)]
         summaries, reused, damaged = cache.summarized(others)
-        found = reusable_relations(state, cache, unchanged, fresh, paths, options.include_roots)
+        roots = options.include_roots
+        found = reusable_relations(state, cache, unchanged, fresh, paths, roots)
+        before = None if found else relations_before(state, cache, unchanged, fresh, paths, roots)
         if found is not None:
             kept.append(found)
+        elif before is not None:
+            edited.append(before)
         else:
             c_reused, c_damaged = cache.load([s for s in unchanged if is_cfamily(s.path)])
             reused, damaged = reused + c_reused, damaged + c_damaged
+        # their facts stay encoded (after an edit, if the relations can be patched)
         stay = [s for s in unchanged if s.path in summaries or (found and is_cfamily(s.path))]
         loaded.append((reused, damaged))
-        summarized.append((summaries, cache.encoded(stay)))
+        summarized.append((summaries, stay))
         from docgen.produce import prepared_environment
 
         environments.append(prepared_environment(options))
@@ -136,6 +145,17 @@ def scan_sources(
             summaries=summary_texts,
         )
     reused, damaged = loaded[0]
+    summaries, stay = summarized[0]
+    patch = None
+    if edited:  # patched, or made again from every C-family file's facts
+        patch = relations_patch(state, edited[0], scanned_now, sites_made_from(cache.digests))
+        c_unchanged = [s for s in unchanged if is_cfamily(s.path)]
+        if patch is not None:
+            stay += c_unchanged
+        else:
+            c_reused, c_damaged = cache.load(c_unchanged)
+            reused, damaged = reused + c_reused, damaged + c_damaged
+    encoded = cache.encoded(stay)  # their digests known before the keyword sites are read
     if damaged:
         fresh = fresh + damaged
         scanned_now += scan_files(
@@ -156,7 +176,6 @@ def scan_sources(
     made_from = sites_made_from(cache.digests)
     stale = check.stale()
     manifest, previous_pages = state.pages_as_left(options.out, stale)
-    summaries, encoded = summarized[0]
     return ScanResult(
         files=reused + scanned_now,
         scanned=len(scanned_now),
@@ -169,6 +188,7 @@ def scan_sources(
         environment=environments[0],
         notices=tuple(notices),
         relations=kept[0] if kept else None,
+        patch=patch,
         encoded=encoded,
         summaries=summaries,
         edits=edits,
@@ -195,6 +215,54 @@ def reusable_relations(
     cache.note_digests(cfamily)  # the key covers them
     key = relations_key(paths, cache.digests, include_roots, render_code_key(), names)
     return decode_relations(state.kept_relations(key), key, state.relation_rows(key))
+
+
+def relations_before(
+    state: State,
+    cache: FactsCache,
+    unchanged: Sequence[SourceFile],
+    fresh: Sequence[SourceFile],
+    paths: Sequence[str],
+    include_roots: Sequence[str],
+) -> tuple[KeptRelations, dict[str, ScannedFile]] | None:
+    """The C-family relations the last build kept and the facts the changed C-family files
+    had then, when only their contents changed (no path of the tree, no root, no code):
+    what `cfamily_patch` may bring up to date.  Read before the scan stores new facts."""
+    edited = [s for s in fresh if is_cfamily(s.path)]
+    cfamily = [s for s in unchanged if is_cfamily(s.path)]
+    names = state.kept_relations_names() if edited and cfamily else None
+    stored = cache.stored(edited) if names is not None else None
+    if names is None or stored is None:
+        return None
+    digests = {**cache.note_digests(cfamily), **{p: d for p, (d, _) in stored.items()}}
+    key = relations_key(paths, digests, include_roots, render_code_key(), names)
+    found = decode_relations(state.kept_relations(key), key, state.relation_rows(key))
+    return (found, {p: f for p, (_, f) in stored.items()}) if found is not None else None
+
+
+def relations_patch(
+    state: State,
+    edited: tuple[KeptRelations, dict[str, ScannedFile]],
+    scanned: Sequence[ScannedFile],
+    made_from: Mapping[str, str],
+) -> RelationsPatch | None:
+    """The patch of the kept relations for the C-family files scanned now (see
+    `docgen.cfamily_patch.patched`): None when one of them changed its includes or its
+    class specializations, or when the keyword index behind `paths_defining` does not
+    hold every other C-family file's names as its facts are now."""
+    kept, before = edited
+    after = [s for s in scanned if is_cfamily(s.facts.path)]
+    if {s.facts.path for s in after} != before.keys():
+        return None
+    if not all(patchable(before[s.facts.path], s) for s in after):
+        return None
+    marks = state.site_marks()
+    others = (p for p in made_from if is_cfamily(p) and p not in before)
+    if any(marks.get(p) != made_from[p] for p in others):
+        return None
+    names = edited_names(before.values(), after)
+    holders = state.paths_defining(names) - before.keys()
+    return RelationsPatch(kept, before, frozenset(q for _, q in names), frozenset(holders))
 
 
 def shard_share(files: Sequence[SourceFile], index: int, count: int) -> frozenset[str]:

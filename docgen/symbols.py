@@ -202,7 +202,7 @@ def _deleted(definition: CDefinition) -> bool:
 def owner_specialization(
     definition: CDefinition,
     enclosing: list[tuple[int, int, str, str]],
-    specialized: set[tuple[str, str]],
+    specialized: frozenset[tuple[str, str]],
 ) -> str:
     """The template arguments of the class specialization `definition` is a member of:
     the one whose body (among `enclosing`, its file's) holds it, or the one its
@@ -219,6 +219,17 @@ def owner_specialization(
     return args if args and (owner, args) in specialized else ""
 
 
+def specializations(definitions: Iterable[CDefinition]) -> frozenset[tuple[str, str]]:
+    """The class specializations among a file's definitions: (qualified name, arguments)."""
+    found = set()
+    for d in definitions:
+        if d.kind in _RECORD_KINDS and d.is_definition and "<" in d.declaration:
+            args = specialization_arguments(d)
+            if args:
+                found.add((d.qualname, args))
+    return frozenset(found)
+
+
 @dataclass(frozen=True, slots=True)
 class Site:
     """A place that declares or defines a C-family name, for links between the two."""
@@ -233,12 +244,18 @@ class Site:
 @dataclass(frozen=True)
 class CppSymbols:
     """For every declaration its definitions and for every definition its declarations,
-    by (path, line, qualified name); computed once per build."""
+    by (path, line, qualified name); computed once per build.  `specialized`: every
+    class specialization of the files read (qualified name, arguments)."""
 
     counterparts_of: Mapping[tuple[str, int, str], tuple[Site, ...]]
+    specialized: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
-    def of(cls, files: Iterable[ScannedFile]) -> CppSymbols:
+    def of(
+        cls, files: Iterable[ScannedFile], specialized: frozenset[tuple[str, str]] | None = None
+    ) -> CppSymbols:
+        """The pairs among `files`; `specialized`, when given, stands for the class
+        specializations of a whole tree of which `files` are a part."""
         candidates: list[tuple[str, CDefinition]] = []
         forms: dict[str, set[bool]] = {}
         #: each file's class specializations (see `owner_specialization`)
@@ -260,7 +277,10 @@ class CppSymbols:
                         enclosing.setdefault(path, []).append(
                             (d.line, d.end_line, d.qualname, args)
                         )
-        specialized = {(q, args) for known in enclosing.values() for _, _, q, args in known}
+        if specialized is None:
+            specialized = frozenset(
+                (q, args) for known in enclosing.values() for _, _, q, args in known
+            )
         # Only a name both declared and defined somewhere can have a counterpart: the
         # signatures of the others are never read.
         found: dict[str, list[Site]] = {}
@@ -284,7 +304,7 @@ class CppSymbols:
                 )
                 if others:
                     counterparts[(site.path, site.line, site.qualname)] = others
-        return cls(MappingProxyType(counterparts))
+        return cls(MappingProxyType(counterparts), specialized)
 
     def counterparts(self, path: str, definition: CDefinition) -> tuple[Site, ...]:
         """Where a declaration is defined, or a definition declared (never itself)."""

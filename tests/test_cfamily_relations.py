@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import docgen.cfamily_relations
 import docgen.file_table
 import docgen.index
 from docgen.build import BuildReport
+from docgen.cfamily_patch import PatchedRelations
 from docgen.cfamily_relations import (
     CFileSummary,
     decode,
@@ -234,9 +236,10 @@ def test_a_damaged_row_of_encoded_facts_is_scanned_again_once_read(tmp_path: Pat
     report = run_build(repo, out, jobs=1)
     assert report.scanned == 1
     assert page_files(out) == clean_pages(repo, tmp_path)
-    # A header edit makes the relations again from every C-family file's facts.
+    # A header edit that adds an include makes the relations again from every C-family
+    # file's facts (one that keeps its includes patches them: see below).
     scalar = repo / "include/mini/core/ScalarType.h"
-    scalar.write_text(scalar.read_text().replace("Int };", "Int, Half };"))
+    scalar.write_text("#include <cstddef>\n" + scalar.read_text())
     report = run_build(repo, out, jobs=1)
     assert report.scanned == 2  # the edited header and the damaged one
     assert page_files(out) == clean_pages(repo, tmp_path)
@@ -314,3 +317,81 @@ def test_the_large_rows_are_read_apart_and_only_under_their_key(tmp_path: Path) 
             state.relation_rows("k")("counterparts")  # not kept by the last build
         with pytest.raises(StateDamaged):
             state.relation_rows("other")("includes")  # kept with other relations
+
+
+def kept_relations(out: Path) -> dict[str, str]:
+    """The C-family relations a build kept, every row of them, as stored."""
+    with sqlite3.connect(out / ".docgen" / "state.sqlite") as conn:
+        rows = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'cfamily_relations%'")
+        found = dict(rows)
+    conn.close()
+    return found
+
+
+def clean_relations(repo: Path, tmp_path: Path) -> dict[str, str]:
+    out = tmp_path / "clean-relations"
+    if out.exists():
+        shutil.rmtree(out)
+    run_build(repo, out, jobs=1)
+    return kept_relations(out)
+
+
+EDITS = {
+    # lines shift under every pair of the header and its source file
+    "shifted": ("include/mini/core/Tensor.h", "namespace core {\n", "namespace core {\n\n\n"),
+    # a new declaration, not defined anywhere
+    "declared": (
+        "include/mini/core/Tensor.h",
+        "MINI_API Tensor add(",
+        "MINI_API Tensor sub(const Tensor& a, const Tensor& b);\nMINI_API Tensor add(",
+    ),
+    # a definition gone: the header's declaration loses its pair
+    "undefined": ("src/Tensor.cpp", "Tensor::~Tensor() { --live_count_; }\n", ""),
+    # a dispatch stub registered two lines lower
+    "stub moved": ("src/ops/BinaryOps.cpp", "REGISTER_DISPATCH", "\n\nREGISTER_DISPATCH"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_a_header_edit_that_keeps_its_includes_patches_the_kept_relations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    """Pages and kept relations as a clean build makes them, with the facts of the
+    C-family files that hold none of the edited names left encoded."""
+    repo = _with_python(tmp_path)
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    indexed = _spy_on_index(monkeypatch)
+    path, old, new = EDITS[edit]
+    source = repo / path
+    assert old in source.read_text()
+    source.write_text(source.read_text().replace(old, new, 1))
+    report = run_build(repo, out, jobs=1)
+    assert report.scanned == 1
+    index = indexed[-1]
+    assert isinstance(index.c_family, PatchedRelations)
+    assert index.files.is_encoded("c/ring.c") and index.files.is_encoded("src/cuda/Relu.cu")
+    assert page_files(out) == clean_pages(repo, tmp_path)
+    assert kept_relations(out) == clean_relations(repo, tmp_path)
+    # the next build reuses what the patch kept
+    with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
+        handle.write("\n# a comment\n")
+    run_build(repo, out, jobs=1)
+    assert indexed[-1].c_family is not index.c_family
+    assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_a_header_edit_of_its_class_specializations_makes_the_relations_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _with_python(tmp_path)
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    indexed = _spy_on_index(monkeypatch)
+    header = repo / "include/mini/core/Tensor.h"
+    special = "template <>\nstruct TypedView<int> {\n  int& at(int64_t i);\n};\n\n"
+    header.write_text(header.read_text().replace("using TensorList", special + "using TensorList"))
+    run_build(repo, out, jobs=1)
+    assert not isinstance(indexed[-1].c_family, PatchedRelations)
+    assert page_files(out) == clean_pages(repo, tmp_path)
+    assert kept_relations(out) == clean_relations(repo, tmp_path)

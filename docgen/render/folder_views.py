@@ -69,6 +69,21 @@ def summary(scanned: ScannedFile) -> str:
     return f"{facts.line_count:,} {lines} of {facts.language or facts.kind}"
 
 
+def _listed(lookup: RepoLookup, path: str) -> tuple[str, str, int, tuple[str, ...], str]:
+    """What a folder's index lists of a file (kind, language, size, tags, summary): of a
+    C-family file whose facts stay encoded, from its kept summary (a folder of thousands
+    of headers is listed again after an edit of one)."""
+    kept = lookup.index.c_summaries.get(path)
+    if kept is not None and kept.kind == "cfamily":
+        lines = "line" if kept.line_count == 1 else "lines"
+        line = f"{kept.line_count:,} {lines} of {kept.language or kept.kind}"
+        return kept.kind, kept.language, kept.size, kept.tags, line
+    scanned = lookup.index.files[path]
+    facts = scanned.facts
+    tags = tuple(t.name for t in page_tags(scanned))
+    return facts.kind, facts.language, facts.size, tags, summary(scanned)
+
+
 def _folder_tags(lookup: RepoLookup, paths: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({name for p in paths for name in lookup.tag_names(p)}))
 
@@ -99,18 +114,17 @@ def folder_index_view(lookup: RepoLookup, folder: str, context: RenderContext) -
     parent = _parent(folder)
     files = []
     for path in entry.files:
-        scanned = lookup.index.files[path]
-        facts = scanned.facts
-        documented = facts.kind != "binary"
+        kind, language, size, tags, line = _listed(lookup, path)
+        documented = kind != "binary"
         files.append(
             FolderFile(
                 name=posixpath.basename(path),
                 path=path,
-                kind=facts.kind,
-                language=facts.language,
-                size=facts.size,
-                tags=tuple(t.name for t in page_tags(scanned)),
-                summary=summary(scanned),
+                kind=kind,
+                language=language,
+                size=size,
+                tags=tags,
+                summary=line,
                 docs_page=linker.to_page(docs_page(path)) if documented else "",
                 kw_page=linker.to_page(kw_page(path)) if documented else "",
             )
@@ -200,8 +214,10 @@ def _public_classes(
 ) -> tuple[ClassLink, ...]:
     classes = []
     for path in entry.files:
+        if lookup.index.files.kind(path) != "python":  # read without decoding the others
+            continue
         facts = lookup.index.files[path].facts
-        if facts.kind != "python" or facts.python is None:
+        if facts.python is None:
             continue
         for item in anchored_definitions(path, facts.python.definitions):
             d = item.definition
@@ -325,7 +341,7 @@ def folder_doc_view(
     linker = Linker(page, context.source_root)
     entry = lookup.folder(folder)
     parent = _parent(folder)
-    direct = [lookup.index.files[p] for p in entry.files]
+    kinds = [lookup.index.files.kind(p) for p in entry.files]  # without decoding the files
     subtree = _subtree(lookup, folder)
     tests = _test_files(lookup, subtree)
     classes = _public_classes(lookup, entry, linker)
@@ -336,8 +352,8 @@ def folder_doc_view(
         is_root=not folder,
         front=_front(folder, _folder_tags(lookup, entry.files), context),
         readme=_readme(lookup, entry, read, linker),
-        kinds=_counts(f.facts.kind for f in direct),
-        total_files=len(direct),
+        kinds=_counts(kinds),
+        total_files=len(kinds),
         tree_kinds=_sorted_counts(lookup.tree_kinds(folder)),
         tree_files=sum(lookup.tree_kinds(folder).values()),
         by_tag=_by_tag(lookup, entry, subtree, tests, linker),

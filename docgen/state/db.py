@@ -22,6 +22,7 @@ from docgen.state.readers import RELATIONS, RELATIONS_KEY, KeptRows, database_fi
 from docgen.state.sites import (
     find_sites,
     letter_sites,
+    paths_defining,
     site_marks,
     sites_of_files,
     store_sites,
@@ -274,6 +275,10 @@ class State:
     def site_marks(self) -> dict[str, str]:
         """What each file's stored sites were made from (its facts and docgen's code)."""
         return site_marks(self._conn)
+
+    def paths_defining(self, names: Iterable[tuple[str, str]]) -> set[str]:
+        """The files whose stored sites hold any of these (name, qualified name) pairs."""
+        return paths_defining(self._conn, names)
 
     def sites_of_files(self, paths: Iterable[str]) -> list[DefinitionSite]:
         """The stored sites of these files."""

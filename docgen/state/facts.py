@@ -151,6 +151,21 @@ class FactsCache:
         texts = _read_column(self._conn, "summary", paths)
         return {path: s for path, text in texts.items() if (s := _summary(text)) is not None}
 
+    def stored(self, sources: Sequence[SourceFile]) -> dict[str, tuple[str, ScannedFile]] | None:
+        """The facts these files had when last stored, with their digest, read before a
+        scan replaces them; None when any has none this build can read."""
+        texts = read_facts(self._conn, [source.path for source in sources])
+        found: dict[str, tuple[str, ScannedFile]] = {}
+        for source in sources:
+            row, text = self._rows.get(source.path), texts.get(source.path, "")
+            scanned = cached_facts(source.path, text)
+            if row is None or row.key != self.key_of(source.path) or scanned is None:
+                return None
+            if facts_digest(text) != row.digest:
+                return None
+            found[source.path] = (row.digest, scanned)
+        return found
+
     def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
         """The cached facts of unchanged files, left in the database until a page asks
         for them (see `docgen.file_table`)."""

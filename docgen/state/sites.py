@@ -76,6 +76,19 @@ def sites_of_files(conn: sqlite3.Connection, paths: Iterable[str]) -> list[Defin
     return found
 
 
+def paths_defining(conn: sqlite3.Connection, names: Iterable[tuple[str, str]]) -> set[str]:
+    """The files with a stored site of any of these (name, qualified name) pairs, read
+    through the name index."""
+    wanted = set(names)
+    if not wanted or not _has_tables(conn):
+        return set()
+    found: set[str] = set()
+    for name in sorted({name for name, _ in wanted}):
+        rows = conn.execute("SELECT qualname, path FROM definitions WHERE name = ?", (name,))
+        found.update(path for qualname, path in rows if (name, qualname) in wanted)
+    return found
+
+
 def letter_sites(
     conn: sqlite3.Connection, letters: Iterable[str], skip: Iterable[str]
 ) -> list[DefinitionSite]:
