@@ -15,6 +15,7 @@ import hypothesmith
 from conftest import pages_and_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_cfamily_relations import kept_relations
 
 from docgen.build import build
 from docgen.linkcheck import check_links, format_broken
@@ -168,5 +169,75 @@ def test_a_build_over_any_earlier_tree_equals_a_clean_build(
         clean = root / "clean"
         build(resolve_options(repo, clean, 1))
         assert pages_and_rows(out) == pages_and_rows(clean)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+#: lines a C-family edit may add that leave the file's includes as they were
+CODE_LINES = [
+    "",
+    "int f(int a);",
+    "int g(int a);",
+    "int f(int a) { return a; }",
+    "int Widget::run(int a) { return a; }",
+    "namespace ns { struct Widget { void run(); int run(int a); }; }",
+    "void ns::Widget::run() {}",
+    "DECLARE_DISPATCH(fn, add_stub);",
+    "REGISTER_DISPATCH(add_stub, &kernel);",
+    "template <> struct Box<int> { int get(); };",
+    "int Box<int>::get() { return 1; }",
+]
+
+
+@st.composite
+def cfamily_trees(draw: st.DrawFn) -> dict[str, str]:
+    """A few headers and source files in two folders, including each other."""
+    paths = draw(
+        st.lists(
+            st.sampled_from(["a.h", "a.cpp", "b.h", "src/b.cpp", "src/c.h", "src/c.cu"]),
+            min_size=2,
+            max_size=5,
+            unique=True,
+        )
+    )
+    files = {}
+    for path in paths:
+        includes = draw(st.lists(st.sampled_from(["a.h", "b.h", "src/c.h", "c.h"]), max_size=2))
+        body = draw(st.lists(st.sampled_from(CODE_LINES), max_size=6))
+        files[path] = "\n".join([*(f'#include "{i}"' for i in includes), *body]) + "\n"
+    return files
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(cfamily_trees(), st.data())
+def test_an_edit_of_cfamily_code_below_the_includes_equals_a_clean_build(
+    files: dict[str, str], data: st.DataObject
+) -> None:
+    """Declarations, definitions, dispatch stubs and specializations added, removed or
+    moved in files whose includes stay (the edits the kept relations are patched for):
+    the pages, the keyword index and the relations kept are a clean build's."""
+    root = Path(tempfile.mkdtemp(prefix="docgen-prop-"))
+    try:
+        repo, out, clean = root / "repo", root / "out", root / "clean"
+        repo.mkdir()
+        _write_tree(repo, files)
+        build(resolve_options(repo, out, 1))
+        for _ in range(2):
+            edited = data.draw(st.lists(st.sampled_from(sorted(files)), min_size=1, unique=True))
+            for path in edited:
+                lines = files[path].splitlines()
+                head = [line for line in lines if line.startswith("#include")]
+                body = data.draw(st.lists(st.sampled_from(CODE_LINES), max_size=6))
+                files[path] = "\n".join([*head, *body]) + "\n"
+            _write_tree(repo, files)
+            build(resolve_options(repo, out, 1))
+            shutil.rmtree(clean, ignore_errors=True)
+            build(resolve_options(repo, clean, 1))
+            assert pages_and_rows(out) == pages_and_rows(clean)
+            assert kept_relations(out) == kept_relations(clean)
     finally:
         shutil.rmtree(root, ignore_errors=True)
