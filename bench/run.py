@@ -44,6 +44,10 @@ NEW_FUNCTION = b"\n\ndef bench_added_function():\n    return 1\n"
 #: module imported by hundreds of files (the first of these that the corpus holds).
 LEAF_MODULE = "torch/distributed/tensor/_dtensor_spec.py"
 HUB_MODULES = ("torch/_utils.py", "torch/distributed/distributed_c10d.py")
+#: A generated operator header of ATen (whole torch/ only), and the declaration its edit
+#: appends: what a pre-commit hook meets in the C++ half of the tree.
+HEADER = "torch/include/ATen/ops/_adaptive_avg_pool2d_native.h"
+NEW_DECLARATION = b"int bench_added_declaration(int x);\n"
 ERROR_WORDS = ("error", "Error", "ERROR", "No module", "not found")
 
 # Runs one command in a fresh process and prints {"seconds", "maxrss_kb", "rc", "stderr"}.
@@ -296,6 +300,7 @@ def measure_corpus(
         ("edit", median_file(corpus.root), EDIT_LINE),
         ("edit_leaf", corpus.root / LEAF_MODULE, NEW_FUNCTION),
         ("edit_hub", hub, NEW_FUNCTION),
+        ("edit_header", corpus.root / HEADER, NEW_DECLARATION),
     ):
         if target is None or not target.is_file():
             cells[key] = Measurement(note="n/a")
@@ -426,6 +431,7 @@ def rows(find_name: str) -> list[Row]:
         Row("edit", "one-file edit rebuild (a comment appended to the median file)"),
         Row("edit_leaf", f"one-file edit rebuild (a function added to `{LEAF_MODULE}`)"),
         Row("edit_hub", "one-file edit rebuild (a function added to a much imported module)"),
+        Row("edit_header", f"one-file edit rebuild (a declaration added to `{HEADER}`)"),
         Row("check", "`docgen check`"),
         Row("find", f"`docgen find {find_name}`"),
         Row("ctags", "`ctags -R` (Universal Ctags)"),
@@ -464,6 +470,7 @@ def render(
         ("comment edit / cold, wall", "edit", "cold", False),
         ("new function in the leaf module / cold, wall", "edit_leaf", "cold", False),
         ("new function in the hub module / cold, wall", "edit_hub", "cold", False),
+        ("new declaration in the header / cold, wall", "edit_header", "cold", False),
     ):
         values = [ratio(results[n].get(top), results[n].get(bottom), cpu) for n in names]
         lines.append(f"| {label} | " + " | ".join(values) + " |")
