@@ -59,6 +59,40 @@ def test_an_opening_without_its_closing_is_left_alone() -> None:
     assert linkage_guards_blanked(swapped) is swapped
 
 
+EVAL_FRAME = """\
+#ifdef __cplusplus
+
+extern "C" {
+
+#endif
+
+PyObject* torch_c_dynamo_eval_frame_init(void);
+
+#ifdef __cplusplus
+
+} // extern "C"
+
+#endif
+"""
+
+
+def test_blank_lines_inside_the_guards_are_no_obstacle() -> None:
+    c = facts(EVAL_FRAME, "torch/csrc/dynamo/eval_frame.h")
+    assert c.error_lines == ()
+    assert ("function", "torch_c_dynamo_eval_frame_init", 7) in inventory(c)
+
+
+def test_a_guard_of_another_condition_is_read_when_both_braces_share_it() -> None:
+    mobile = 'namespace nnc {\n#ifdef C10_MOBILE\nextern "C" {\n#endif\nvoid f();\n'
+    closing = '#ifdef C10_MOBILE\n} // extern "C"\n#endif\n} // namespace nnc\n'
+    c = facts(mobile + closing, "external_functions.h")
+    assert c.error_lines == ()
+    assert ("function", "nnc::f", 5) in inventory(c)
+    # Under different conditions, one brace may be there without the other: left alone.
+    other = (mobile + closing).replace("#ifdef C10_MOBILE\n}", "#ifdef C10_OTHER\n}").encode()
+    assert linkage_guards_blanked(other) is other
+
+
 def test_a_c_header_reads_the_same() -> None:
     source = PORT.split("class Bits")[0].replace("namespace google {\nnamespace protobuf {\n", "")
     c = facts(source, "port.h")
@@ -69,6 +103,8 @@ def test_a_c_header_reads_the_same() -> None:
 PIECES = (
     b'#ifdef __cplusplus\nextern "C" {\n#endif\n',
     b"#ifdef __cplusplus\n} // extern\n#endif\n",
+    b'#if defined(__cplusplus)\n\nextern "C" {\n// C linkage\n#endif\n',
+    b"#ifdef X\n}\n\n#endif\n",
     b"int f(void);\n",
     b"#ifdef __cplusplus\nint g();\n#endif\n",
     b"}\n",

@@ -165,38 +165,53 @@ def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]
     return b"\n".join(lines), tuple(spans)
 
 
-#: `#ifdef __cplusplus` (or `#if defined(__cplusplus)`) on a line of its own
-_CPLUSPLUS = (
-    rb"[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)"
-)
+#: a conditional's opening line, its condition in a group: `#ifdef __cplusplus`,
+#: `#if defined(__cplusplus)`, or another (`#ifdef C10_MOBILE`); not continued
+_GUARD = rb"[ \t]*#[ \t]*(if(?:def|ndef)?\b[^\n\\]*?)[ \t]*\r?\n"
 _REST = LINE_REST.pattern  # the line ends, after a comment or nothing
+#: lines holding nothing but blanks or a `//` comment
+_EMPTY = rb"(?:[ \t]*(?://[^\n]*)?\r?\n)*"
 _ENDIF = rb"[ \t]*#[ \t]*endif\b"
-#: `extern "C" {` between `#ifdef __cplusplus` and `#endif`: a C header opening its
-#: declarations to C++
+#: `extern "C" {` alone in a conditional: a C header opening its declarations to C++
 _LINKAGE_OPENED = LinePattern(
-    _CPLUSPLUS + _REST + rb"[ \t]*(extern[ \t]+\"C\"[ \t]*\{)" + _REST + _ENDIF
+    _GUARD + _EMPTY + rb"[ \t]*(extern[ \t]+\"C\"[ \t]*\{)" + _REST + _EMPTY + _ENDIF
 )
-#: the `}` that closes it, between `#ifdef __cplusplus` and `#endif` further down
-_LINKAGE_CLOSED = LinePattern(_CPLUSPLUS + _REST + rb"[ \t]*(\})[ \t]*;?" + _REST + _ENDIF)
+#: the `}` that closes it, alone in a conditional further down
+_LINKAGE_CLOSED = LinePattern(_GUARD + _EMPTY + rb"[ \t]*(\})[ \t]*;?" + _REST + _EMPTY + _ENDIF)
+
+
+def _same_guard(opening: bytes, closing: bytes) -> bool:
+    """Whether two conditions guard the same linkage: written alike, or both asking
+    for C++ (`#ifdef __cplusplus`, `#if defined(__cplusplus)`)."""
+    if b" ".join(opening.split()) == b" ".join(closing.split()):
+        return True
+    return b"__cplusplus" in opening and b"__cplusplus" in closing
 
 
 def linkage_guards_blanked(data: bytes) -> bytes:
-    """`extern "C" {` and its `}`, each inside its own `#ifdef __cplusplus` block,
+    """`extern "C" {` and its `}`, each alone (but for blank and comment lines) in a
+    conditional of its own under the same condition (`#ifdef __cplusplus` mostly),
     blanked: the grammars read a brace opened in one conditional and closed in another
     as syntax errors, in the many C headers written for C++ too.  What the braces hold
     is at file scope either way (a linkage names no scope).  Left alone unless every
     opening has its closing after it, before the next opening."""
-    if b"__cplusplus" not in data or b'"C"' not in data:
+    if b'"C"' not in data:
         return data
-    opened = [m.span(1) for m in _LINKAGE_OPENED.finditer(data)]
-    closed = [m.span(1) for m in _LINKAGE_CLOSED.finditer(data)]
+    opened = list(_LINKAGE_OPENED.finditer(data))
+    conditions = {m.group(1) for m in opened}
+    closed = [  # a brace closing under a condition no linkage opened under is another's
+        m
+        for m in _LINKAGE_CLOSED.finditer(data)
+        if any(_same_guard(c, m.group(1)) for c in conditions)
+    ]
     if not opened or len(opened) != len(closed):
         return data
-    bounds = [*(start for start, _ in opened[1:]), len(data)]
-    if any(not o[1] <= c[0] < bound for o, c, bound in zip(opened, closed, bounds, strict=True)):
-        return data
+    bounds = [*(m.start(2) for m in opened[1:]), len(data)]
+    for o, c, bound in zip(opened, closed, bounds, strict=True):
+        if not o.end(2) <= c.start(2) < bound or not _same_guard(o.group(1), c.group(1)):
+            return data
     out = bytearray(data)
-    for start, end in (*opened, *closed):
+    for start, end in (*(m.span(2) for m in opened), *(m.span(2) for m in closed)):
         out[start:end] = data[start:end].translate(BLANKED)
     return bytes(out)
 
