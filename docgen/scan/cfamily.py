@@ -18,7 +18,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.facts import CFacts, CInclude, CodeUse, FileFacts, Problem
+from docgen.facts import CDefinition, CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
 from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_names import Walked
@@ -32,6 +32,7 @@ from docgen.scan.cpp_conditionals import (
     linkage_guards_blanked,
     specifier_conditionals_blanked,
 )
+from docgen.scan.cpp_enum_directives import directives_alone, enum_directives_blanked
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.cpp_stub_lines import stub_lines_blanked, stub_registrations
@@ -80,6 +81,8 @@ class Prepared(NamedTuple):
     lone: frozenset[str]  # macros used alone on a line, blanked
     parsed: bytes  # the bytes tree-sitter parses, every offset the original's
     stubs: tuple[tuple[int, int], ...] = ()  # dispatch-stub calls blanked, read from the text
+    #: `#define`s and `#undef`s taken out of enum bodies (see `cpp_enum_directives`)
+    enum_directives: tuple[tuple[int, bytes], ...] = ()
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
@@ -91,11 +94,11 @@ def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     blanked = neutralise(code, settings.macro_table, macros_in_use(code))
     parsed, lone = lone_macros_blanked(blanked.data, code)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
-    parsed = specifier_conditionals_blanked(parsed)
+    parsed, taken = enum_directives_blanked(specifier_conditionals_blanked(parsed))
     if dialect == "c":
-        return Prepared(dialect, blanked, lone, parsed)
+        return Prepared(dialect, blanked, lone, parsed, (), taken)
     parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))
-    return Prepared(dialect, blanked, lone, parsed, stubs)
+    return Prepared(dialect, blanked, lone, parsed, stubs, taken)
 
 
 @cache
@@ -178,9 +181,20 @@ def _no_name_lost_and_fewer_errors(
     return error_lines(retry)[1] < error_lines(root)[1]
 
 
+def in_line_order(
+    definitions: tuple[CDefinition, ...], more: list[CDefinition]
+) -> tuple[CDefinition, ...]:
+    """`definitions` with `more` each put before the first one that starts below it."""
+    merged = list(definitions)
+    for extra in more:
+        at = next((i for i, d in enumerate(merged) if d.line > extra.line), len(merged))
+        merged.insert(at, extra)
+    return tuple(merged)
+
+
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
-    dialect, blanked, lone, parsed, stubs = prepare(path, data, settings)
+    dialect, blanked, lone, parsed, stubs, taken = prepare(path, data, settings)
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
@@ -207,6 +221,12 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             or _no_name_lost_and_fewer_errors(walked, rewalked, root, retry)
         ):
             root, walked = retry, rewalked
+    definitions = walked.definitions
+    if taken:  # the macros of the directives taken out of enum bodies, read alone
+        alone = directives_alone(parsed, taken)
+        read = cfamily_walk.walk(parser.parse(alone).root_node, data, alone, blanked.spans, dialect)
+        macros = [d for d in read.definitions if d.kind == "macro"]
+        definitions = in_line_order(definitions, macros)
     problems = list(decoded.problems)
     lines: tuple[int, ...] = ()
     if root.has_error:
@@ -222,7 +242,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         )
     facts = CFacts(
         dialect=dialect,
-        definitions=walked.definitions,
+        definitions=definitions,
         includes=tuple(
             CInclude(line, target, system) for line, target, system in sorted(walked.includes)
         ),
