@@ -96,17 +96,17 @@ def scan_sources(
         others = [s for s in unchanged if not is_cfamily(s.path)]
         summaries, reused, damaged = cache.summarized(others)
         roots = options.include_roots
-        found = reusable_relations(state, cache, unchanged, fresh, paths, roots)
-        before = None if found else relations_before(state, cache, unchanged, fresh, paths, roots)
-        if found is not None:
+        found, before = last_relations(state, cache, unchanged, fresh, paths, roots)
+        if found is not None and before:  # patched after the scan, or made again
+            edited.append((found, before))
+        elif found is not None:
             kept.append(found)
-        elif before is not None:
-            edited.append(before)
         else:
             c_reused, c_damaged = cache.load([s for s in unchanged if is_cfamily(s.path)])
             reused, damaged = reused + c_reused, damaged + c_damaged
         # their facts stay encoded (after an edit, if the relations can be patched)
-        stay = [s for s in unchanged if s.path in summaries or (found and is_cfamily(s.path))]
+        encoded_c = found is not None and not before
+        stay = [s for s in unchanged if s.path in summaries or (encoded_c and is_cfamily(s.path))]
         loaded.append((reused, damaged))
         summarized.append((summaries, stay))
         from docgen.produce import prepared_environment
@@ -196,48 +196,30 @@ def scan_sources(
     )
 
 
-def reusable_relations(
+def last_relations(
     state: State,
     cache: FactsCache,
     unchanged: Sequence[SourceFile],
     fresh: Sequence[SourceFile],
     paths: Sequence[str],
     include_roots: Sequence[str],
-) -> KeptRelations | None:
-    """The C-family relations the last build kept, when no C-family file changed and
-    they still hold (see `docgen.cfamily_relations`); None when they must be made again."""
+) -> tuple[KeptRelations | None, dict[str, ScannedFile]]:
+    """The C-family relations the last build kept, when they still hold (see
+    `docgen.cfamily_relations`), with the facts the changed C-family files had then
+    (none when no C-family file changed): when only the contents of C-family files
+    changed (no path of the tree, no root, no code), `cfamily_patch` may bring them up
+    to date.  (None, {}) when they must be made again.  Read before the scan stores new
+    facts."""
     cfamily = [s for s in unchanged if is_cfamily(s.path)]
-    if not cfamily or any(is_cfamily(s.path) for s in fresh):
-        return None
-    names = state.kept_relations_names()
-    if names is None:
-        return None
-    cache.note_digests(cfamily)  # the key covers them
-    key = relations_key(paths, cache.digests, include_roots, render_code_key(), names)
-    return decode_relations(state.kept_relations(key), key, state.relation_rows(key))
-
-
-def relations_before(
-    state: State,
-    cache: FactsCache,
-    unchanged: Sequence[SourceFile],
-    fresh: Sequence[SourceFile],
-    paths: Sequence[str],
-    include_roots: Sequence[str],
-) -> tuple[KeptRelations, dict[str, ScannedFile]] | None:
-    """The C-family relations the last build kept and the facts the changed C-family files
-    had then, when only their contents changed (no path of the tree, no root, no code):
-    what `cfamily_patch` may bring up to date.  Read before the scan stores new facts."""
+    names = state.kept_relations_names() if cfamily else None
     edited = [s for s in fresh if is_cfamily(s.path)]
-    cfamily = [s for s in unchanged if is_cfamily(s.path)]
-    names = state.kept_relations_names() if edited and cfamily else None
     stored = cache.stored(edited) if names is not None else None
     if names is None or stored is None:
-        return None
+        return None, {}
     digests = {**cache.note_digests(cfamily), **{p: d for p, (d, _) in stored.items()}}
     key = relations_key(paths, digests, include_roots, render_code_key(), names)
     found = decode_relations(state.kept_relations(key), key, state.relation_rows(key))
-    return (found, {p: f for p, (_, f) in stored.items()}) if found is not None else None
+    return found, ({p: f for p, (_, f) in stored.items()} if found is not None else {})
 
 
 def relations_patch(

@@ -319,6 +319,19 @@ def test_the_large_rows_are_read_apart_and_only_under_their_key(tmp_path: Path) 
             state.relation_rows("other")("includes")  # kept with other relations
 
 
+def _built(tmp_path: Path) -> tuple[Path, Path]:
+    """The sample with a Python file, and its first build."""
+    repo = _with_python(tmp_path)
+    out = tmp_path / "out"
+    run_build(repo, out, jobs=1)
+    return repo, out
+
+
+def _comment_in_python(repo: Path) -> None:
+    with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
+        handle.write("\n# a comment\n")
+
+
 def kept_relations(out: Path) -> dict[str, str]:
     """The C-family relations a build kept, every row of them, as stored."""
     with sqlite3.connect(out / ".docgen" / "state.sqlite") as conn:
@@ -358,9 +371,7 @@ def test_a_header_edit_that_keeps_its_includes_patches_the_kept_relations(
 ) -> None:
     """Pages and kept relations as a clean build makes them, with the facts of the
     C-family files that hold none of the edited names left encoded."""
-    repo = _with_python(tmp_path)
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
+    repo, out = _built(tmp_path)
     indexed = _spy_on_index(monkeypatch)
     path, old, new = EDITS[edit]
     source = repo / path
@@ -374,8 +385,7 @@ def test_a_header_edit_that_keeps_its_includes_patches_the_kept_relations(
     assert page_files(out) == clean_pages(repo, tmp_path)
     assert kept_relations(out) == clean_relations(repo, tmp_path)
     # the next build reuses what the patch kept
-    with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
-        handle.write("\n# a comment\n")
+    _comment_in_python(repo)
     run_build(repo, out, jobs=1)
     assert indexed[-1].c_family is not index.c_family
     assert page_files(out) == clean_pages(repo, tmp_path)
@@ -384,9 +394,7 @@ def test_a_header_edit_that_keeps_its_includes_patches_the_kept_relations(
 def test_a_header_edit_of_its_class_specializations_makes_the_relations_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _with_python(tmp_path)
-    out = tmp_path / "out"
-    run_build(repo, out, jobs=1)
+    repo, out = _built(tmp_path)
     indexed = _spy_on_index(monkeypatch)
     header = repo / "include/mini/core/Tensor.h"
     special = "template <>\nstruct TypedView<int> {\n  int& at(int64_t i);\n};\n\n"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from docgen.scan.cpp_grammar_gaps import closing_brace
 from docgen.scan.cpp_source import (
     BLANKED,
     Directives,
@@ -23,16 +24,6 @@ from docgen.scan.cpp_source import (
 #: an enum's head up to its body's brace (`enum class Tag : uint32_t {`)
 _ENUM_HEAD = re.compile(rb"enum\b[^;{}()=]*\{")
 _DIRECTIVE = re.compile(rb"#[ \t]*(?:define|undef)\b")
-_BRACES = re.compile(rb"[{}]")
-
-
-def _closing_brace(data: bytes, opened: int) -> int | None:
-    depth = 0
-    for brace in _BRACES.finditer(data, opened):
-        depth += 1 if brace.group() == b"{" else -1
-        if depth == 0:
-            return brace.start()
-    return None
 
 
 def enum_directives_blanked(parsed: bytes) -> tuple[bytes, tuple[tuple[int, bytes], ...]]:
@@ -48,7 +39,7 @@ def enum_directives_blanked(parsed: bytes) -> tuple[bytes, tuple[tuple[int, byte
         opened = head.end() - 1
         if opened < done:
             continue  # inside the last body
-        closed = _closing_brace(parsed, opened)
+        closed = closing_brace(parsed, opened)
         if closed is None or parsed.find(b"#", opened, closed) < 0:
             continue  # most bodies hold no directive
         if directives.holds(head.start()):

@@ -47,7 +47,7 @@ _TEST_LITERAL = re.compile(
 _USING_TYPENAME = re.compile(rb"using[ \t]+(typename)\b")
 
 
-def _closing_brace(data: bytes, opened: int) -> int | None:
+def closing_brace(data: bytes, opened: int) -> int | None:
     """Where the brace opened at `opened` closes (nested braces counted), or None."""
     depth = 0
     for brace in _BRACES.finditer(data, opened):
@@ -106,7 +106,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
             if not _BEFORE_DEFAULT.search(parsed, max(0, equals - 40), equals):
                 continue
             opened = found.end() - 1
-            closed = _closing_brace(parsed, opened)
+            closed = closing_brace(parsed, opened)
             if closed is None:
                 break
             if _AFTER_DEFAULT.match(parsed, closed + 1):
