@@ -1,6 +1,8 @@
-"""`#if 0` branches: code commented out for the preprocessor, which no build compiles
-(curl's test servers, CUTLASS, folly, torch's `c10/core/TensorImpl.h`): none of its
-names, macros or includes exist, and it is often no longer valid code."""
+"""Conditionals the grammars cannot read as written: `#if 0` branches, code commented
+out for the preprocessor, which no build compiles (curl's test servers, CUTLASS, folly,
+torch's `c10/core/TensorImpl.h`): none of its names, macros or includes exist, and it is
+often no longer valid code; and conditionals inside parentheses (torch's
+`DispatchStub.h`), read with every branch."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
-from docgen.scan.cpp_conditionals import disabled_branches_blanked
+from docgen.scan.cpp_conditionals import (
+    disabled_branches_blanked,
+    parenthesized_conditionals_blanked,
+)
 from docgen.scan.cpp_macros import macro_defs
 
 DNSD = """\
@@ -113,3 +118,49 @@ def test_the_lines_of_if_0_branches_turn_to_spaces_and_nothing_else_changes(
         if i in skipped:
             expected = b" " * len(expected)
         assert after == expected + (b"\r" if before.endswith(b"\r") else b"")
+
+
+DISPATCH_STUB = """\
+struct DispatchStubImpl {
+  void* try_get_call_ptr(
+      int device_type
+      , void *DEFAULT
+#ifdef HAVE_AVX512_CPU_DEFINITION
+      , void *AVX512
+#else
+      , void *AVX512_FALLBACK
+#endif
+#ifdef HAVE_AVX2_CPU_DEFINITION
+      , void *AVX2
+#endif
+  );
+#ifdef USE_CUDA
+  void* cuda_dispatch_ptr = nullptr;
+#else
+  void* other_ptr = nullptr;
+#endif
+};
+"""
+
+
+def test_conditionals_inside_parentheses_are_read_with_every_branch() -> None:
+    c = facts(DISPATCH_STUB, "ATen/native/DispatchStub.h")
+    assert c.error_lines == ()
+    assert {
+        ("struct", "DispatchStubImpl", 1),
+        ("method", "DispatchStubImpl::try_get_call_ptr", 2),
+        ("field", "DispatchStubImpl::cuda_dispatch_ptr", 15),
+    } <= inventory(c)
+
+
+def test_only_the_conditional_lines_inside_parentheses_are_blanked() -> None:
+    blanked = parenthesized_conditionals_blanked(DISPATCH_STUB.encode())
+    source = DISPATCH_STUB.encode().split(b"\n")
+    for before, after in zip(source, blanked.split(b"\n"), strict=True):
+        assert after in (before, b" " * len(before))
+    lines = blanked.split(b"\n")
+    assert lines[4].strip() == lines[6].strip() == lines[8].strip() == b""  # in the call
+    assert lines[13] == b"#ifdef USE_CUDA" and lines[15] == b"#else"  # outside: kept
+    # parentheses in comments, literals and directives count for nothing
+    source = b"#if defined(A) // (\nint f(char c = '(', const char* s = \")(\");\n#endif\n"
+    assert parenthesized_conditionals_blanked(source) is source

@@ -25,11 +25,13 @@ from docgen.scan.cfamily_names import Walked
 from docgen.scan.cpp_blanking import Blanked, lone_macros_blanked, neutralise
 from docgen.scan.cpp_conditionals import (
     OPENING,
+    OPENING_OR_BRANCH,
     OTHER_BRANCH,
     directive_comments_blanked,
     disabled_branches_blanked,
     first_branches,
     linkage_guards_blanked,
+    parenthesized_conditionals_blanked,
     specifier_conditionals_blanked,
 )
 from docgen.scan.cpp_enum_directives import directives_alone, enum_directives_blanked
@@ -181,6 +183,14 @@ def _no_name_lost_and_fewer_errors(
     return error_lines(retry)[1] < error_lines(root)[1]
 
 
+def _conditional_at_error(parsed: bytes, root: tree_sitter.Node) -> bool:
+    """Whether a conditional's line is one of the first lines with a syntax error, or
+    next to one (what the reading of `parenthesized_conditionals_blanked` can mend)."""
+    lines = parsed.split(b"\n")
+    near = {n + d for n in error_lines(root)[0] for d in (-1, 0, 1)}
+    return any(0 < n <= len(lines) and OPENING_OR_BRANCH.match(lines[n - 1]) for n in near)
+
+
 def in_line_order(
     definitions: tuple[CDefinition, ...], more: list[CDefinition]
 ) -> tuple[CDefinition, ...]:
@@ -221,6 +231,17 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             or _no_name_lost_and_fewer_errors(walked, rewalked, root, retry)
         ):
             root, walked = retry, rewalked
+    if root.has_error and _conditional_at_error(parsed, root):
+        # Conditionals inside parentheses (parameters, arguments): every branch read at
+        # once, kept when that finds more names or loses none with fewer errors.
+        inside = parenthesized_conditionals_blanked(parsed)
+        if inside is not parsed:
+            again = parser.parse(inside).root_node
+            rewalked = cfamily_walk.walk(again, data, inside, blanked.spans, dialect)
+            if len(rewalked.definitions) > len(walked.definitions) or (
+                _no_name_lost_and_fewer_errors(walked, rewalked, root, again)
+            ):
+                root, walked = again, rewalked
     definitions = walked.definitions
     if taken:  # the macros of the directives taken out of enum bodies, read alone
         alone = directives_alone(parsed, taken)

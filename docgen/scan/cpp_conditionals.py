@@ -24,6 +24,8 @@ _CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef
 OPENING = LinePattern(rb"[ \t]*#[ \t]*if")
 #: a conditional's other branch, as `first_branches` reads one (`# else` too)
 OTHER_BRANCH = LinePattern(rb"[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b")
+#: any line of a conditional, matched at a line's start
+OPENING_OR_BRANCH = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)")
 _DEFINE_START = re.compile(rb"#[ \t]*define\b")
 #: what can hide or open a comment inside a directive: a literal's quote, `/*`, `//`
 _LEXEME = re.compile(rb"[\"']|/[*/]")
@@ -108,6 +110,38 @@ def disabled_branches_blanked(data: bytes) -> bytes:
         out = out if out is not None else bytearray(data)
         out[start:end] = data[start:end].translate(BLANKED)
         done = end
+    return bytes(out) if out is not None else data
+
+
+#: what moves the depth of parentheses, and what hides parentheses from it: comments,
+#: literals, and a preprocessor line (its start)
+_PAREN_TOKEN = re.compile(
+    rb"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|[()]|(?:^|\n)[ \t]*#",
+    re.S,
+)
+
+
+def parenthesized_conditionals_blanked(data: bytes) -> bytes:
+    """The conditional lines (`#ifdef`, `#else`, `#endif` ...) that stand inside
+    parentheses blanked, the code of every branch kept: the parameters of
+    `try_get_call_ptr(..., void *DEFAULT #ifdef HAVE_AVX512_CPU_DEFINITION , void
+    *AVX512 #endif ...)` (torch's `DispatchStub.h`) then read as one list, which a
+    grammar can parse and no name depends on.  The same bytes when there is none."""
+    out: bytearray | None = None
+    depth, pos = 0, 0
+    while (token := _PAREN_TOKEN.search(data, pos)) is not None:
+        text, pos = token.group(), token.end()
+        if text == b"(":
+            depth += 1
+        elif text == b")":
+            depth = max(0, depth - 1)
+        elif not text.startswith((b"/", b'"', b"'")):  # a preprocessor line
+            start = token.start() + (text[0] == 0x0A)  # the line's start
+            end = directive_end(data, start)
+            if depth and _CONDITIONAL.match(data, start):
+                out = out if out is not None else bytearray(data)
+                out[start:end] = _blanked_keeping_splices(data[start:end])
+            pos = end  # a directive's own parentheses count for nothing
     return bytes(out) if out is not None else data
 
 
