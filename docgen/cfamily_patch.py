@@ -23,8 +23,9 @@ from docgen.cfamily_relations import (
     CFileSummary,
     Counterparts,
     KeptRelations,
+    dispatch_stubs,
 )
-from docgen.facts import CFacts, ScannedFile
+from docgen.facts import ScannedFile
 from docgen.includes import IncludeGraph
 from docgen.kinds import CALLABLE_KINDS
 from docgen.serialize import dumps
@@ -36,16 +37,13 @@ class RelationsPatch:
     """What an edit of C-family files needs to bring the kept relations up to date: the
     relations (kept under the key they had before the edit), the changed files' facts
     before it, the qualified names those files declare or define before or after it,
-    and the other files that hold any of those names."""
+    and the other files that hold any of those names.  Made only where `patchable`
+    holds for every changed file."""
 
     kept: KeptRelations
     before: Mapping[str, ScannedFile]
     qualnames: frozenset[str]
     holders: frozenset[str]
-
-
-def dispatch_stubs(c: CFacts) -> set[str]:
-    return {r.name for r in c.registrations if r.is_dispatch_stub}
 
 
 @dataclass(frozen=True)
@@ -102,17 +100,14 @@ def patchable(before: ScannedFile, after: ScannedFile) -> bool:
     return specializations(old.definitions) == specializations(new.definitions)
 
 
-def patched(patch: RelationsPatch, files: Mapping[str, ScannedFile]) -> PatchedRelations | None:
+def patched(patch: RelationsPatch, files: Mapping[str, ScannedFile]) -> PatchedRelations:
     """The kept relations brought up to date with the changed files' facts (in `files`,
-    which decodes the others it is asked for), or None when they cannot be (see
-    `patchable`)."""
+    which decodes the others it is asked for)."""
     stubs: set[str] = set()
     for path, before in patch.before.items():
-        if not patchable(before, files[path]):
-            return None
-        old, new = before.facts.cfamily, files[path].facts.cfamily
-        assert old is not None and new is not None
-        stubs |= dispatch_stubs(old) | dispatch_stubs(new)
+        for scanned in (before, files[path]):
+            c = scanned.facts.cfamily
+            stubs |= dispatch_stubs(c) if c is not None else set()
     kept = patch.kept.symbols()
     holders = sorted(patch.holders | patch.before.keys())
     made = CppSymbols.of((files[p] for p in holders if p in files), kept.specialized)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from docgen.facts import Problem, ScannedFile
+from docgen.facts import CFacts, Problem, ScannedFile
 from docgen.includes import IncludeGraph, ResolvedInclude, include_graph
 from docgen.scan.languages import is_cfamily
 from docgen.serialize import dumps, from_data, loads
@@ -168,9 +168,14 @@ def include_names(includes: IncludeGraph) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def dispatch_stubs(c: CFacts) -> set[str]:
+    """The dispatch stubs a C-family file declares, defines or registers."""
+    return {r.name for r in c.registrations if r.is_dispatch_stub}
+
+
 def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSummary:
     c = scanned.facts.cfamily
-    stubs = {r.name for r in c.registrations if r.is_dispatch_stub} if c is not None else set()
+    stubs = dispatch_stubs(c) if c is not None else set()
     return CFileSummary(
         path=scanned.facts.path,
         kind=scanned.facts.kind,

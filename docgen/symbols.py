@@ -8,7 +8,7 @@ and parameter types agree (parameter names and default values do not count).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -219,15 +219,18 @@ def owner_specialization(
     return args if args and (owner, args) in specialized else ""
 
 
-def specializations(definitions: Iterable[CDefinition]) -> frozenset[tuple[str, str]]:
-    """The class specializations among a file's definitions: (qualified name, arguments)."""
-    found = set()
+def _specialized(definitions: Iterable[CDefinition]) -> Iterator[tuple[CDefinition, str]]:
+    """Each class specialization among a file's definitions, with its arguments."""
     for d in definitions:
         if d.kind in _RECORD_KINDS and d.is_definition and "<" in d.declaration:
             args = specialization_arguments(d)
             if args:
-                found.add((d.qualname, args))
-    return frozenset(found)
+                yield d, args
+
+
+def specializations(definitions: Iterable[CDefinition]) -> frozenset[tuple[str, str]]:
+    """The class specializations among a file's definitions: (qualified name, arguments)."""
+    return frozenset((d.qualname, args) for d, args in _specialized(definitions))
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,17 +269,12 @@ class CppSymbols:
                 continue
             path = scanned.facts.path
             for d in c.definitions:
-                kind = d.kind
-                if kind in CALLABLE_KINDS:
-                    if not _deleted(d):
-                        candidates.append((path, d))
-                        forms.setdefault(d.qualname, set()).add(d.is_definition)
-                elif kind in _RECORD_KINDS and d.is_definition and "<" in d.declaration:
-                    args = specialization_arguments(d)
-                    if args:
-                        enclosing.setdefault(path, []).append(
-                            (d.line, d.end_line, d.qualname, args)
-                        )
+                if d.kind in CALLABLE_KINDS and not _deleted(d):
+                    candidates.append((path, d))
+                    forms.setdefault(d.qualname, set()).add(d.is_definition)
+            known = [(d.line, d.end_line, d.qualname, a) for d, a in _specialized(c.definitions)]
+            if known:
+                enclosing[path] = known
         if specialized is None:
             specialized = frozenset(
                 (q, args) for known in enclosing.values() for _, _, q, args in known

@@ -65,8 +65,12 @@ def summary(scanned: ScannedFile) -> str:
         return facts.markdown.headings[0].text
     if facts.kind == "binary":
         return f"binary, {facts.size:,} bytes"
-    lines = "line" if facts.line_count == 1 else "lines"
-    return f"{facts.line_count:,} {lines} of {facts.language or facts.kind}"
+    return _lines_of(facts.line_count, facts.language or facts.kind)
+
+
+def _lines_of(count: int, language: str) -> str:
+    lines = "line" if count == 1 else "lines"
+    return f"{count:,} {lines} of {language}"
 
 
 def _listed(lookup: RepoLookup, path: str) -> tuple[str, str, int, tuple[str, ...], str]:
@@ -75,8 +79,7 @@ def _listed(lookup: RepoLookup, path: str) -> tuple[str, str, int, tuple[str, ..
     of headers is listed again after an edit of one)."""
     kept = lookup.index.c_summaries.get(path)
     if kept is not None and kept.kind == "cfamily":
-        lines = "line" if kept.line_count == 1 else "lines"
-        line = f"{kept.line_count:,} {lines} of {kept.language or kept.kind}"
+        line = _lines_of(kept.line_count, kept.language or kept.kind)
         return kept.kind, kept.language, kept.size, kept.tags, line
     scanned = lookup.index.files[path]
     facts = scanned.facts

@@ -24,8 +24,8 @@ from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_names import Walked
 from docgen.scan.cpp_blanking import Blanked, lone_macros_blanked, neutralise
 from docgen.scan.cpp_conditionals import (
+    CONDITIONAL,
     OPENING,
-    OPENING_OR_BRANCH,
     OTHER_BRANCH,
     directive_comments_blanked,
     disabled_branches_blanked,
@@ -168,6 +168,19 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
     return tuple(sorted(lines)), count
 
 
+def _reads_better(
+    walked: Walked,
+    rewalked: Walked,
+    root: tree_sitter.Node,
+    retry: tree_sitter.Node,
+) -> bool:
+    """Whether another reading of the file is kept: it finds more names, or loses none
+    with fewer syntax errors."""
+    return len(rewalked.definitions) > len(walked.definitions) or (
+        _no_name_lost_and_fewer_errors(walked, rewalked, root, retry)
+    )
+
+
 def _no_name_lost_and_fewer_errors(
     walked: Walked,
     rewalked: Walked,
@@ -188,7 +201,7 @@ def _conditional_at_error(parsed: bytes, root: tree_sitter.Node) -> bool:
     next to one (what the reading of `parenthesized_conditionals_blanked` can mend)."""
     lines = parsed.split(b"\n")
     near = {n + d for n in error_lines(root)[0] for d in (-1, 0, 1)}
-    return any(0 < n <= len(lines) and OPENING_OR_BRANCH.match(lines[n - 1]) for n in near)
+    return any(0 < n <= len(lines) and CONDITIONAL.match(lines[n - 1]) for n in near)
 
 
 def in_line_order(
@@ -225,11 +238,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         retry = parser.parse(retry_data, tree).root_node
         rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans, dialect)
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
-        if (
-            len(rewalked.definitions) > len(walked.definitions)
-            or (whole and not retry.has_error)
-            or _no_name_lost_and_fewer_errors(walked, rewalked, root, retry)
-        ):
+        if _reads_better(walked, rewalked, root, retry) or (whole and not retry.has_error):
             root, walked = retry, rewalked
     if root.has_error and _conditional_at_error(parsed, root):
         # Conditionals inside parentheses (parameters, arguments): every branch read at
@@ -238,9 +247,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         if inside is not parsed:
             again = parser.parse(inside).root_node
             rewalked = cfamily_walk.walk(again, data, inside, blanked.spans, dialect)
-            if len(rewalked.definitions) > len(walked.definitions) or (
-                _no_name_lost_and_fewer_errors(walked, rewalked, root, again)
-            ):
+            if _reads_better(walked, rewalked, root, again):
                 root, walked = again, rewalked
     definitions = walked.definitions
     if taken:  # the macros of the directives taken out of enum bodies, read alone

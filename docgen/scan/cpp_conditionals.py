@@ -19,13 +19,14 @@ from docgen.scan.cpp_source import (
 )
 
 _NOT_CR = re.compile(rb"[^\r]")
-_CONDITIONAL = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+#: a conditional's line from its `#`, the directive's word in a group
+_CONDITIONAL_DIRECTIVE = rb"#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b"
+#: a line of a conditional, matched at the line's start
+CONDITIONAL = re.compile(rb"[ \t]*" + _CONDITIONAL_DIRECTIVE)
 #: a conditional's opening line, as `first_branches` reads one (`# if` too)
 OPENING = LinePattern(rb"[ \t]*#[ \t]*if")
 #: a conditional's other branch, as `first_branches` reads one (`# else` too)
 OTHER_BRANCH = LinePattern(rb"[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b")
-#: any line of a conditional, matched at a line's start
-OPENING_OR_BRANCH = re.compile(rb"[ \t]*#[ \t]*(?:if|elif|else|endif)")
 _DEFINE_START = re.compile(rb"#[ \t]*define\b")
 #: what can hide or open a comment inside a directive: a literal's quote, `/*`, `//`
 _LEXEME = re.compile(rb"[\"']|/[*/]")
@@ -78,7 +79,7 @@ def directive_comments_blanked(data: bytes) -> bytes:
 #: `#if 0`, a comment after it or not: a branch no build compiles
 _DISABLED = re.compile(rb"#[ \t]*if[ \t]+0[ \t]*(?:/[/*][^\n]*)?\r?(?:\n|\Z)")
 #: a conditional's line, as the preprocessor reads one inside a branch it skips
-_NESTING = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+_NESTING = re.compile(_CONDITIONAL_DIRECTIVE)
 
 
 def disabled_branches_blanked(data: bytes) -> bytes:
@@ -138,7 +139,7 @@ def parenthesized_conditionals_blanked(data: bytes) -> bytes:
         elif not text.startswith((b"/", b'"', b"'")):  # a preprocessor line
             start = token.start() + (text[0] == 0x0A)  # the line's start
             end = directive_end(data, start)
-            if depth and _CONDITIONAL.match(data, start):
+            if depth and CONDITIONAL.match(data, start):
                 out = out if out is not None else bytearray(data)
                 out[start:end] = _blanked_keeping_splices(data[start:end])
             pos = end  # a directive's own parentheses count for nothing
@@ -172,7 +173,7 @@ def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]
                 changed.append(i)
             continued = ends
             continue
-        match = _CONDITIONAL.match(line)
+        match = CONDITIONAL.match(line)
         if match:
             word = match.group(1)
             if word.startswith(b"if"):
