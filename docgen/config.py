@@ -15,8 +15,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import pathspec
-
 from docgen.errors import UsageError
 
 if sys.version_info >= (3, 11):
@@ -129,6 +127,8 @@ def _read_out(value: object, base: Path, what: str) -> Path:
 
 def _read_patterns(value: object, base: Path, what: str) -> tuple[str, ...]:
     patterns = _strings(value, what)
+    if patterns:  # pathspec loads only where there are patterns (see `docgen.gitignore`)
+        import pathspec
     for pattern in patterns:
         try:
             pathspec.GitIgnoreSpec.from_lines([pattern])

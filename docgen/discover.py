@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import pathspec
-
 from docgen.git_listing import Candidate, git_candidates
 from docgen.gitignore import IgnoreFile, is_ignored, read_gitignore
 
@@ -167,6 +165,8 @@ def _selection(include: Sequence[str], exclude: Sequence[str]) -> Callable[[str]
     """Whether a repo-relative path is chosen by the configuration; None: every path."""
     if not include and not exclude:
         return None
+    import pathspec  # loaded only for patterns (see `docgen.gitignore`)
+
     wanted = pathspec.GitIgnoreSpec.from_lines(include) if include else None
     unwanted = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
 

@@ -8,8 +8,6 @@ import re
 import stat
 from dataclasses import dataclass
 
-import pathspec
-
 #: pathspec's regex group for "matched up to a folder's slash"; a match that
 #: continues past it only says the path lies inside a matched folder.
 _DIR_MARK = "ps_d"
@@ -41,6 +39,10 @@ def read_gitignore(abs_dir: str, rel_dir: str) -> IgnoreFile | None:
             text = fh.read().decode("utf-8", "surrogateescape")
     except OSError:
         return None
+    # Loaded only for a tree that has a .gitignore: a git work tree lets git read them,
+    # and a scan worker, which imports this module's callers for their types, never does.
+    import pathspec
+
     rules = []
     for raw in text.removeprefix("\ufeff").split("\n"):  # as git: BOM dropped, CRLF allowed
         line = raw.removesuffix("\r")

@@ -35,7 +35,7 @@ from docgen.readfile import read_source
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
-from docgen.scan.table import preload_scanners, scan_file
+from docgen.scan.table import preload_scanners, prepare_loaded_for_many, scan_file
 from docgen.serialize import dumps
 from docgen.state.keys import TIMEOUT_WORDS
 from docgen.unparsed import crashed_facts, oversized_facts, unreadable_facts
@@ -83,8 +83,8 @@ def describe_exit(exitcode: int | None) -> str:
 
 
 def serve_scans(conn: Connection, parent: int, warm: bool) -> None:
-    """Worker loop: receive its settings (settings, with_sites), then (index, SourceFile)
-    jobs; send (index, ScannedFile, its JSON, its keyword sites or None) for each.  A
+    """Worker loop: receive its `WorkerSetup`, then (index, SourceFile) jobs; send
+    (index, ScannedFile, its JSON, its keyword sites or None, its summary) for each.  A
     `warm` worker loads the Python scanner first, while its parent finds what changed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     unblock_interrupts()  # blocked by the parent around the fork (see `_start`)
@@ -101,7 +101,10 @@ def serve_scans(conn: Connection, parent: int, warm: bool) -> None:
     setup = _receive(conn, parent)
     if setup is None:
         return
-    settings, with_sites = setup
+    assert isinstance(setup, WorkerSetup)
+    if setup.many:
+        prepare_loaded_for_many()
+    settings, with_sites = setup.settings, setup.with_sites
     done = 0
     while (job := _receive(conn, parent)) is not None:
         index, source = job
@@ -140,6 +143,15 @@ DEFAULT_FILE_TIMEOUT = 120.0
 QUEUED_PER_WORKER = 2
 
 
+@dataclass(frozen=True)
+class WorkerSetup:
+    """What a worker is told before its first file."""
+
+    settings: ScanSettings
+    with_sites: bool  # whether it sends each file's keyword sites
+    many: bool  # whether many files follow: its scanners prepare for them first
+
+
 @dataclass
 class _Worker:
     """A scan worker and the files it has been sent, so that a crash costs only its file."""
@@ -150,7 +162,6 @@ class _Worker:
     #: is the one it is scanning (the one a crash or a timeout costs).
     jobs: deque[tuple[int, SourceFile]] = field(default_factory=deque)
     started: float = 0.0  # when the worker began the first of `jobs`
-    with_sites: bool = False  # whether it sends each file's keyword sites
 
 
 def _context() -> BaseContext:
@@ -158,20 +169,16 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _start(
-    ctx: BaseContext, settings: ScanSettings | None, with_sites: bool = False, warm: bool = False
-) -> _Worker:
-    """A new worker; one started without settings waits for them (see `docgen.warm`)."""
-    process, conn = start_process(ctx, serve_scans, warm)
+def _start(ctx: BaseContext, setup: WorkerSetup) -> _Worker:
+    """A new worker, told its setup."""
+    process, conn = start_process(ctx, serve_scans, False)
     worker = _Worker(process, conn)
-    if settings is not None:
-        _configure(worker, settings, with_sites)
+    _configure(worker, setup)
     return worker
 
 
-def _configure(worker: _Worker, settings: ScanSettings, with_sites: bool) -> None:
-    worker.conn.send((settings, with_sites))
-    worker.with_sites = with_sites
+def _configure(worker: _Worker, setup: WorkerSetup) -> None:
+    worker.conn.send(setup)
 
 
 #: Seconds between a waiting worker's checks that its parent is still alive.
@@ -213,7 +220,8 @@ def scan_files(
         if meanwhile is not None:
             meanwhile()
         return []
-    with_sites = sites is not None and len(sources) >= PRELOAD_FROM
+    many = len(sources) >= PRELOAD_FROM
+    setup = WorkerSetup(settings, with_sites=sites is not None and many, many=many)
     ctx = _context()
     # Largest files first, so that no worker is left with a big one at the end;
     # results still come back in the order of `sources`.
@@ -226,18 +234,18 @@ def scan_files(
         if early is not None:  # it parses while the scanners load here for the others
             workers.append(early)
             try:
-                _configure(early, settings, with_sites)
+                _configure(early, setup)
                 _assign(early, pending)
             except OSError:  # it died before its first file: it costs none
                 pending.extend(reversed(early.jobs))
                 _stop(workers.pop())
         if len(workers) < wanted:  # loaded once here, shared by the workers forked next
-            if len(sources) >= PRELOAD_FROM:
-                preload_scanners({language_for(source.path) for source in sources})
-            if with_sites:
+            if many:
+                preload_scanners({language_for(source.path) for source in sources}, many=True)
+            if setup.with_sites:
                 preload_sites()
         while len(workers) < wanted:
-            workers.append(_start(ctx, settings, with_sites))
+            workers.append(_start(ctx, setup))
         for worker in workers:
             _assign(worker, pending)
         if meanwhile is not None:
@@ -256,7 +264,7 @@ def scan_files(
                     try:
                         index, scanned, text, found, summary = worker.conn.recv()
                     except (EOFError, OSError):
-                        workers[i] = _replace_dead(ctx, worker, results, settings, pending)
+                        workers[i] = _replace_dead(ctx, worker, results, setup, pending)
                         _assign(workers[i], pending)
                         tick(progress)
                         continue
@@ -272,13 +280,13 @@ def scan_files(
                     _assign(worker, pending)
                     tick(progress)
                 elif worker.process.sentinel in ready:
-                    workers[i] = _replace_dead(ctx, worker, results, settings, pending)
+                    workers[i] = _replace_dead(ctx, worker, results, setup, pending)
                     _assign(workers[i], pending)
                     tick(progress)
                 elif time.monotonic() - worker.started > file_timeout:
                     worker.process.kill()
                     workers[i] = _replace_dead(
-                        ctx, worker, results, settings, pending, timed_out=file_timeout
+                        ctx, worker, results, setup, pending, timed_out=file_timeout
                     )
                     _assign(workers[i], pending)
                     tick(progress)
@@ -308,7 +316,7 @@ def _replace_dead(
     ctx: BaseContext,
     worker: _Worker,
     results: list[ScannedFile | None],
-    settings: ScanSettings,
+    setup: WorkerSetup,
     pending: list[tuple[int, SourceFile]],
     timed_out: float | None = None,
 ) -> _Worker:
@@ -324,7 +332,7 @@ def _replace_dead(
     )
     results[index] = crashed_facts(source, how)
     worker.conn.close()
-    return _start(ctx, settings, worker.with_sites)
+    return _start(ctx, setup)
 
 
 def _stop(worker: _Worker) -> None:

@@ -328,9 +328,10 @@ def test_a_worker_whose_build_was_killed_exits_by_itself(tmp_path: Path) -> None
         "import sys, time\n"
         "from docgen.scan.settings import DEFAULT_SETTINGS\n"
         "from docgen.warm import WarmWorker\n"
-        "from docgen.workers import _context, _start\n"
-        "worker = _start(_context(), DEFAULT_SETTINGS)\n"
-        "other = _start(_context(), DEFAULT_SETTINGS)\n"
+        "from docgen.workers import WorkerSetup, _context, _start\n"
+        "setup = WorkerSetup(DEFAULT_SETTINGS, with_sites=False, many=False)\n"
+        "worker = _start(_context(), setup)\n"
+        "other = _start(_context(), setup)\n"
         "warm = WarmWorker().take()\n"  # still waiting for its settings
         "print(worker.process.pid, other.process.pid, warm.process.pid, flush=True)\n"
         "time.sleep(60)\n"

@@ -191,6 +191,26 @@ def test_only_the_scanners_the_files_need_are_preloaded() -> None:
     assert done.stdout.split("\n")[:2] == ["True False False False", "True True"]
 
 
+def test_only_a_process_with_many_files_to_scan_prepares_for_them() -> None:
+    """libcst's unchecked constructors (about 10 ms to make) only repay over many files."""
+    code = (
+        "from docgen.scan.table import preload_scanners, prepare_loaded_for_many\n"
+        "from docgen.scan.cst_parse import unchecked_inits\n"
+        "made = lambda: str(unchecked_inits.cache_info().currsize)\n"
+        "preload_scanners(['python'])\n"
+        "print(made())\n"
+        "preload_scanners(['python'], many=True)\n"
+        "print(made())\n"
+        "unchecked_inits.cache_clear()\n"
+        "prepare_loaded_for_many()\n"
+        "print(made())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["0", "1", "1"]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_warm_worker_dead_before_its_first_file_costs_no_file(tmp_path: Path) -> None:
     sources = [_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(3)]

@@ -96,7 +96,7 @@ def main() -> None:
     from docgen.serialize import dumps
     from docgen.state.keys import facts_key
 
-    preload_scanners()
+    preload_scanners(many=True)  # a cluster worker scans batches of files
     preload_sites()
     gc.disable()  # as in a local worker: the cycle collector runs every few files
     gc.freeze()

@@ -8,9 +8,13 @@ the parse for that reason).  They are switched off only while the parser builds 
 tree, and back on however the parse ends, so every node built elsewhere is checked.
 
 For the same reason each node class gets, for that time, a constructor that stores
-its fields and does nothing else (`_unchecked_inits`): a frozen dataclass's own
+its fields and does nothing else (`unchecked_inits`): a frozen dataclass's own
 stores each field through `object.__setattr__` and then calls the check, and the
-parser builds hundreds of thousands of nodes.
+parser builds hundreds of thousands of nodes.  Making those constructors costs about
+10 ms, once per process, and they save about a twentieth of a parse: they repay that
+over hundreds of kilobytes of source, not in a one-file edit's parse.  So they are
+made only for a process that will scan many files (`prepare_for_many`), and a parse
+uses them once they are made.
 """
 
 from __future__ import annotations
@@ -82,7 +86,7 @@ def _init_source(i: int, cls: type, names: dict[str, object]) -> str | None:
 
 
 @functools.cache
-def _unchecked_inits() -> tuple[tuple[type, Init, Init], ...]:
+def unchecked_inits() -> tuple[tuple[type, Init, Init], ...]:
     """(class, unchecked constructor, its own) for every node class whose fields are
     slots: made once per process, in one compiled module, as dataclasses makes its own."""
     names: dict[str, object] = {"_FACTORY": object()}
@@ -103,13 +107,18 @@ def _unchecked_inits() -> tuple[tuple[type, Init, Init], ...]:
     return tuple(inits)
 
 
+def prepare_for_many() -> None:
+    """Make the unchecked constructors now, for the many parses this process will make."""
+    unchecked_inits()
+
+
 def parse_module(text: str) -> cst.Module:
     """`libcst.parse_module` of decoded source; raises what it raises."""
     with _SWITCH:  # read inside: another thread's switch may be on until it ends
         checked = cst.CSTNode.__dict__.get("__post_init__")
         if checked is None:  # a libcst that checks elsewhere: nothing to switch
             return cst.parse_module(text)
-        inits = _unchecked_inits()
+        inits = unchecked_inits() if unchecked_inits.cache_info().currsize else ()
         setattr(cst.CSTNode, "__post_init__", _unchecked)  # noqa: B010 (mypy: method assign)
         try:
             for cls, unchecked, _ in inits:

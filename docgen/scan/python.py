@@ -33,6 +33,7 @@ from docgen.facts import (
     PythonFacts,
 )
 from docgen.scan.cst_parse import parse_module
+from docgen.scan.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
 from docgen.scan.decode import DecodedText, decode_python
 from docgen.scan.python_ast import (
     definitions_and_imports,

@@ -1,15 +1,18 @@
 """The scanner table: one scanner per language, chosen by file name.
 
 Adding a language is one module with a `scan(path, data, settings) -> FileFacts`
-function and one row in `SCANNERS`.  `scan_file` never raises.  Scanner modules load on
-first use: a build that parses nothing never loads libcst.
+function and one row in `SCANNERS`; the module may also have a `prepare_for_many()`,
+which makes what repays its cost only over many files.  `scan_file` never raises.
+Scanner modules load on first use: a build that parses nothing never loads libcst.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import sys
 from collections.abc import Callable, Iterable
+from types import ModuleType
 from typing import cast
 
 from docgen.facts import FileFacts, Problem
@@ -36,13 +39,31 @@ def scanner_for(language: str) -> Scanner:
     return cast(Scanner, importlib.import_module(module).scan)
 
 
-def preload_scanners(languages: Iterable[str] | None = None) -> None:
+def preload_scanners(languages: Iterable[str] | None = None, many: bool = False) -> None:
     """Load the scanners of these languages (of every one when None) now, e.g. once before
     forking many workers that all need them; a scanner no file needs is not worth its
-    loading time (libcst's is most of a small build's start)."""
+    loading time (libcst's is most of a small build's start).  `many`: also prepare them
+    for many files (see `prepare_loaded_for_many`)."""
     chosen = SCANNERS if languages is None else languages
     for module in sorted({SCANNERS[lang] for lang in chosen if lang in SCANNERS}):
-        importlib.import_module(module)
+        loaded = importlib.import_module(module)
+        if many:
+            _prepare_for_many(loaded)
+
+
+def prepare_loaded_for_many() -> None:
+    """Prepare the scanners loaded so far for many files: what they make then costs more
+    than one file's scan saves (libcst's unchecked constructors, see `cst_parse`)."""
+    for module in sorted(set(SCANNERS.values())):
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            _prepare_for_many(loaded)
+
+
+def _prepare_for_many(module: ModuleType) -> None:
+    prepare = getattr(module, "prepare_for_many", None)
+    if prepare is not None:
+        prepare()
 
 
 def binary_facts(path: str, data: bytes) -> FileFacts:
