@@ -82,6 +82,30 @@ def test_blank_lines_inside_the_guards_are_no_obstacle() -> None:
     assert ("function", "torch_c_dynamo_eval_frame_init", 7) in inventory(c)
 
 
+def test_declarations_after_the_opening_in_its_guard_stay_and_are_read() -> None:
+    """torch's `dynamo/eval_frame.h` declares its first function inside the guard that
+    opens the linkage: only the braces are blanked, the declaration is read."""
+    source = EVAL_FRAME.replace(
+        'extern "C" {\n\n#endif\n\nPyObject* torch_c_dynamo_eval_frame_init(void);\n',
+        'extern "C" {\n\nPyObject* torch_c_dynamo_eval_frame_init(void);\n\n#endif\n',
+    )
+    assert source != EVAL_FRAME
+    c = facts(source, "torch/csrc/dynamo/eval_frame.h")
+    assert c.error_lines == ()
+    assert ("function", "torch_c_dynamo_eval_frame_init", 5) in inventory(c)
+    blanked = linkage_guards_blanked(source.encode())
+    assert b"PyObject* torch_c_dynamo_eval_frame_init(void);" in blanked
+    assert b'extern "C" {' not in blanked and b"}" not in blanked
+
+
+def test_a_brace_or_a_directive_after_the_opening_leaves_the_guards_alone() -> None:
+    """A struct opened in the same guard, or a `#define` there, is more than a linkage."""
+    closing = b'#ifdef __cplusplus\n} // extern "C"\n#endif\n'
+    for inside in (b"struct S {\n", b"#define X 1\n"):
+        source = b'#ifdef __cplusplus\nextern "C" {\n' + inside + b"#endif\n" + closing
+        assert linkage_guards_blanked(source) is source
+
+
 def test_a_guard_of_another_condition_is_read_when_both_braces_share_it() -> None:
     mobile = 'namespace nnc {\n#ifdef C10_MOBILE\nextern "C" {\n#endif\nvoid f();\n'
     closing = '#ifdef C10_MOBILE\n} // extern "C"\n#endif\n} // namespace nnc\n'
@@ -107,6 +131,7 @@ PIECES = (
     b"#ifdef X\n}\n\n#endif\n",
     b"int f(void);\n",
     b"#ifdef __cplusplus\nint g();\n#endif\n",
+    b'#ifdef __cplusplus\nextern "C" {\nint h(void);\n#endif\n',
     b"}\n",
 )
 

@@ -37,6 +37,7 @@ from docgen.scan.cpp_conditionals import (
 from docgen.scan.cpp_enum_directives import directives_alone, enum_directives_blanked
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
+from docgen.scan.cpp_objc import ObjcBlock, objective_c_blanked
 from docgen.scan.cpp_stub_lines import stub_lines_blanked, stub_registrations
 from docgen.scan.decode import decode_text
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -85,22 +86,24 @@ class Prepared(NamedTuple):
     stubs: tuple[tuple[int, int], ...] = ()  # dispatch-stub calls blanked, read from the text
     #: `#define`s and `#undef`s taken out of enum bodies (see `cpp_enum_directives`)
     enum_directives: tuple[tuple[int, bytes], ...] = ()
+    objc: tuple[ObjcBlock, ...] = ()  # Objective-C blocks blanked (see `cpp_objc`)
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
-    """The dialect and the bytes to parse: `#if 0` branches, attribute macros, lone macro
-    lines, the comments inside directives and `extern "C"` guards blanked, and what the
-    grammar cannot read rewritten."""
+    """The dialect and the bytes to parse: `#if 0` branches, Objective-C blocks, attribute
+    macros, lone macro lines, the comments inside directives and `extern "C"` guards
+    blanked, and what the grammar cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
     code = disabled_branches_blanked(data)  # no name of an `#if 0` branch exists
+    code, objc = objective_c_blanked(code)
     blanked = neutralise(code, settings.macro_table, macros_in_use(code))
     parsed, lone = lone_macros_blanked(blanked.data, code)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
     parsed, taken = enum_directives_blanked(specifier_conditionals_blanked(parsed))
     if dialect == "c":
-        return Prepared(dialect, blanked, lone, parsed, (), taken)
+        return Prepared(dialect, blanked, lone, parsed, (), taken, objc)
     parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))
-    return Prepared(dialect, blanked, lone, parsed, stubs, taken)
+    return Prepared(dialect, blanked, lone, parsed, stubs, taken, objc)
 
 
 @cache
@@ -217,7 +220,7 @@ def in_line_order(
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
     decoded = decode_text(data)
-    dialect, blanked, lone, parsed, stubs, taken = prepare(path, data, settings)
+    dialect, blanked, lone, parsed, stubs, taken, objc = prepare(path, data, settings)
     import tree_sitter
 
     parser = tree_sitter.Parser(language(dialect))
@@ -256,6 +259,10 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         macros = [d for d in read.definitions if d.kind == "macro"]
         definitions = in_line_order(definitions, macros)
     problems = list(decoded.problems)
+    problems.extend(
+        Problem(b.line, f"Objective-C `{b.head}` (to L{b.end_line}) not read: no grammar for it")
+        for b in objc
+    )
     lines: tuple[int, ...] = ()
     if root.has_error:
         lines, count = error_lines(root)

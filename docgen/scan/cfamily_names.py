@@ -147,6 +147,16 @@ class Recorder:
         elif path.type == "string_literal":
             self.out.includes.append((node.start_point[0] + 1, raw.strip('"'), False))
 
+    def imported(self, node: Node) -> None:
+        """`#import <x.h>` (torch's Metal and Core ML headers): an `#include` read once."""
+        directive = node.child_by_field_name("directive")
+        argument = node.child_by_field_name("argument")
+        if directive is None or argument is None or self.text(directive) != "#import":
+            return
+        raw = self.text(argument).strip()
+        if len(raw) > 2 and (raw[0], raw[-1]) in (("<", ">"), ('"', '"')):
+            self.out.includes.append((node.start_point[0] + 1, raw[1:-1], raw[0] == "<"))
+
     # ------------------------------------------------- macros, bodies, launches
 
 

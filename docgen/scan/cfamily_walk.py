@@ -116,6 +116,8 @@ class _Walker(Recorder):
                 self.macro(frame)
             elif kind == "preproc_include":
                 self.include(node)
+            elif kind == "preproc_call":  # `#import`, Objective-C's include-once include
+                self.imported(node)
             elif kind == "expression_statement" and not frame.in_class:
                 self.code.statement_macro(node)
         self.out.definitions = tuple(

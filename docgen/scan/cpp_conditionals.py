@@ -207,9 +207,12 @@ _REST = LINE_REST.pattern  # the line ends, after a comment or nothing
 #: lines holding nothing but blanks or a `//` comment
 _EMPTY = rb"(?:[ \t]*(?://[^\n]*)?\r?\n)*"
 _ENDIF = rb"[ \t]*#[ \t]*endif\b"
-#: `extern "C" {` alone in a conditional: a C header opening its declarations to C++
+#: lines that neither open nor close a brace nor are a directive (declarations, mostly)
+_BRACELESS = rb"(?:[ \t]*(?:[^#\s{}][^{}\n]*)?\r?\n)*"
+#: `extern "C" {` first in a conditional: a C header opening its declarations to C++
+#: (the first of them may follow it there, as in torch's `dynamo/eval_frame.h`)
 _LINKAGE_OPENED = LinePattern(
-    _GUARD + _EMPTY + rb"[ \t]*(extern[ \t]+\"C\"[ \t]*\{)" + _REST + _EMPTY + _ENDIF
+    _GUARD + _EMPTY + rb"[ \t]*(extern[ \t]+\"C\"[ \t]*\{)" + _REST + _BRACELESS + _ENDIF
 )
 #: the `}` that closes it, alone in a conditional further down
 _LINKAGE_CLOSED = LinePattern(_GUARD + _EMPTY + rb"[ \t]*(\})[ \t]*;?" + _REST + _EMPTY + _ENDIF)
@@ -224,10 +227,11 @@ def _same_guard(opening: bytes, closing: bytes) -> bool:
 
 
 def linkage_guards_blanked(data: bytes) -> bytes:
-    """`extern "C" {` and its `}`, each alone (but for blank and comment lines) in a
-    conditional of its own under the same condition (`#ifdef __cplusplus` mostly),
-    blanked: the grammars read a brace opened in one conditional and closed in another
-    as syntax errors, in the many C headers written for C++ too.  What the braces hold
+    """`extern "C" {` and its `}`, each first in a conditional of its own under the same
+    condition (`#ifdef __cplusplus` mostly; the `}` alone but for blank and comment
+    lines, the opening perhaps followed by declarations without braces), blanked: the
+    grammars read a brace opened in one conditional and closed in another as syntax
+    errors, in the many C headers written for C++ too.  What the braces hold
     is at file scope either way (a linkage names no scope).  Left alone unless every
     opening has its closing after it, before the next opening."""
     if b'"C"' not in data:
