@@ -40,6 +40,7 @@ def test_the_grammar_itself_refuses_these_forms() -> None:
     assert has_error(b"class A {\n enum : int { k = 0 };\n};\n")
     assert has_error(b'#if HAS_WARNING("-Wshorten")\nint x;\n#endif\n')
     assert has_error(b"struct A : B<int> {\n  using typename B<int>::T;\n};\n")
+    assert has_error(b"struct a {\n  ql_head(tcache_t) tcache_ql;\n};\n")
 
 
 def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
@@ -142,6 +143,7 @@ PIECES = st.lists(
         [
             *(b"=", b" = ", b"{", b"}", b"(", b")", b",", b";", b"\n", b"a", b"<", b">", b"]"),
             *(b" delete", b" const", b"==", b"x={}", b'"={}"', b".operator", b"->operator"),
+            *(b" b", b"typedef ", b"m(T) t;\n"),
         ]
     ),
     max_size=40,
@@ -157,8 +159,12 @@ def test_rewriting_keeps_length_lines_and_everything_outside_braces_and_deletes(
     assert len(rewritten) == len(data)
     for before, after in zip(data, rewritten, strict=True):
         if before != after:
-            # Only braces, their insides, `= delete` and an operator's token change.
-            assert after in b" 0_"
+            # Only braces, their insides, `= delete`, an operator's token and a type
+            # macro's parentheses change.
+            assert after in b" 0_" or (before, after) in (
+                (ord("("), ord("<")),
+                (ord(")"), ord(">")),
+            )
             assert before != ord("\n")
 
 
@@ -225,3 +231,41 @@ def test_a_header_s_name_in_a_test_reads_as_0() -> None:
     rewritten = grammar_gaps_blanked(source)
     assert rewritten == source.replace(b"<optional>", b"0         ")
     assert inventory(facts(source.decode(), "common.h")) == {("macro", "HAS_OPTIONAL", 2)}
+
+
+#: jemalloc's `ql.h` and `rb.h` make a list head's and a tree's types with macros
+#: (`arena_structs.h`, `prof_structs.h`, read as C++ in a tree with C++ sources)
+TYPE_MACROS = """\
+struct arena_s {
+\tql_head(tcache_slow_t)\t\t\ttcache_ql;
+\tql_elm(edata_t, x)\tlink;
+\tunsigned ind;
+};
+typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;
+"""
+
+
+def test_a_type_macro_s_declaration_is_read_with_its_own_name() -> None:
+    c = facts(TYPE_MACROS, "internal/arena_structs.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("struct", "arena_s", 1),
+        ("field", "arena_s::tcache_ql", 2),
+        ("field", "arena_s::link", 3),
+        ("field", "arena_s::ind", 4),
+        ("typedef", "prof_tctx_tree_t", 6),
+    }
+    # the page shows the declaration as written
+    assert by_qualname(c, "arena_s::tcache_ql").declaration == "ql_head(tcache_slow_t) tcache_ql"
+    rewritten = grammar_gaps_blanked(TYPE_MACROS.encode())
+    assert b"ql_head<tcache_slow_t>" in rewritten and b"rb_tree<prof_tctx_t>" in rewritten
+
+
+def test_statements_and_declarations_like_a_type_macro_are_left_alone() -> None:
+    """`if (x) continue;`, a constructor `Foo(int) noexcept;`, `Foo(Bar) override;`:
+    a keyword on either side means no type macro."""
+    source = (
+        b"void f() {\n  if (x) break;\n  while (y) continue;\n}\n"
+        b"struct Foo {\n  Foo(int) noexcept;\n  g(Bar) override;\n};\n"
+    )
+    assert grammar_gaps_blanked(source) is source

@@ -5,19 +5,24 @@ tree-sitter-cpp 0.23 has no rule for a braced default argument
 `= delete`, for an operator called by name on an object (`this->operator[](i)`),
 for the type of an anonymous enum (`enum : int {`, protobuf's generated classes),
 for a string or a header's name in a conditional's test (`#if
-C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`) nor for `using
-typename Base<T>::type;` in a class body: each makes a syntax error, and the
-generated headers of PyTorch hold thousands of them.  The bytes the grammar reads
-get `0` in place of the braces, the string and the name (newlines kept), spaces in
-place of `= delete`, of the enum's type and of `typename` after `using`, and one
-name in place of `operator[]`, so that every offset stays the original's; what a
-page shows is cut from the original bytes.
+C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for `using
+typename Base<T>::type;` in a class body nor for a macro that makes a type
+(`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;` in
+jemalloc; C's grammar reads those): each makes a syntax error, and the generated
+headers of PyTorch hold thousands of them.  The bytes the grammar reads get `0` in
+place of the braces, the string and the name (newlines kept), spaces in place of
+`= delete`, of the enum's type and of `typename` after `using`, one name in place
+of `operator[]`, and `<...>` in place of a type macro's parentheses (a template's
+arguments), so that every offset stays the original's; what a page shows is cut
+from the original bytes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_source import BLANKED, LinePattern, whole_word_matches
 
 #: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
@@ -45,6 +50,18 @@ _TEST_LITERAL = re.compile(
 )
 #: `typename` in a using-declaration: `using typename super::BatchRequestType;`
 _USING_TYPENAME = re.compile(rb"using[ \t]+(typename)\b")
+#: a macro call that makes a type, then the name it declares, on a line of its own:
+#: `ql_head(tcache_slow_t) tcache_ql;`, `typedef rb_tree(T) tree_t;` (no statement
+#: or declaration of C++ reads `name(type) name;`: a keyword or `override` is excluded)
+_TYPE_MACRO = re.compile(
+    rb"[ \t]*(?:typedef[ \t]+)?([A-Za-z_]\w*)[ \t]*(\()[ \t]*"
+    rb"[A-Za-z_][\w:]*(?:[ \t]*\*)*(?:[ \t]*,[ \t]*[A-Za-z_][\w:]*(?:[ \t]*\*)*)*"
+    rb"[ \t]*(\))[ \t]+([A-Za-z_]\w*)[ \t]*;"
+)
+#: how such a line ends, found first: the engine jumps from one `)` to the next
+_TYPE_MACRO_END = re.compile(rb"\)[ \t]+([A-Za-z_]\w*)[ \t]*;")
+#: words that make `word(x) name;` something else than a type macro's declaration
+_NOT_TYPE_MACRO = frozenset(w.encode() for w in KEYWORDS | {"override", "final"})
 
 
 def closing_brace(data: bytes, opened: int) -> int | None:
@@ -62,11 +79,23 @@ def _blank(data: bytearray, start: int, end: int, keep: bytes = b"") -> None:
     data[start:end] = keep + bytes(data[start + len(keep) : end]).translate(BLANKED)
 
 
+def _type_macro_calls(parsed: bytes) -> Iterator[re.Match[bytes]]:
+    """Each line that is a type macro's call and the name it declares (`_TYPE_MACRO`)."""
+    for end in _TYPE_MACRO_END.finditer(parsed):
+        if end.group(1) in _NOT_TYPE_MACRO:
+            continue
+        line = parsed.rfind(b"\n", 0, end.start()) + 1
+        call = _TYPE_MACRO.match(parsed, line)
+        if call is not None and call.end() == end.end() and call.group(1) not in _NOT_TYPE_MACRO:
+            yield call
+
+
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with braced default arguments read as `0`, `= delete` on a function
     blanked, operators called by name read as one name, an anonymous enum's type and
-    `using typename` blanked and a conditional's strings and header names read as `0`;
-    the same bytes when it has none of them (most files)."""
+    `using typename` blanked, a conditional's strings and header names read as `0` and
+    a type macro's parentheses read as a template's; the same bytes when it has none
+    of them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
@@ -77,6 +106,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         if b"using" in parsed and b"typename" in parsed
         else []
     )
+    type_macros = list(_type_macro_calls(parsed))
     if not (
         has_braced
         or has_deleted
@@ -84,9 +114,12 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         or enum_bases
         or has_test_literals
         or using_typenames
+        or type_macros
     ):
         return parsed
     out = bytearray(parsed)
+    for call in type_macros:  # `ql_head(T) name;` -> `ql_head<T> name;`
+        out[call.start(2)], out[call.start(3)] = ord("<"), ord(">")
     for using in using_typenames:
         _blank(out, *using.span(1))
     for head in enum_bases:
