@@ -6,15 +6,17 @@ tree-sitter-cpp 0.23 has no rule for a braced default argument
 for the type of an anonymous enum (`enum : int {`, protobuf's generated classes),
 for a string or a header's name in a conditional's test (`#if
 C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for `using
-typename Base<T>::type;` in a class body nor for a macro that makes a type
-(`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;` in
-jemalloc; C's grammar reads those): each makes a syntax error, and the generated
-headers of PyTorch hold thousands of them.  The bytes the grammar reads get `0` in
-place of the braces, the string and the name (newlines kept), spaces in place of
-`= delete`, of the enum's type and of `typename` after `using`, one name in place
-of `operator[]`, and `<...>` in place of a type macro's parentheses (a template's
-arguments), so that every offset stays the original's; what a page shows is cut
-from the original bytes.
+typename Base<T>::type;` in a class body, for a pointer to a member without a name
+(`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T C::*>`) nor
+for a macro that makes a type (`ql_head(tcache_t) tcache_ql;`, `typedef
+rb_tree(prof_tctx_t) prof_tctx_tree_t;` in jemalloc; C's grammar reads those): each
+makes a syntax error, and the generated headers of PyTorch hold thousands of them.
+The bytes the grammar reads get `0` in place of the braces, the string and the name
+(newlines kept), spaces in place of `= delete`, of the enum's type, of `typename`
+after `using` and of a member pointer's class (a plain pointer for the grammar), one
+name in place of `operator[]`, and `<...>` in place of a type macro's parentheses (a
+template's arguments), so that every offset stays the original's; what a page shows
+is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ _TEST_LITERAL = re.compile(
 )
 #: `typename` in a using-declaration: `using typename super::BatchRequestType;`
 _USING_TYPENAME = re.compile(rb"using[ \t]+(typename)\b")
+#: a class's name as a member pointer qualifies it: `C::`, `ns::C<A, B>::`
+_MEMBER_CLASS = rb"(?:[A-Za-z_]\w*(?:<[^()<>\n]{0,60}>)?::)+"
+#: the class of a pointer to a member without a name: `(C::*)`, `T C::*>`
+_MEMBER_POINTER_CLASS = re.compile(
+    rb"(?<=\()[ \t]*(" + _MEMBER_CLASS + rb")\*[ \t]*\)"
+    rb"|(?<=[\w>] )(" + _MEMBER_CLASS + rb")\*(?=[ \t]*[>,])"
+)
 #: a macro call that makes a type, then the name it declares, on a line of its own:
 #: `ql_head(tcache_slow_t) tcache_ql;`, `typedef rb_tree(T) tree_t;` (no statement
 #: or declaration of C++ reads `name(type) name;`: a keyword or `override` is excluded)
@@ -107,6 +116,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         else []
     )
     type_macros = list(_type_macro_calls(parsed))
+    member_pointers = list(_MEMBER_POINTER_CLASS.finditer(parsed)) if b"::*" in parsed else []
     if not (
         has_braced
         or has_deleted
@@ -115,9 +125,13 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         or has_test_literals
         or using_typenames
         or type_macros
+        or member_pointers
     ):
         return parsed
     out = bytearray(parsed)
+    for pointer in member_pointers:  # `(C::*)` -> `(   *)`
+        group = 1 if pointer.start(1) >= 0 else 2
+        _blank(out, *pointer.span(group))
     for call in type_macros:  # `ql_head(T) name;` -> `ql_head<T> name;`
         out[call.start(2)], out[call.start(3)] = ord("<"), ord(">")
     for using in using_typenames:
