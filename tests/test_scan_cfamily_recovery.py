@@ -438,6 +438,23 @@ def test_a_declaring_macro_call_from_the_first_column_is_blanked_with_its_semico
     assert [call.name for call in c.gpu_calls] == ["cudaMalloc"]
 
 
+def test_a_declaring_macro_named_with_an_underscore_first_is_blanked_too() -> None:
+    """torch's `avx_mathfun.h`: `_PS256_CONST_TYPE(min_norm_pos, int, 0x00800000);`
+    (a macro that declares a constant) made 99 syntax errors and lost its functions."""
+    source = (
+        "#define _PS256_CONST_TYPE(Name, Type, Val) static const Type _ps256_##Name[8] = {Val}\n"
+        "_PS256_CONST_TYPE(min_norm_pos, int, 0x00800000);\n"
+        "_PS256_CONST_TYPE(mant_mask, int, 0x7f800000);\n"
+        "inline v8sf log256_ps(v8sf x) {\n"
+        "  return x;\n"
+        "}\n"
+    )
+    c = facts(source, "ATen/native/cpu/avx_mathfun.h")
+    assert c.error_lines == ()
+    assert ("function", "log256_ps", 4) in inventory(c)
+    assert "_PS256_CONST_TYPE" in c.neutralised
+
+
 def test_classes_defined_in_a_test_body_are_named_within_the_test() -> None:
     # googletest puts a test's body in the `TestBody` method of the class it declares
     source = (

@@ -119,8 +119,9 @@ def _alternatives(words: list[bytes]) -> bytes:
 _LONE_MACRO = LinePattern(
     rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9]|PyObject_(?:VAR_)?HEAD)[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))"
 )
-#: an upper-case word called at the start of a line (see `lone_macros_blanked`)
-_LONE_CALL = LinePattern(rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
+#: an upper-case word called at the start of a line (see `lone_macros_blanked`), perhaps
+#: after one underscore (`_PS256_CONST_TYPE(min_norm_pos, int, 0x00800000);`)
+_LONE_CALL = LinePattern(rb"[ \t]*(_?[A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
 #: the rest of a line after a call given a value: `= 1;` (no `==`), then nothing or a comment
 _ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;\n]*;" + LINE_REST.pattern)
 #: a function declared inside a call's arguments: a type, then a name called
