@@ -172,6 +172,14 @@ def test_a_warm_worker_with_nothing_to_scan_is_stopped(tmp_path: Path) -> None:
     warm.close()  # closing twice is harmless
 
 
+def printed(code: str) -> list[str]:
+    """The lines a fresh Python process prints running `code`: what it loads is its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()
+
+
 def test_only_the_scanners_the_files_need_are_preloaded() -> None:
     code = (
         "import sys\n"
@@ -184,11 +192,8 @@ def test_only_the_scanners_the_files_need_are_preloaded() -> None:
         "preload_scanners()\n"
         "print(' '.join(str(m in sys.modules) for m in ('libcst', 'docgen.scan.cfamily')))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True
-    )
     # Markdown's scanner only; keyword sites need the anchors, not the renderer's Jinja.
-    assert done.stdout.split("\n")[:2] == ["True False False False", "True True"]
+    assert printed(code)[:2] == ["True False False False", "True True"]
 
 
 def test_only_a_process_with_many_files_to_scan_prepares_for_them() -> None:
@@ -205,10 +210,7 @@ def test_only_a_process_with_many_files_to_scan_prepares_for_them() -> None:
         "prepare_loaded_for_many()\n"
         "print(made())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, check=True
-    )
-    assert done.stdout.split() == ["0", "1", "1"]
+    assert printed(code) == ["0", "1", "1"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
