@@ -7,7 +7,7 @@ from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily import scan
 from docgen.scan.cfamily_macros import gtest_body_scope
-from docgen.scan.cpp_blanking import MacroTable
+from docgen.scan.cpp_blanking import MacroTable, calls_at_errors_blanked
 from docgen.scan.cpp_conditionals import directive_comments_blanked
 from docgen.scan.cpp_macros import (
     attribute_macros,
@@ -652,3 +652,50 @@ def test_attribute_macros_a_file_shows_beside_pointers_and_after_parameters() ->
 def test_the_defines_of_textual_includes_are_learned() -> None:
     assert defines_macros("src/google/protobuf/port_def.inc")
     assert defines_macros("config.h.in") and not defines_macros("notes.txt")
+
+
+#: torch's `torch/csrc/utils/pybind.h` (25 syntax errors): a macro call in a class body
+#: whose arguments are expressions read as a method declaration
+TYPE_CASTERS = """\
+namespace pybind11::detail {
+template <>
+struct type_caster<at::Tensor> {
+ public:
+  PYBIND11_TYPE_CASTER(at::Tensor, _("torch.Tensor"));
+  bool load(handle src, bool);
+  PYBIND11_TYPE_CASTER(type,
+                       io_name("collections.abc.Set", "set") + const_name("[")
+                           + const_name("]"));
+  static handle cast(const at::Tensor& src, return_value_policy, handle);
+};
+}  // namespace pybind11::detail
+void check(float* p) {
+  TORCH_CHECK(cudaMalloc(&p, 4) == cudaSuccess, "no memory");
+}
+"""
+
+
+def test_macro_calls_the_grammar_took_for_declarations_are_read_without_them() -> None:
+    c = facts(TYPE_CASTERS, "torch/csrc/utils/pybind.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("namespace", "pybind11", 1),
+        ("namespace", "pybind11::detail", 1),
+        ("struct", "pybind11::detail::type_caster", 3),
+        ("method", "pybind11::detail::type_caster::load", 6),
+        ("method", "pybind11::detail::type_caster::cast", 10),
+        ("function", "check", 13),
+    }
+    # a call statement the grammar reads stays, with the CUDA call that is evidence
+    assert [call.name for call in c.gpu_calls] == ["cudaMalloc"]
+
+
+def test_only_calls_on_error_lines_are_blanked() -> None:
+    source = b'  FOO(a, "x");\n  BAR(b, "y");\n  BAZ(\n    c, "z");\n  REGISTER_DISPATCH(s, &k);\n'
+    blanked = calls_at_errors_blanked(source, [1, 4, 5])
+    assert blanked.split(b"\n")[1] == b'  BAR(b, "y");'  # no error on its line
+    assert blanked.split(b"\n")[0].strip() == b""
+    assert blanked.split(b"\n")[2].strip() == blanked.split(b"\n")[3].strip() == b""
+    assert b"REGISTER_DISPATCH" in blanked  # a registration is read, never blanked
+    assert len(blanked) == len(source)
+    assert calls_at_errors_blanked(source, []) is source

@@ -22,7 +22,12 @@ from docgen.facts import CDefinition, CFacts, CInclude, CodeUse, FileFacts, Prob
 from docgen.scan import cfamily_walk
 from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_names import Walked
-from docgen.scan.cpp_blanking import Blanked, lone_macros_blanked, neutralise
+from docgen.scan.cpp_blanking import (
+    Blanked,
+    calls_at_errors_blanked,
+    lone_macros_blanked,
+    neutralise,
+)
 from docgen.scan.cpp_conditionals import (
     CONDITIONAL,
     OPENING,
@@ -250,6 +255,13 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         if inside is not parsed:
             again = parser.parse(inside).root_node
             rewalked = cfamily_walk.walk(again, data, inside, blanked.spans, dialect)
+            if _reads_better(walked, rewalked, root, again):
+                root, walked = again, rewalked
+    if root.has_error:  # macro calls the grammar took for declarations, read without them
+        unread = calls_at_errors_blanked(parsed, error_lines(root)[0])
+        if unread is not parsed:
+            again = parser.parse(unread).root_node
+            rewalked = cfamily_walk.walk(again, data, unread, blanked.spans, dialect)
             if _reads_better(walked, rewalked, root, again):
                 root, walked = again, rewalked
     definitions = walked.definitions

@@ -9,6 +9,7 @@ offset the parser reports is the file's own.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -186,6 +187,43 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
         out[start:end] = data[start:end].translate(BLANKED)
         names.add(name)
     return bytes(out), frozenset(names)
+
+
+def calls_at_errors_blanked(data: bytes, error_rows: Iterable[int]) -> bytes:
+    """Upper-case calls that start a line and end with their `;`, blanked with it where
+    one of their lines (1-based `error_rows`) holds a syntax error: in a class body
+    `PYBIND11_TYPE_CASTER(at::Tensor, _("torch.Tensor"));` reads as a method whose
+    parameters are expressions.  Only calls the grammar could not read: elsewhere a
+    call statement is read, and what it calls may be evidence (a CUDA call inside a
+    `TORCH_CHECK`); and never a call that wraps a declaration (`DEPRECATED(int f(int
+    x), "use g");`), whose name its syntax errors must keep showing as missing.  The
+    same bytes when there is none."""
+    rows = sorted(set(error_rows))
+    if not rows or b"(" not in data:
+        return data
+    starts = [0, *(m.end() for m in _NEWLINE.finditer(data))]
+    directives, calls = Directives(data), Calls(data)
+    out: bytearray | None = None
+    for match in _LONE_CALL.finditer(data):
+        start, name_end = match.span(1)
+        end = calls.args_end(name_end)
+        if end <= name_end or has_meaning(match.group(1).decode("ascii")):
+            continue
+        if SEMICOLON_REST.match(data, end) is None or directives.holds(start):
+            continue
+        if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
+            continue
+        first, last = bisect.bisect_right(starts, start), bisect.bisect_right(starts, end)
+        at = bisect.bisect_left(rows, first)
+        if at == len(rows) or rows[at] > last:
+            continue
+        stop = data.index(b";", end) + 1
+        out = out if out is not None else bytearray(data)
+        out[start:stop] = data[start:stop].translate(BLANKED)
+    return bytes(out) if out is not None else data
+
+
+_NEWLINE = re.compile(rb"\n")
 
 
 #: how a line ends that a new declaration may follow: `;` `{` `}`, or a comment's end
