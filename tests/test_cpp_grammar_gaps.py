@@ -306,3 +306,29 @@ def test_a_member_pointer_without_a_name_reads_as_a_pointer() -> None:
     # a named member pointer, and one in a parameter without a name, are left as written
     for written in (b"void f(void (S::*m)(int) const);", b"Z(int Z::*) noexcept {}"):
         assert grammar_gaps_blanked(written) is written
+
+
+def test_an_operator_called_by_name_on_this_reads_as_one_name_called() -> None:
+    """CUTLASS's iterators in torch's mem_eff_attention: `operator++();` as a statement."""
+    source = (
+        "struct It {\n"
+        "  It& operator++();\n"
+        "  It operator++(int) {\n"
+        "    It self(*this);\n"
+        "    operator++();\n"
+        "    return self;\n"
+        "  }\n"
+        "  operator bool() const;\n"
+        "};\n"
+    )
+    assert has_error(source.encode())
+    c = facts(source, "iterator.h")
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("struct", "It", 1),
+        ("operator", "It::operator++", 2),
+        ("operator", "It::operator++", 3),
+        ("operator", "It::operator bool", 8),
+    }
+    rewritten = grammar_gaps_blanked(source.encode())
+    assert b"    operator__();" in rewritten and b"It& operator++();" in rewritten

@@ -2,7 +2,8 @@
 
 tree-sitter-cpp 0.23 has no rule for a braced default argument
 (`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
-`= delete`, for an operator called by name on an object (`this->operator[](i)`),
+`= delete`, for an operator called by name on an object (`this->operator[](i)`, or
+`operator++();` on `this`),
 for the type of an anonymous enum (`enum : int {`, protobuf's generated classes),
 for a string or a header's name in a conditional's test (`#if
 C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for `using
@@ -38,6 +39,11 @@ _DELETED = re.compile(rb"\)(?:\s*(?:const|noexcept|&&?))*\s*(=\s*delete)\s*;")
 _BRACES = re.compile(rb"[{}]")
 #: `.operator` or `->operator`: an operator called by its name on an object
 _OPERATOR_CALL = re.compile(rb"(?:\.|->)[ \t]*operator(?!\w)")
+#: a symbol's operator called on `this` by its name, as a statement: `operator++();`
+#: (CUTLASS's iterators; declaring one always takes a type before it)
+_BARE_OPERATOR_CALL = re.compile(
+    rb"operator(?=[ \t]*(?:\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})[ \t]*\([^;\n]*\)[ \t]*;)"
+)
 #: what names the operator, up to its call's `(`: `()`, `[]`, `==`, ` bool`, ...
 _OPERATOR_TOKEN = re.compile(rb"(?:\(\)|\[\]|[^(\n]{1,40}?)(?=[ \t]*\()")
 #: the type of an enum without a name: `enum : int {` (a named one reads: `enum E : int {`)
@@ -99,6 +105,16 @@ def _type_macro_calls(parsed: bytes) -> Iterator[re.Match[bytes]]:
             yield call
 
 
+def _operator_calls(parsed: bytes) -> Iterator[re.Match[bytes]]:
+    """Each operator called by its name: on an object (`x.operator[](i)`), or on `this`
+    as a statement of its own (`operator++();`, after a line's start, `;`, `{` or `}`)."""
+    yield from _OPERATOR_CALL.finditer(parsed)
+    for bare in _BARE_OPERATOR_CALL.finditer(parsed):
+        before = parsed[max(0, bare.start() - 80) : bare.start()].rstrip(b" \t")
+        if not before or before.endswith((b"\n", b";", b"{", b"}")):
+            yield bare
+
+
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with braced default arguments read as `0`, `= delete` on a function
     blanked, operators called by name read as one name, an anonymous enum's type and
@@ -107,7 +123,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     of them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
-    has_operator_calls = b"operator" in parsed and _OPERATOR_CALL.search(parsed) is not None
+    operator_calls = list(_operator_calls(parsed)) if b"operator" in parsed else []
     enum_bases = list(whole_word_matches(_ANONYMOUS_ENUM_BASE, parsed)) if b"enum" in parsed else []
     has_test_literals = b"#" in parsed and _TEST_WITH_LITERAL.search(parsed) is not None
     using_typenames = (
@@ -120,7 +136,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     if not (
         has_braced
         or has_deleted
-        or has_operator_calls
+        or operator_calls
         or enum_bases
         or has_test_literals
         or using_typenames
@@ -161,8 +177,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     if has_deleted:
         for found in _DELETED.finditer(parsed):
             _blank(out, found.start(1), found.end(1))
-    if has_operator_calls:
-        for found in _OPERATOR_CALL.finditer(parsed):
+    if operator_calls:
+        for found in operator_calls:
             token = _OPERATOR_TOKEN.match(parsed, found.end())
             if token is not None:  # `operator[]` -> `operator__`: one name, called
                 out[token.start() : token.end()] = b"_" * (token.end() - token.start())
