@@ -45,6 +45,33 @@ def test_the_call_and_its_value_are_blanked_to_the_semicolon() -> None:
     assert names == frozenset({"TORCH_ARG"})
 
 
+def test_after_a_macro_call_line_a_value_on_the_next_lines_is_blanked_too() -> None:
+    """torch's `nn/options/loss.h` (43 syntax errors): the first `TORCH_ARG` follows a
+    line ending in `)`, so it stood where an attribute of that line's declaration
+    would; and a value may go on to the next line."""
+    source = (
+        "struct TORCH_API L1LossOptions {\n"
+        "  TORCH_OPTIONS_CTOR_VARIANT_ARG3(L1LossOptions, reduction, kNone, kMean, kSum)\n"
+        "\n"
+        "  TORCH_ARG(reduction_t, reduction) = torch::kMean;\n"
+        "  TORCH_ARG(std::optional<distance_function_t>, distance_function) =\n"
+        "      std::nullopt;\n"
+        "  double margin() const;\n"
+        "};\n"
+    )
+    c = facts(source, "torch/nn/options/loss.h", frozenset({"TORCH_API"}))
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("struct", "L1LossOptions", 1),
+        ("method", "L1LossOptions::margin", 7),
+    }
+    # an attribute on the line after a declaration is still one (`= 0;` a pure virtual)
+    annotated = (
+        b"virtual void f()\n    EXCLUSIVE(mu) = 0;\nvoid g(int x)\n    LOCKS_EXCLUDED(mu_);\n"
+    )
+    assert macros_in_use(annotated) == {"EXCLUSIVE", "LOCKS_EXCLUDED"}
+
+
 def test_a_comparison_or_a_call_with_code_after_it_is_no_such_use() -> None:
     source = b"FOO(x) == 1;\nBAR(y) = 2; int z;\n"
     assert lone_macros_blanked(source) == (source, frozenset())

@@ -123,8 +123,9 @@ _LONE_MACRO = LinePattern(
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`), perhaps
 #: after one underscore (`_PS256_CONST_TYPE(min_norm_pos, int, 0x00800000);`)
 _LONE_CALL = LinePattern(rb"[ \t]*(_?[A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
-#: the rest of a line after a call given a value: `= 1;` (no `==`), then nothing or a comment
-_ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;\n]*;" + LINE_REST.pattern)
+#: the rest after a call given a value: `= 1;` (no `==`; the value may go on to the next
+#: lines), then nothing or a comment
+_ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;{}]{0,200}?;" + LINE_REST.pattern)
 #: a function declared inside a call's arguments: a type, then a name called
 _DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
 #: an empty line: nothing after it goes on with the call before it

@@ -62,6 +62,19 @@ _LEADING_ATTRIBUTE = LinePattern(
 )
 
 
+#: what may follow an attribute on a declaration's next line: `= 0;`, `= default;` ...
+_SPECIAL_VALUE = re.compile(rb"\s*(?:0|default|delete)\s*;")
+
+
+def _declares_with_value(code: bytes, call: re.Match[bytes]) -> bool:
+    """Whether an `_ATTRIBUTE_CALL` match is a line of its own that declares with a value
+    (`TORCH_ARG(bool, log_target) = false;` after a line ending in `)`): a macro that
+    declares a field, not an attribute of the declaration before it."""
+    if code[call.end() - 1] != ord("=") or b"\n" not in code[call.start() : call.start(1)]:
+        return False
+    return _SPECIAL_VALUE.match(code, call.end()) is None
+
+
 _NEW = re.compile(rb"\bnew\s*$")
 #: how a byte read backwards moves the depth of parentheses
 _PAREN_DEPTH = {ord(")"): 1, ord("("): -1}
@@ -116,7 +129,11 @@ def macros_in_use(data: bytes) -> frozenset[str]:
         if last in _TYPE_KEYWORDS or (last and last not in KEYWORDS and not last.isupper()):
             found.add(m.group(1).decode("ascii"))
     found.update(m.group(1).decode("ascii") for m in _LEADING_ATTRIBUTE.finditer(code))
-    found.update(m.group(1).decode("ascii") for m in _ATTRIBUTE_CALL.finditer(code))
+    found.update(
+        m.group(1).decode("ascii")
+        for m in _ATTRIBUTE_CALL.finditer(code)
+        if not _declares_with_value(code, m)
+    )
     if b"class" not in code and b"struct" not in code and b"union" not in code:
         return frozenset(found - RESERVED)
     for m in _CLASS_HEAD_CALL.finditer(code):  # the call, and the macros before it
