@@ -332,3 +332,38 @@ def test_an_operator_called_by_name_on_this_reads_as_one_name_called() -> None:
     }
     rewritten = grammar_gaps_blanked(source.encode())
     assert b"    operator__();" in rewritten and b"It& operator++();" in rewritten
+
+
+def test_an_attribute_before_friend_is_read_around() -> None:
+    """c10's `strong_type.h`: 41 `[[nodiscard]]` before `friend`, each a syntax error."""
+    source = (
+        "template <typename T>\n"
+        "struct type {\n"
+        "  [[nodiscard]]\n"
+        "  friend constexpr T& value_of(type& t) noexcept { return t.val; }\n"
+        "  [[nodiscard]] friend bool operator==(const type& a, const type& b);\n"
+        "  [[nodiscard]] constexpr T& get() noexcept { return val; }\n"
+        "  T val;\n"
+        "};\n"
+    )
+    assert has_error(source.encode())
+    c = facts(source, "strong_type.h")
+    assert c.error_lines == ()
+    assert {("method", "type::get", 6), ("field", "type::val", 7)} <= inventory(c)
+    assert [d.name for d in c.definitions if d.line == 4] == ["value_of"]
+    rewritten = grammar_gaps_blanked(source.encode())
+    assert b"  [[nodiscard]] constexpr T& get()" in rewritten  # no friend after it
+
+
+def test_a_defaulted_friend_is_listed_as_a_friend_with_a_body_is() -> None:
+    """folly's `StableRadixSortTest.cpp`: `[[maybe_unused]] friend bool operator==(...) =
+    default;` defines the operator in the class; a friend only declared is not listed."""
+    source = (
+        "struct Item {\n"
+        "  [[maybe_unused]] friend bool operator==(const Item&, const Item&) = default;\n"
+        "  friend bool f(int);\n"
+        "};\n"
+    )
+    c = facts(source, "StableRadixSortTest.cpp")
+    assert c.error_lines == ()
+    assert inventory(c) == {("struct", "Item", 1), ("operator", "Item::operator==", 2)}

@@ -147,6 +147,13 @@ class Recorder:
         elif path.type == "string_literal":
             self.out.includes.append((node.start_point[0] + 1, raw.strip('"'), False))
 
+    def defaulted(self, node: Node) -> bool:
+        """Whether a declaration is a defaulted function's (`bool operator==(...) = default`)."""
+        return node.type == "declaration" and any(
+            (value := d.child_by_field_name("value")) is not None and self.text(value) == "default"
+            for d in node.children_by_field_name("declarator")
+        )
+
     def imported(self, node: Node) -> None:
         """`#import <x.h>` (torch's Metal and Core ML headers): an `#include` read once."""
         directive = node.child_by_field_name("directive")

@@ -90,10 +90,10 @@ class _Walker(Recorder):
                 stack.extend(self.function_definition(frame))
                 stack.extend(self.type_defined(frame))
             elif kind == "friend_declaration":  # a friend defined in the class is a function
-                stack.extend(
+                stack.extend(  # (`= default` defines one too)
                     Frame(c, frame.scope, frame.in_class, frame.file_local)
                     for c in node.named_children
-                    if c.type == "function_definition"
+                    if c.type == "function_definition" or self.defaulted(c)
                 )
             elif kind in ("declaration", "field_declaration"):
                 stack.extend(self.declaration(frame))

@@ -3,21 +3,22 @@
 tree-sitter-cpp 0.23 has no rule for a braced default argument
 (`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
 `= delete`, for an operator called by name on an object (`this->operator[](i)`, or
-`operator++();` on `this`),
-for the type of an anonymous enum (`enum : int {`, protobuf's generated classes),
-for a string or a header's name in a conditional's test (`#if
-C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for `using
-typename Base<T>::type;` in a class body, for a pointer to a member without a name
-(`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T C::*>`) nor
-for a macro that makes a type (`ql_head(tcache_t) tcache_ql;`, `typedef
-rb_tree(prof_tctx_t) prof_tctx_tree_t;` in jemalloc; C's grammar reads those): each
-makes a syntax error, and the generated headers of PyTorch hold thousands of them.
-The bytes the grammar reads get `0` in place of the braces, the string and the name
-(newlines kept), spaces in place of `= delete`, of the enum's type, of `typename`
-after `using` and of a member pointer's class (a plain pointer for the grammar), one
-name in place of `operator[]`, and `<...>` in place of a type macro's parentheses (a
-template's arguments), so that every offset stays the original's; what a page shows
-is cut from the original bytes.
+`operator++();` on `this`), for the type of an anonymous enum (`enum : int {`,
+protobuf's generated classes), for a string or a header's name in a conditional's
+test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for
+`using typename Base<T>::type;` in a class body, for a pointer to a member without a
+name (`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T C::*>`),
+for an attribute before `friend` (`[[nodiscard]] friend T& value_of(...)` in c10's
+`strong_type.h`) nor for a macro that makes a type (`ql_head(tcache_t) tcache_ql;`,
+`typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;` in jemalloc; C's grammar reads
+those): each makes a syntax error, and the generated headers of PyTorch hold
+thousands of them.  The bytes the grammar reads get `0` in place of the braces, the
+string and the name (newlines kept), spaces in place of `= delete`, of the enum's
+type, of `typename` after `using`, of an attribute before `friend` and of a member
+pointer's class (a plain pointer for the grammar), one name in place of
+`operator[]`, and `<...>` in place of a type macro's parentheses (a template's
+arguments), so that every offset stays the original's; what a page shows is cut
+from the original bytes.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ _MEMBER_POINTER_CLASS = re.compile(
     rb"(?<=\()[ \t]*(" + _MEMBER_CLASS + rb")\*[ \t]*\)"
     rb"|(?<=[\w>] )(" + _MEMBER_CLASS + rb")\*(?=[ \t]*[>,])"
 )
+#: a standard attribute before `friend`, which the grammar reads only after it
+_ATTRIBUTE_BEFORE_FRIEND = re.compile(rb"\[\[[^\[\]\n]{1,80}\]\](?=\s*friend\b)")
 #: a macro call that makes a type, then the name it declares, on a line of its own:
 #: `ql_head(tcache_slow_t) tcache_ql;`, `typedef rb_tree(T) tree_t;` (no statement
 #: or declaration of C++ reads `name(type) name;`: a keyword or `override` is excluded)
@@ -133,6 +136,11 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     )
     type_macros = list(_type_macro_calls(parsed))
     member_pointers = list(_MEMBER_POINTER_CLASS.finditer(parsed)) if b"::*" in parsed else []
+    friend_attributes = (
+        list(_ATTRIBUTE_BEFORE_FRIEND.finditer(parsed))
+        if b"[[" in parsed and b"friend" in parsed
+        else []
+    )
     if not (
         has_braced
         or has_deleted
@@ -142,9 +150,12 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         or using_typenames
         or type_macros
         or member_pointers
+        or friend_attributes
     ):
         return parsed
     out = bytearray(parsed)
+    for attribute in friend_attributes:  # `[[nodiscard]] friend` -> `              friend`
+        _blank(out, *attribute.span())
     for pointer in member_pointers:  # `(C::*)` -> `(   *)`
         group = 1 if pointer.start(1) >= 0 else 2
         _blank(out, *pointer.span(group))
