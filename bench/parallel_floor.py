@@ -25,9 +25,10 @@ BENCH = Path(__file__).resolve().parent
 #: the parse, split between `jobs` forked processes (one: this process alone)
 SPLIT_PARSE = r"""
 import os, sys
+from pathlib import Path
 import libcst
 root, jobs = sys.argv[1], int(sys.argv[2])
-files = sorted((p.stat().st_size, str(p)) for p in __import__("pathlib").Path(root).rglob("*.py"))
+files = sorted((p.stat().st_size, str(p)) for p in Path(root).rglob("*.py"))
 shares, loads = [[] for _ in range(jobs)], [0] * jobs
 for size, path in reversed(files):
     least = loads.index(min(loads))

@@ -230,6 +230,12 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
 
     parser = tree_sitter.Parser(language(dialect))
     tree = parser.parse(parsed)
+
+    def read(rewritten: bytes) -> tuple[tree_sitter.Node, Walked]:
+        """A fresh parse of other bytes for the same file, walked."""
+        again = parser.parse(rewritten).root_node
+        return again, cfamily_walk.walk(again, data, rewritten, blanked.spans, dialect)
+
     root = tree.root_node
     walked = cfamily_walk.walk(root, data, parsed, blanked.spans, dialect)
     if root.has_error and OPENING.search(parsed) and error_at_branch(root):
@@ -248,27 +254,26 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if _reads_better(walked, rewalked, root, retry) or (whole and not retry.has_error):
             root, walked = retry, rewalked
+
+    # Two more readings, each kept when it finds more names or loses none with fewer
+    # errors: conditionals inside parentheses (parameters, arguments) with every branch
+    # read at once; and without the macro calls the grammar took for declarations.
+    def better(
+        rewritten: bytes, root: tree_sitter.Node, walked: Walked
+    ) -> tuple[tree_sitter.Node, Walked]:
+        if rewritten is parsed:  # nothing to read differently
+            return root, walked
+        again, rewalked = read(rewritten)
+        return (again, rewalked) if _reads_better(walked, rewalked, root, again) else (root, walked)
+
     if root.has_error and _conditional_at_error(parsed, root):
-        # Conditionals inside parentheses (parameters, arguments): every branch read at
-        # once, kept when that finds more names or loses none with fewer errors.
-        inside = parenthesized_conditionals_blanked(parsed)
-        if inside is not parsed:
-            again = parser.parse(inside).root_node
-            rewalked = cfamily_walk.walk(again, data, inside, blanked.spans, dialect)
-            if _reads_better(walked, rewalked, root, again):
-                root, walked = again, rewalked
-    if root.has_error:  # macro calls the grammar took for declarations, read without them
-        unread = calls_at_errors_blanked(parsed, error_lines(root)[0])
-        if unread is not parsed:
-            again = parser.parse(unread).root_node
-            rewalked = cfamily_walk.walk(again, data, unread, blanked.spans, dialect)
-            if _reads_better(walked, rewalked, root, again):
-                root, walked = again, rewalked
+        root, walked = better(parenthesized_conditionals_blanked(parsed), root, walked)
+    if root.has_error:
+        root, walked = better(calls_at_errors_blanked(parsed, error_lines(root)[0]), root, walked)
     definitions = walked.definitions
     if taken:  # the macros of the directives taken out of enum bodies, read alone
-        alone = directives_alone(parsed, taken)
-        read = cfamily_walk.walk(parser.parse(alone).root_node, data, alone, blanked.spans, dialect)
-        macros = [d for d in read.definitions if d.kind == "macro"]
+        alone = read(directives_alone(parsed, taken))[1]
+        macros = [d for d in alone.definitions if d.kind == "macro"]
         definitions = in_line_order(definitions, macros)
     problems = list(decoded.problems)
     problems.extend(

@@ -175,12 +175,10 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
         if assigned is not None:  # `TORCH_ARG(size_t, batch_size) = 1;`: no call is assigned to
             end = data.index(b";", end) + 1
         elif rest is None:
-            declared = SEMICOLON_REST.match(data, end)
-            if declared is None or not _at_file_scope(data, _LONE_CALL.line_start(match), start):
+            stop = _statement_end(data, name_end, end)
+            if stop is None or not _at_file_scope(data, _LONE_CALL.line_start(match), start):
                 continue
-            if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
-                continue  # it wraps a declaration (`DEPRECATED(int f(int x), "use g")`)
-            end = data.index(b";", end) + 1
+            end = stop
         elif not _BLANK_LINE.match(data, rest.end()) and _GOES_ON.match(
             data[rest.end() : rest.end() + 200].lstrip()
         ):
@@ -210,21 +208,30 @@ def calls_at_errors_blanked(data: bytes, error_rows: Iterable[int]) -> bytes:
         end = calls.args_end(name_end)
         if end <= name_end or has_meaning(match.group(1).decode("ascii")):
             continue
-        if SEMICOLON_REST.match(data, end) is None or directives.holds(start):
-            continue
-        if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
+        stop = _statement_end(data, name_end, end)
+        if stop is None or directives.holds(start):
             continue
         first, last = bisect.bisect_right(starts, start), bisect.bisect_right(starts, end)
         at = bisect.bisect_left(rows, first)
         if at == len(rows) or rows[at] > last:
             continue
-        stop = data.index(b";", end) + 1
         out = out if out is not None else bytearray(data)
         out[start:stop] = data[start:stop].translate(BLANKED)
     return bytes(out) if out is not None else data
 
 
 _NEWLINE = re.compile(rb"\n")
+
+
+def _statement_end(data: bytes, name_end: int, end: int) -> int | None:
+    """Where a call whose arguments end at `end` ends as a statement, after its `;`; None
+    when something other than `;` (and a comment) follows it on its line, or when it
+    wraps a declaration (`DEPRECATED(int f(int x), "use g");`)."""
+    if SEMICOLON_REST.match(data, end) is None:
+        return None
+    if _DECLARED_INSIDE.search(data, data.index(b"(", name_end) + 1, end):
+        return None
+    return data.index(b";", end) + 1
 
 
 #: how a line ends that a new declaration may follow: `;` `{` `}`, or a comment's end

@@ -119,11 +119,12 @@ def _operator_calls(parsed: bytes) -> Iterator[re.Match[bytes]]:
 
 
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
-    """`parsed` with braced default arguments read as `0`, `= delete` on a function
-    blanked, operators called by name read as one name, an anonymous enum's type and
-    `using typename` blanked, a conditional's strings and header names read as `0` and
-    a type macro's parentheses read as a template's; the same bytes when it has none
-    of them (most files)."""
+    """`parsed` with every form of the module's docstring rewritten: braced default
+    arguments and a conditional's strings and header names read as `0`, operators
+    called by name as one name, a type macro's parentheses as a template's; `= delete`
+    on a function, an anonymous enum's type, `using typename`, an attribute before
+    `friend` and a member pointer's class blanked.  The same bytes when it has none of
+    them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     operator_calls = list(_operator_calls(parsed)) if b"operator" in parsed else []
@@ -156,9 +157,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     out = bytearray(parsed)
     for attribute in friend_attributes:  # `[[nodiscard]] friend` -> `              friend`
         _blank(out, *attribute.span())
-    for pointer in member_pointers:  # `(C::*)` -> `(   *)`
-        group = 1 if pointer.start(1) >= 0 else 2
-        _blank(out, *pointer.span(group))
+    for pointer in member_pointers:  # `(C::*)` -> `(   *)`: the one group that matched
+        _blank(out, *pointer.span(pointer.lastindex or 0))
     for call in type_macros:  # `ql_head(T) name;` -> `ql_head<T> name;`
         out[call.start(2)], out[call.start(3)] = ord("<"), ord(">")
     for using in using_typenames:
