@@ -515,6 +515,8 @@ def test_symlink_outside_is_skipped_and_never_opened(
 
     monkeypatch.setattr(discover_module.os, "open", spy_open)
     monkeypatch.setattr(discover_module.os, "access", spy_access)
+    # a reader whose access the mode does not decide: every other file is asked about
+    monkeypatch.setattr(discover_module.os, "getuid", lambda: NOBODY, raising=False)
     d = discover(repo)
     assert paths(d) == ["a.py", "b.md"]
     assert reasons(d) == {
@@ -626,12 +628,58 @@ def test_permission_error_on_open_is_reported(
 
     monkeypatch.setattr(discover_module.os, "open", refuse_open)
     monkeypatch.setattr(discover_module.os, "access", refuse_access)
+    # A reader who neither owns the files nor is the superuser: the system decides.
+    monkeypatch.setattr(discover_module.os, "getuid", lambda: NOBODY, raising=False)
     d = discover(tmp_path)
     assert paths(d) == ["ok.py"]
     assert reasons(d) == {
         "locked.md": "unreadable: Permission denied",
         "locked.py": "unreadable: Permission denied",
     }
+
+
+#: a user id that owns no test file
+NOBODY = 65534
+
+
+def _stat(mode: int, uid: int) -> os.stat_result:
+    return os.stat_result((stat.S_IFREG | mode, 1, 1, 1, uid, 0, 10, 0, 0, 0))
+
+
+@pytest.mark.parametrize(
+    ("mode", "owner", "reader", "decided"),
+    [
+        (0o600, 1000, 1000, True),  # the owner's read bit
+        (0o400, 1000, 1000, True),
+        (0o200, 1000, 1000, False),  # the owner without it: asked (and refused)
+        (0o000, 1000, 0, True),  # the superuser reads any file
+        (0o644, 1000, 2000, False),  # another user: access lists may decide, so asked
+        (0o600, 1000, -1, False),  # no user id (no getuid): asked
+    ],
+)
+def test_readability_is_decided_by_the_mode_only_where_it_is_certain(
+    mode: int, owner: int, reader: int, decided: bool
+) -> None:
+    assert discover_module._readable_by_mode(_stat(mode, owner), reader) is decided
+
+
+@pytest.mark.skipif(os.name != "posix", reason="user ids are POSIX")
+def test_a_file_readable_by_its_mode_is_not_asked_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path, "mine.py")
+    asked: list[str] = []
+
+    def access(path: str, mode: int) -> bool:
+        asked.append(path)
+        return True
+
+    monkeypatch.setattr(discover_module.os, "access", access)
+    assert paths(discover(tmp_path)) == ["mine.py"]
+    assert asked == []  # the test's own file: its owner (or the superuser) reads it
+    monkeypatch.setattr(discover_module.os, "getuid", lambda: NOBODY)
+    assert paths(discover(tmp_path)) == ["mine.py"]
+    assert [os.path.basename(p) for p in asked] == ["mine.py"]
 
 
 def test_unlistable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -81,6 +81,27 @@ def test_a_row_that_no_longer_holds_its_digest_is_missing(tmp_path: Path) -> Non
     assert stored.get(path) is None and stored.get("gone.py") is None
 
 
+def test_rows_of_another_facts_key_are_forgotten_by_the_next_build(tmp_path: Path) -> None:
+    """Rows made by other code of docgen's (another facts key) are deleted, whether their
+    path is still in the tree or not; the rows of this build's key are kept."""
+    database, rows = _database(tmp_path)
+    kept = sorted(rows)[0]
+    with sqlite3.connect(database) as conn:
+        conn.execute(
+            "INSERT INTO files SELECT 'gone/old.py', stamp, sha256, 'other code', digest, "
+            "summary, facts FROM files WHERE path = ?",
+            (kept,),
+        )
+    conn.close()
+    edited = tmp_path / "cpplike" / "README.md"  # a build with something to do
+    edited.write_text(edited.read_text() + "\nOne more line.\n")
+    run_build(tmp_path / "cpplike", tmp_path / "out", jobs=1)
+    with sqlite3.connect(database) as conn:
+        after = {path for (path,) in conn.execute("SELECT path FROM files")}
+    conn.close()
+    assert after == set(rows)
+
+
 def test_a_state_of_another_version_reads_as_none(tmp_path: Path) -> None:
     out = tmp_path / "out"
     run_build(copy_sample("cpplike", tmp_path), out, jobs=1)

@@ -68,8 +68,10 @@ CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".
 HEADER_TEMPLATE_SUFFIXES: tuple[str, ...] = (".h.in", ".hpp.in", ".h.cmake", ".h.cmakein", ".inc")
 
 
+@cache
 def is_cfamily(path: str) -> bool:
-    """Whether a file is C, C++ or CUDA, a source or a header."""
+    """Whether a file is C, C++ or CUDA, a source or a header (remembered as
+    `language_for` is: a build asks it of every file a few dozen thousand times)."""
     return language_for(path) in C_FAMILY
 
 

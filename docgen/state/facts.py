@@ -230,9 +230,13 @@ class FactsCache:
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
         gone = [(p,) for p in self._rows if p not in keep]
-        marks = ", ".join("?" * len(self._keys))
-        stale = self._conn.execute(f"SELECT path FROM files WHERE key NOT IN ({marks})", self._keys)
-        gone += list(stale)
+        # Rows of other facts keys are looked for only when there are more rows than this
+        # build read: the count walks the paths' small index, the search every whole row.
+        (rows,) = self._conn.execute("SELECT count(*) FROM files").fetchone()
+        if rows > len(self._rows):
+            marks = ", ".join("?" * len(self._keys))
+            query = f"SELECT path FROM files WHERE key NOT IN ({marks})"
+            gone += list(self._conn.execute(query, self._keys))
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
 
 
