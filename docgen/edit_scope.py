@@ -7,7 +7,8 @@ removes or renames no file, changes no C-family file and leaves every changed
 file's kind, tags and test suite as they were, those can differ only for:
 
 - the changed files themselves;
-- the files they import, now or before the edit (their importers' lines);
+- the files they import, now or before the edit, on lines that came, went or moved
+  (an "Imported by" entry shows an importer's lines of its imports of the file);
 - files with a test suite (a class's chain of bases may lead through a changed file);
 - Markdown files (a link's state follows the file it leads to);
 
@@ -72,8 +73,11 @@ def edit_scope(
     for path, (before, after) in edits.items():
         if before is None or after is None or not _same_standing(before, after):
             return None
-        imported.update(_targets(index.graph, path, before.imports))
-        imported.update(_targets(index.graph, path, after.imports))
+        # An imported file's pages show an importer's lines of its imports of it: only
+        # the files whose such lines came, went or moved.
+        lines_before = _target_lines(index.graph, path, before.imports)
+        lines_after = _target_lines(index.graph, path, after.imports)
+        imported.update(target for target, _ in lines_before ^ lines_after)
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
@@ -99,6 +103,10 @@ def _same_standing(before: FileSummary, after: FileSummary) -> bool:
     return (before.kind, before.tags, before.suite) == (after.kind, after.tags, after.suite)
 
 
-def _targets(graph: ImportGraph, path: str, imports: Iterable[Import] | None) -> set[str]:
-    """The repository files a file's imports lead to, resolved as this build resolves."""
-    return {t for target in graph.resolve(path, imports or ()) for t in target.targets}
+def _target_lines(
+    graph: ImportGraph, path: str, imports: Iterable[Import] | None
+) -> set[tuple[str, int]]:
+    """(file, line) of each repository file a file's imports lead to, on each line that
+    imports it, resolved as this build resolves."""
+    resolved = graph.resolve(path, imports or ())
+    return {(t, target.line) for target in resolved for t in target.targets}

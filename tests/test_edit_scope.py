@@ -152,6 +152,30 @@ def test_a_leaf_edit_digests_the_pages_of_the_file_its_imports_tests_and_markdow
     assert "minitorch/nn/modules.py" in digested
 
 
+def test_the_files_a_leaf_imports_are_digested_only_when_its_import_lines_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An imported file's pages show its importers' lines of their imports of it: an
+    edit that leaves those lines as they were cannot change them."""
+    repo, out = built_copy("torchlike", tmp_path)
+    leaf = repo / "minitorch/utils/helpers.py"
+    leaf.write_text(leaf.read_text() + "\n\nimport minitorch.version\n")
+    run_build(repo, out, jobs=1)
+    digested = _count_docs_digests(monkeypatch)
+    folders = _count_docs_digests(monkeypatch, "folder_doc")
+    leaf.write_text(leaf.read_text() + "\n\ndef added():\n    return 1\n")
+    run_build(repo, out, jobs=1)
+    assert "minitorch/utils/helpers.py" in digested
+    assert "minitorch/version.py" not in digested  # its import of it on the same line
+    assert {"", "minitorch", "minitorch/utils"} <= set(folders)
+    assert page_files(out) == clean_pages(repo, tmp_path)
+    digested.clear()
+    leaf.write_text("# a line above every import\n" + leaf.read_text())
+    run_build(repo, out, jobs=1)
+    assert "minitorch/version.py" in digested  # "Imported by" shows the line it moved to
+    assert page_files(out) == clean_pages(repo, tmp_path)
+
+
 def test_an_edit_of_a_test_base_class_renders_the_test_files_that_use_it(
     tmp_path: Path,
 ) -> None:
