@@ -100,7 +100,10 @@ class CFamilyRelations:
     def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
         weights: dict[str, Counter[tuple[str, str]]] = {}
         for edge in self.diagram:
-            weights.setdefault(edge.folder, Counter())[(edge.source, edge.target)] = edge.count
+            counts = weights.get(edge.folder)
+            if counts is None:  # not `setdefault`, which would make a Counter for every edge
+                counts = weights[edge.folder] = Counter()
+            counts[(edge.source, edge.target)] = edge.count
         return weights
 
 
@@ -152,7 +155,7 @@ def relations_key(
     head = json.dumps([RELATIONS_FORMAT, code, list(include_roots), sorted(wanted)])
     # Thousands of paths joined by NUL, which no path holds, rather than encoded as JSON.
     cfamily = "".join(f"{p}\0{digests.get(p, '')}\0" for p in ordered if is_cfamily(p))
-    named = "".join(f"{p}\0" for p in ordered if posixpath.basename(p) in wanted)
+    named = "".join(f"{p}\0" for p in ordered if p.rpartition("/")[2] in wanted)  # basename
     text = f"{head}\0\0{cfamily}\0{named}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 

@@ -152,8 +152,9 @@ def resolve_import(
 ) -> ImportTarget:
     """`cache`, kept over one graph's imports, resolves each distinct import once (the
     same `import torch` is in thousands of files)."""
-    absolute = absolute_module(imp, package)
-    written = imp.module if imp.module is not None else "." * imp.level
+    module = imp.module
+    absolute = (module or "") if imp.level == 0 else absolute_module(imp, package)
+    written = module if module is not None else "." * imp.level
     key = (absolute, imp.is_from, imp.names)
     found = cache.get(key) if cache is not None else None
     if found is None:
@@ -162,7 +163,12 @@ def resolve_import(
             cache[key] = found
     if self_path in found:
         found = tuple(t for t in found if t != self_path)
-    return ImportTarget(imp.line, written, absolute, found, imp.names)
+    # The tuple made directly: a build resolves every import of the tree, and the named
+    # tuple's own constructor is a Python function.
+    return _new_tuple(ImportTarget, (imp.line, written, absolute, found, imp.names))
+
+
+_new_tuple = tuple.__new__
 
 
 def resolve_imports(

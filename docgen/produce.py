@@ -48,13 +48,21 @@ def template_errors() -> Iterator[None]:
 
 class PageJob(NamedTuple):
     """One page of a build: the digest of its inputs and its text, each made on demand
-    (a tuple: a build plans one per page, tens of thousands)."""
+    from the page's `key` by functions that pages of one kind share (a tuple, and no
+    callable of its own: a build plans one per page, tens of thousands)."""
 
     name: str
-    inputs: Callable[[], str]
-    render: Callable[[], str]
+    digest: Callable[[str], str]  # the digest of the inputs of the page with this key
+    text: Callable[[str], str]  # the text of the page with this key
+    key: str  # the file, folder or keyword page the page is made for
     source: str = ""  # the file whose docs or keyword page this is ("" for other pages)
     folder: str | None = None  # the folder whose page this is (None for other pages)
+
+    def inputs(self) -> str:
+        return self.digest(self.key)
+
+    def render(self) -> str:
+        return self.text(self.key)
 
 
 @dataclass(frozen=True)
@@ -192,46 +200,30 @@ def plan_pages(
         common_inputs(options, index.project), index, renderer.lookup, facts_digests
     )
     pages: list[PageJob] = []
+    add = pages.append
+    docs_inputs, docs_text = digests.docs, renderer.docs_page
+    kw_inputs, kw_text = digests.kw, renderer.kw_page
     for path in index.documented_paths():
-        pages.append(
-            PageJob(
-                docs_page(path),
-                partial(digests.docs, path),
-                partial(renderer.docs_page, path),
-                path,
-            )
-        )
-        pages.append(
-            PageJob(kw_page(path), partial(digests.kw, path), partial(renderer.kw_page, path), path)
-        )
+        add(PageJob(docs_page(path), docs_inputs, docs_text, path, path))
+        add(PageJob(kw_page(path), kw_inputs, kw_text, path, path))
+    index_inputs, index_text = digests.folder_index, renderer.folder_index
+    doc_inputs, doc_text = digests.folder_doc, renderer.folder_doc
     for folder in index.folders:
-        pages.append(
-            PageJob(
-                folder_index(folder),
-                partial(digests.folder_index, folder),
-                partial(renderer.folder_index, folder),
-                folder=folder,
-            )
-        )
-        pages.append(
-            PageJob(
-                folder_doc(folder),
-                partial(digests.folder_doc, folder),
-                partial(renderer.folder_doc, folder),
-                folder=folder,
-            )
-        )
+        add(PageJob(folder_index(folder), index_inputs, index_text, folder, folder=folder))
+        add(PageJob(folder_doc(folder), doc_inputs, doc_text, folder, folder=folder))
     keyword = keyword_sites(digests.common)
     with template_errors():
         keywords = renderer.keyword_plan(keyword.sites, kept=keyword.kept)
+        jobs = {job.page: job for job in keywords.jobs}
+
+        def keyword_inputs(page: str) -> str:
+            return digests.keyword_page(page, jobs[page].inputs)
+
+        def keyword_text(page: str) -> str:
+            return renderer.render_keywords(jobs[page].make)
+
         for job in keywords.jobs:
-            pages.append(
-                PageJob(
-                    job.page,
-                    partial(digests.keyword_page, job.page, job.inputs),
-                    partial(renderer.render_keywords, job.make),
-                )
-            )
+            add(PageJob(job.page, keyword_inputs, keyword_text, job.page))
     conflicts = set(page_conflicts([*(job.name for job in pages), *keywords.kept]))
     writable = [job for job in pages if job.name not in conflicts]
     key = scope_key(digests.common, index.files, renderer.lookup.test_files)

@@ -68,6 +68,15 @@ def test_a_forward_protocol_opens_no_block() -> None:
     assert blanked.split(b"\n")[1] == b"int f(void);"
 
 
+def test_a_file_whose_only_objective_c_is_a_forward_protocol_has_it_blanked() -> None:
+    data = b"@protocol MTLDevice;\nint f(void);\n"
+    blanked, blocks = objective_c_blanked(data)
+    assert blocks == (ObjcBlock(1, 1, "@protocol MTLDevice;"),)
+    assert blanked == b" " * len("@protocol MTLDevice;") + b"\nint f(void);\n"
+    facts = scan("ops/mps/Device.h", data)
+    assert facts.cfamily is not None and facts.cfamily.error_lines == ()
+
+
 def test_an_interface_never_closed_is_left_alone() -> None:
     data = b"// see @interface in the docs\n@interface A\nint f(void);\n"
     assert objective_c_blanked(data) == (data, ())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,7 +26,7 @@ class Calls:
 
 
 def plan_of(names: list[str], previous: dict[str, str], calls: Calls) -> PagePlan:
-    jobs = [PageJob(n, partial(calls.inputs, n), partial(calls.render, n)) for n in names]
+    jobs = [PageJob(n, calls.inputs, calls.render, n) for n in names]
     return PagePlan(jobs, previous, [])
 
 

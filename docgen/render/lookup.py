@@ -70,9 +70,11 @@ class RepoLookup:
         stubs: dict[str, set[str]] = {}
         self.line_counts: dict[str, int] = {}
         self._tag_names: dict[str, tuple[str, ...]] = {}
+        c_summaries, summary_of = index.c_summaries, index.files.summary
         for path in index.files:
-            summary = index.c_summaries.get(path)
-            kept = index.files.summary(path) if summary is None else None
+            folder = folder_of(path)
+            summary = c_summaries.get(path)
+            kept = summary_of(path) if summary is None else None
             if summary is not None:
                 kind, tags, self.line_counts[path] = summary.kind, summary.tags, summary.line_count
                 for name in summary.stubs:
@@ -89,8 +91,11 @@ class RepoLookup:
                         stubs.setdefault(r.name, set()).add(path)
             self._tag_names[path] = tags
             if kind != "binary":
-                documented.setdefault(folder_of(path), []).append(path)
-            direct_kinds.setdefault(folder_of(path), Counter())[kind] += 1
+                documented.setdefault(folder, []).append(path)
+            kinds = direct_kinds.get(folder)
+            if kinds is None:  # not `setdefault`, which would make a Counter for every file
+                kinds = direct_kinds[folder] = Counter()
+            kinds[kind] += 1
             if kind == "python" and "test" in tags:
                 tests.add(path)
                 stem = stem_tested_by(path)
@@ -101,7 +106,10 @@ class RepoLookup:
         # once per file and folder above it.
         for folder, kinds in direct_kinds.items():
             for above in folder_chain(folder):
-                self._tree_kinds.setdefault(above, Counter()).update(kinds)
+                tree = self._tree_kinds.get(above)
+                if tree is None:
+                    tree = self._tree_kinds[above] = Counter()
+                tree.update(kinds)
         #: folder -> its import diagram, made once per build for its page and its digest
         self._diagrams: dict[str, DiagramView | None] = {}
         #: every folder's diagram edges, made in one pass when the first diagram is asked for

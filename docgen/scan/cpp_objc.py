@@ -36,7 +36,9 @@ def objective_c_blanked(data: bytes) -> tuple[bytes, tuple[ObjcBlock, ...]]:
     """`data` with each Objective-C block (`@interface`/`@protocol`/`@implementation` to
     its `@end`) and forward declaration blanked, and those blocks; the same bytes when
     there is none (nearly every file)."""
-    if b"@" not in data or (b"@end" not in data and b"@class" not in data):
+    if b"@" not in data or (
+        b"@end" not in data and b"@class" not in data and b"@protocol" not in data
+    ):
         return data, ()
     spans: list[tuple[int, int]] = []
     at = 0
