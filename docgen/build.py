@@ -137,6 +137,7 @@ def build_pages(
         report = shard_report(discovery, scan.scanned, scan.reused, options)
         report.notices[:0] = scan.notices
         return clock.finish(report, "write")
+    from docgen.graph_kept import graph_to_keep
     from docgen.index import build_index
     from docgen.keyword_sites import read_keyword_sites, store_letters, store_sites
     from docgen.produce import make_pages, plan_pages
@@ -151,6 +152,8 @@ def build_pages(
         scan.relations,
         scan.summaries,
         scan.patch,
+        scan.kept_graph,
+        scan.graph_edits,
     )
     clock.lap("index")
     with open_state(options.out) as state:
@@ -196,6 +199,9 @@ def build_pages(
         store_letters(state, plan.keywords, plan.common, unwritten)
         if relations is not None:
             state.keep_relations(*relations)
+        graph = graph_to_keep(index, scan.facts_digests, options.source_roots, scan.kept_graph)
+        if graph is not None:
+            state.keep_import_graph(*graph)
         if not unwritten:  # a page left as it was would be missed by a digest kept
             state.keep_page_scope(plan.scope_key)
     report.held = (discovery, scan, index, plan, made)

@@ -206,13 +206,8 @@ def build_graph(files: Iterable[ModuleImports], roots: Sequence[str] = SOURCE_RO
     neither modules nor importers here; their own imports are still resolved
     for their pages.
     """
-    python_files = sorted((f for f in files if f.kind == "python"), key=lambda f: f.path)
-    modules, names = map_modules((f.path for f in python_files if is_module(f.path)), roots)
-    for f in python_files:
-        if not is_module(f.path):
-            stub_name = _own_name(f.path, roots)
-            if stub_name is not None:
-                names[f.path] = stub_name
+    python_files = python_modules(files)
+    modules, names = module_maps(python_files, roots)
     imports: dict[str, tuple[ImportTarget, ...]] = {}
     importers: dict[str, set[str]] = {}
     cache: TargetCache = {}
@@ -231,6 +226,37 @@ def build_graph(files: Iterable[ModuleImports], roots: Sequence[str] = SOURCE_RO
         imports=MappingProxyType(imports),
         imported_by=MappingProxyType({k: tuple(sorted(v)) for k, v in sorted(importers.items())}),
     )
+
+
+def python_modules(files: Iterable[ModuleImports]) -> list[ModuleImports]:
+    """The Python files among these, by path: the graph's own files."""
+    return sorted((f for f in files if f.kind == "python"), key=lambda f: f.path)
+
+
+def module_maps(
+    python_files: Sequence[ModuleImports], roots: Sequence[str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Dotted name -> module file, and each file's own name (stubs' included): what the
+    imports are resolved against (see `map_modules`)."""
+    modules, names = map_modules((f.path for f in python_files if is_module(f.path)), roots)
+    for f in python_files:
+        if not is_module(f.path):
+            stub_name = _own_name(f.path, roots)
+            if stub_name is not None:
+                names[f.path] = stub_name
+    return modules, names
+
+
+def imported_files(
+    path: str,
+    imports: Iterable[Import] | None,
+    modules: Mapping[str, str],
+    names: Mapping[str, str],
+) -> set[str]:
+    """The files a module's imports lead to (none for a stub, which imports nothing)."""
+    if imports is None or not is_module(path):
+        return set()
+    return {t for r in resolve_imports(path, imports, modules, names) for t in r.targets}
 
 
 def is_module(path: str) -> bool:

@@ -21,6 +21,7 @@ from docgen.file_summary import FileSummary
 from docgen.file_table import FileTable
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.graph import ImportGraph, ModuleImports, build_graph
+from docgen.graph_kept import GraphEdit, KeptGraph, patched_graph
 from docgen.includes import IncludeGraph, build_include_graph
 from docgen.links import folder_chain, folder_of
 from docgen.scan.languages import is_cfamily
@@ -85,6 +86,9 @@ class RepoIndex:
     #: the folders' diagram edges made by includes, as kept with the relations (None:
     #: made from `includes` when first needed)
     include_weights: dict[str, Counter[tuple[str, str]]] | None = None
+    #: the folders' diagram edges made by imports, as kept by the last build and brought
+    #: up to date (None: made from `graph` when first needed)
+    import_weights: dict[str, Counter[tuple[str, str]]] | None = None
 
     @cached_property
     def includes(self) -> IncludeGraph:
@@ -127,11 +131,15 @@ def build_index(
     relations: KeptRelations | None = None,
     summaries: Mapping[str, FileSummary] | None = None,
     patch: RelationsPatch | None = None,
+    kept_graph: KeptGraph | None = None,
+    graph_edits: Mapping[str, GraphEdit] | None = None,
 ) -> RepoIndex:
     """The index of these files and of the `encoded` ones (path -> JSON), which stay
     encoded until a page reads them: files that are not C-family are then read through
     their `summaries`, and C-family ones through the `relations` the last build kept,
-    or those brought up to date by `patch` (see `docgen.cfamily_patch`)."""
+    or those brought up to date by `patch` (see `docgen.cfamily_patch`).  The import
+    graph the last build kept (`kept_graph`) is brought up to date from `graph_edits`,
+    the Python files scanned now as they were (see `docgen.graph_kept`)."""
     decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
     kept = summaries or {}
     c_summaries = relations.summaries() if relations is not None else {}
@@ -141,13 +149,17 @@ def build_index(
     kinds.update((path, s.kind) for path, s in kept.items())
     files = FileTable(decoded, encoded, kinds, kept)
     # Python's imports and test suites never involve a C-family file.
-    graph = build_graph(
-        [
-            *(module_imports(f) for f in decoded.values()),
-            *(ModuleImports(path, s.kind, s.imports) for path, s in kept.items()),
-        ],
-        source_roots,
-    )
+    modules = [
+        *(module_imports(f) for f in decoded.values()),
+        *(ModuleImports(path, s.kind, s.imports) for path, s in kept.items()),
+    ]
+    patched_imports = None
+    if kept_graph is not None and graph_edits is not None:
+        patched_imports = patched_graph(kept_graph, modules, graph_edits, source_roots, files)
+    if patched_imports is not None:
+        graph, import_weights = patched_imports
+    else:
+        graph, import_weights = build_graph(modules, source_roots), None
     suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
     suite_paths += [p for p, s in kept.items() if s.suite]
     suites = resolve_suites(files, suite_paths, graph)
@@ -175,6 +187,7 @@ def build_index(
         test_classes=MappingProxyType(suites.classes),
         c_summaries=MappingProxyType(c_summaries),
         include_weights=_kept_weights(relations, patched_side),
+        import_weights=import_weights,
     )
 
 

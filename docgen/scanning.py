@@ -14,6 +14,9 @@ from docgen.cfamily_relations import decode as decode_relations
 from docgen.discover import Discovery, SourceFile
 from docgen.facts import ScannedFile
 from docgen.file_summary import FileSummary, summarize
+from docgen.graph import PYTHON_SUFFIXES
+from docgen.graph_kept import GraphEdit, KeptGraph, graph_key
+from docgen.graph_kept import decode as decode_graph
 from docgen.inputs import render_code_key
 from docgen.keywords import DefinitionSite
 from docgen.options import BuildOptions
@@ -60,6 +63,10 @@ class ScanResult:
     #: each file scanned, with its summary before and after (see `docgen.edit_scope`)
     edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None = None
     last_scope: str = ""  # the last build's `edit_scope.scope_key`, "" when it left none
+    #: the import graph's edges the last build kept, when they still hold, and the Python
+    #: files scanned now as they were then (see `docgen.graph_kept`)
+    kept_graph: KeptGraph | None = None
+    graph_edits: Mapping[str, GraphEdit] | None = None
 
 
 def scan_sources(
@@ -90,9 +97,13 @@ def scan_sources(
     kept: list[KeptRelations] = []
     edited: list[tuple[KeptRelations, dict[str, ScannedFile]]] = []
     summarized: list[tuple[Mapping[str, FileSummary], list[SourceFile]]] = []
+    kept_graph: list[KeptGraph] = []
     paths = [s.path for s in files]
 
     def meanwhile() -> None:
+        if options.shard is None:  # a shard makes no pages
+            found_graph = last_graph(state, cache, paths, options.source_roots)
+            kept_graph.extend([found_graph] if found_graph is not None else [])
         others = [s for s in unchanged if not is_cfamily(s.path)]
         summaries, reused, damaged = cache.summarized(others)
         roots = options.include_roots
@@ -161,9 +172,12 @@ def scan_sources(
         scanned_now += scan_files(
             damaged, options.jobs, settings=settings, texts=texts, summaries=summary_texts
         )
+    before: dict[str, FileSummary] = {}  # the stored summaries of the files scanned now
+    if last_scope or kept_graph:
+        before = cache.summaries_of([s.path for s in fresh])
+    graph_edits = _graph_edits(scanned_now, before) if kept_graph else None
     edits = None  # needed only where the last build left a scope key
     if last_scope:
-        before = cache.summaries_of([s.path for s in fresh])
         edits = {
             s.facts.path: (
                 before.get(s.facts.path),
@@ -193,7 +207,36 @@ def scan_sources(
         summaries=summaries,
         edits=edits,
         last_scope=last_scope,
+        kept_graph=kept_graph[0] if kept_graph else None,
+        graph_edits=graph_edits,
     )
+
+
+def last_graph(
+    state: State, cache: FactsCache, paths: Sequence[str], roots: Sequence[str]
+) -> KeptGraph | None:
+    """The import graph's edges the last build kept, when made from the facts every
+    Python file had then (read before the scan stores new facts) and the same roots and
+    code (see `docgen.graph_kept`)."""
+    python = [p for p in paths if p.endswith(PYTHON_SUFFIXES)]
+    key = graph_key(cache.last_digests(python).items(), roots, render_code_key())
+    return decode_graph(state.kept_import_graph(key), key)
+
+
+def _graph_edits(
+    scanned: Sequence[ScannedFile], before: Mapping[str, FileSummary]
+) -> dict[str, GraphEdit] | None:
+    """Each Python file scanned now, as its last summary had it; None where one has no
+    readable summary (the graph is then made afresh)."""
+    edits: dict[str, GraphEdit] = {}
+    for item in scanned:
+        path = item.facts.path
+        if path.endswith(PYTHON_SUFFIXES):
+            summary = before.get(path)
+            if summary is None:
+                return None
+            edits[path] = GraphEdit(summary.kind, summary.imports)
+    return edits
 
 
 def last_relations(

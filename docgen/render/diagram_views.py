@@ -9,7 +9,7 @@ the page says what was left out.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,13 +35,18 @@ FolderWeights = dict[str, Counter[tuple[str, str]]]
 
 
 def import_weights(index: RepoIndex) -> FolderWeights:
-    """Every folder's diagram edges made by Python's imports (see `edge_weights`)."""
-    return edge_weights(((path, index.graph.imports_of(path)) for path in index.files), index)
+    """Every folder's diagram edges made by Python's imports (see `edge_weights`): as kept
+    by the last build and brought up to date, where they were (see `docgen.graph_kept`)."""
+    if index.import_weights is not None:
+        return index.import_weights
+    files = index.files
+    return edge_weights(((path, index.graph.imports_of(path)) for path in files), files)
 
 
 def include_weights(index: RepoIndex) -> FolderWeights:
     """Every folder's diagram edges made by includes (kept with the C-family relations)."""
-    return edge_weights(((path, index.includes.includes_of(path)) for path in index.files), index)
+    files = index.files
+    return edge_weights(((path, index.includes.includes_of(path)) for path in files), files)
 
 
 def merged_weights(*parts: FolderWeights) -> FolderWeights:
@@ -57,7 +62,9 @@ def merged_weights(*parts: FolderWeights) -> FolderWeights:
     return weights
 
 
-def edge_weights(edges: Iterable[tuple[str, Iterable[str]]], index: RepoIndex) -> FolderWeights:
+def edge_weights(
+    edges: Iterable[tuple[str, Iterable[str]]], files: Container[str]
+) -> FolderWeights:
     """Every folder's diagram edges from these (file, targets), in one pass.
 
     An edge between two files is drawn in one folder only: the deepest one that
@@ -65,10 +72,9 @@ def edge_weights(edges: Iterable[tuple[str, Iterable[str]]], index: RepoIndex) -
     are inside the same subfolder node.  One pass over the edges therefore makes
     every folder's diagram, where walking each folder's own subtree would visit a
     file once per folder above it.  Targets that are not files of the index are
-    left out.
+    left out (`files`: every file of the tree).
     """
     weights: FolderWeights = {}
-    files = index.files
     split: dict[str, list[str]] = {}  # a header included by thousands is split once
     for path, targets in edges:
         parts: list[str] | None = None

@@ -69,6 +69,9 @@ PAGE_SCOPE = "page_scope"
 RELATIONS_NAMES = "cfamily_relations_names"
 #: meta keys of the last build's C-family scan settings and of what they were learned from
 SETTINGS, SETTINGS_FROM = "scan_settings", "scan_settings_from"
+#: meta keys of the import graph's reverse and diagram edges (see `docgen.graph_kept`)
+#: and of what they were made from
+IMPORT_GRAPH, IMPORT_GRAPH_KEY = "import_graph", "import_graph_key"
 
 
 class State:
@@ -172,6 +175,18 @@ class State:
         self._conn.execute("DELETE FROM meta WHERE key LIKE ?", (f"{RELATIONS}.%",))
         for which, row in sorted(rows.items()):
             self.set_meta(f"{RELATIONS}.{which}", row)
+
+    def kept_import_graph(self, key: str) -> str | None:
+        """The import graph's edges the last build kept (see `docgen.graph_kept`), when
+        they were made from what `key` says."""
+        return self.meta(IMPORT_GRAPH) if self.meta(IMPORT_GRAPH_KEY) == key else None
+
+    def keep_import_graph(self, key: str, text: str | None) -> None:
+        """Keep this build's import graph edges (`text`), or say that the kept ones were
+        also made from what `key` says (None: they did not change)."""
+        if text is not None:
+            self.set_meta(IMPORT_GRAPH, text)
+        self.set_meta(IMPORT_GRAPH_KEY, key)
 
     def relation_rows(self, key: str) -> Callable[[str], str]:
         """What reads a large row of the relations kept under `key`, when a page needs it

@@ -171,6 +171,12 @@ class FactsCache:
         for them (see `docgen.file_table`)."""
         return StoredFacts(database_file(self._conn), self.note_digests(unchanged))
 
+    def last_digests(self, paths: Iterable[str]) -> dict[str, str]:
+        """The digest of each file's facts as the last build stored them ("" where this
+        build believes no row of it), read before a scan replaces them."""
+        rows = self._rows
+        return {path: row.digest if (row := rows.get(path)) else "" for path in paths}
+
     def note_digests(self, unchanged: Sequence[SourceFile]) -> dict[str, str]:
         """The facts digests of unchanged files, from their rows, added to `digests`
         without reading their facts."""
