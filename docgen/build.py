@@ -183,7 +183,7 @@ def build_pages(
 
     def store_index_early() -> None:  # no page reads it: stored while the pages render
         with open_state(options.out) as state:
-            store_sites(state, plan.sites.to_store, scan.sites_made_from)
+            store_sites(state, plan.sites.to_store, scan.sites_made_from, plan.sites.marks)
 
     made = make_pages(plan, writer.write, options.jobs, store_index_early)  # written where rendered
     outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from docgen.index import RepoIndex
@@ -44,6 +44,8 @@ class KeywordSites:
         default_factory=lambda: MappingProxyType({})
     )
     changed: list[DefinitionSite] | None = None  # None: `sites` are every site
+    #: what each file's stored sites were made from, as read (None: not read)
+    marks: Mapping[str, str] | None = None
 
     @property
     def to_store(self) -> list[DefinitionSite]:
@@ -73,7 +75,7 @@ def read_keyword_sites(
         if len(changed) <= CHANGED_AT_MOST:
             found = _changed_letters(state, index, fresh, changed, last, previous_pages)
             if found is not None:
-                return found
+                return replace(found, marks=MappingProxyType(marks))
     stored = state.stored_sites(made_from)
     return KeywordSites(definition_sites(index, {**stored, **fresh}))
 
@@ -132,13 +134,17 @@ def last_letters(state: State, common: str) -> dict[str, tuple[PartSummary, ...]
 
 
 def store_sites(
-    state: State, sites: Iterable[DefinitionSite], made_from: Mapping[str, str]
+    state: State,
+    sites: Iterable[DefinitionSite],
+    made_from: Mapping[str, str],
+    marks: Mapping[str, str] | None = None,
 ) -> None:
     """Store the keyword index behind `docgen find` before this build's letter pages are
     all written (see `store_letters`), and in the same transaction forget the last
     build's letter pages: a build stopped in between leaves the next one to make every
-    letter again, not to keep pages that the stored index no longer matches."""
-    state.store_sites(sites, made_from)
+    letter again, not to keep pages that the stored index no longer matches.  `marks`:
+    the stored sites' marks this build read (`KeywordSites.marks`), not read again."""
+    state.store_sites(sites, made_from, marks)
     state.set_meta(LETTERS_KEY, "")
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pickle
 import sqlite3
 
+import pytest
+
+import docgen.state.sites
 from docgen.keywords import DefinitionSite
-from docgen.state.sites import INDEXES, find_sites, store_sites
+from docgen.state.sites import INDEXES, find_sites, site_marks, store_sites
 
 
 def site(name: str, path: str, line: int) -> DefinitionSite:
@@ -61,3 +64,28 @@ def test_a_site_pickles_as_its_field_values() -> None:
     assert "__reduce__" in vars(DefinitionSite)
     assert pickle.loads(pickle.dumps(site)) == site
     assert pickle.loads(pickle.dumps([site, site])) == [site, site]
+
+
+def test_marks_read_before_are_used_as_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that read the marks to find its changed files hands them over: the table
+    ends as it would after reading them again, and they are not read again."""
+    given, again = sqlite3.connect(":memory:"), sqlite3.connect(":memory:")
+    first = [site("alpha", "a.py", 1), site("beta", "b.py", 2)]
+    for conn in (given, again):
+        store_sites(conn, first, {"a.py": "1", "b.py": "1"})
+    marks = site_marks(given)
+    store_sites(again, [site("delta", "b.py", 4)], {"a.py": "1", "b.py": "2"})
+
+    def refuse(conn: sqlite3.Connection) -> dict[str, str]:
+        raise AssertionError("the marks were read again")
+
+    monkeypatch.setattr(docgen.state.sites, "site_marks", refuse)
+    store_sites(given, [site("delta", "b.py", 4)], {"a.py": "1", "b.py": "2"}, marks)
+    rows = "SELECT * FROM definitions ORDER BY name"
+    assert list(given.execute(rows)) == list(again.execute(rows))
+    sources = "SELECT * FROM site_sources ORDER BY path"
+    assert (
+        list(given.execute(sources))
+        == list(again.execute(sources))
+        == [("a.py", "1"), ("b.py", "2")]
+    )

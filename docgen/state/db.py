@@ -284,10 +284,16 @@ class State:
         whose sites were made from the same `made_from[path]` (facts and code)."""
         return stored_sites(self._conn, made_from)
 
-    def store_sites(self, found: Iterable[DefinitionSite], made_from: Mapping[str, str]) -> None:
+    def store_sites(
+        self,
+        found: Iterable[DefinitionSite],
+        made_from: Mapping[str, str],
+        marks: Mapping[str, str] | None = None,
+    ) -> None:
         """Make the keyword index behind `docgen find` hold these sites (rewriting only
-        the rows of files whose `made_from` changed)."""
-        store_sites(self._conn, found, made_from)
+        the rows of files whose `made_from` changed; `marks`: the `site_marks` read
+        since, when they were)."""
+        store_sites(self._conn, found, made_from, marks)
 
     def site_marks(self) -> dict[str, str]:
         """What each file's stored sites were made from (its facts and docgen's code)."""

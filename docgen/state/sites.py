@@ -129,13 +129,17 @@ _LETTER_RANGES = _letter_ranges()
 
 
 def store_sites(
-    conn: sqlite3.Connection, sites: Iterable[DefinitionSite], made_from: Mapping[str, str]
+    conn: sqlite3.Connection,
+    sites: Iterable[DefinitionSite],
+    made_from: Mapping[str, str],
+    read: Mapping[str, str] | None = None,
 ) -> None:
     """Make the table hold `sites`, every file's rows marked with `made_from[path]`:
-    only the rows of files whose mark changed are deleted and written again."""
+    only the rows of files whose mark changed are deleted and written again.  `read`:
+    the marks as `site_marks` read them since (a one-file edit reads them once)."""
     for statement in SCHEMA:
         conn.execute(statement)
-    marks = site_marks(conn)
+    marks = site_marks(conn) if read is None else read
     kept = {path for path, made in marks.items() if made_from.get(path) == made}
     # Every file with rows has a mark (see the end), so the marks tell which rows are
     # stale without reading the paths of all rows (25 ms on whole torch/'s 208,000).
