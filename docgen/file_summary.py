@@ -9,11 +9,14 @@ their own summaries, kept with their relations (`docgen.cfamily_relations`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
+from docgen.construct import maker
 from docgen.facts import Definition, Import, Problem, PythonFacts, ScannedFile, Tag
 from docgen.scan.languages import is_cfamily
-from docgen.serialize import dumps
+from docgen.serialize import dumps, loads
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +28,78 @@ class FileSummary:
     tags: tuple[str, ...]  # the names of `page_tags`
     problems: tuple[Problem, ...]
     #: None when the file has no Python facts; aliases only where one binds a name other
-    #: than the import's own (see `summary_import`)
-    imports: tuple[Import, ...] | None
+    #: than the import's own (see `summary_import`); as read from a row, decoded when
+    #: first read (see `LazyImports`)
+    imports: Sequence[Import] | None
     suite: bool  # whether the analysis found a test suite in it
     links: tuple[str, ...]  # the targets of a Markdown file's links, in order
     #: the top-level classes and functions, (name, kind), the first of each name, in order
     top_level: tuple[tuple[str, str], ...] = ()
     exported: tuple[str, ...] | None = None  # the module's `__all__`
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSummary:
+    """A summary as its row keeps it, its imports apart (see `summary_text`)."""
+
+    kind: str
+    line_count: int
+    tags: tuple[str, ...]
+    problems: tuple[Problem, ...]
+    suite: bool
+    links: tuple[str, ...]
+    top_level: tuple[tuple[str, str], ...] = ()
+    exported: tuple[str, ...] | None = None
+
+
+class LazyImports(Sequence[Import]):
+    """A summary's imports, decoded when first read.  Decoding every unchanged file's
+    imports was most of reading the summaries, and an edit reads those of the few files
+    whose pages it renders or whose imports it resolves anew (see `docgen.graph_kept`)."""
+
+    __slots__ = ("_items", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._items: tuple[Import, ...] | None = None
+
+    def decoded(self) -> tuple[Import, ...]:
+        if self._items is None:
+            try:
+                self._items = loads(tuple[Import, ...], self._text)
+            except (ValueError, TypeError, KeyError) as exc:
+                from docgen.state import StateDamaged  # the state reads this module
+
+                raise StateDamaged("a file's stored imports cannot be read") from exc
+        return self._items
+
+    @overload
+    def __getitem__(self, index: int) -> Import: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Import]: ...
+
+    def __getitem__(self, index: int | slice) -> Import | Sequence[Import]:
+        return self.decoded()[index]
+
+    def __len__(self) -> int:
+        return len(self.decoded())
+
+    def __iter__(self) -> Iterator[Import]:
+        return iter(self.decoded())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyImports):
+            return self.decoded() == other.decoded()
+        if isinstance(other, tuple):
+            return self.decoded() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.decoded())
+
+    def __repr__(self) -> str:
+        return repr(self.decoded())
 
 
 def page_tags(scanned: ScannedFile) -> tuple[Tag, ...]:
@@ -92,8 +160,29 @@ def plain_binding(imp: Import) -> tuple[tuple[str, str], ...]:
 
 
 def summary_text(scanned: ScannedFile) -> str:
-    """What a file's row keeps of its summary: its JSON, "" for a C-family file (whose
-    summary is kept with the C-family relations)."""
+    """What a file's row keeps of its summary: the JSON of its `StoredSummary` and, on the
+    next line, of its imports (JSON writes no line break inside a value); "" for a
+    C-family file (whose summary is kept with the C-family relations)."""
     if is_cfamily(scanned.facts.path):
         return ""
-    return dumps(summarize(scanned))
+    s = summarize(scanned)
+    head = StoredSummary(
+        s.kind, s.line_count, s.tags, s.problems, s.suite, s.links, s.top_level, s.exported
+    )
+    return f"{dumps(head)}\n{dumps(s.imports)}"
+
+
+def read_summary(text: str) -> FileSummary:
+    """A summary from its row's text (see `summary_text`), its imports decoded when first
+    read; ValueError (or TypeError, KeyError) when the text is not one."""
+    head, sep, tail = text.partition("\n")
+    if not sep:
+        raise ValueError("a summary without its imports")
+    s = loads(StoredSummary, head)
+    imports: Sequence[Import] | None = (
+        None if tail == "null" else () if tail == "[]" else LazyImports(tail)
+    )
+    make = maker(FileSummary)
+    return make(  # type: ignore[no-any-return]
+        s.kind, s.line_count, s.tags, s.problems, imports, s.suite, s.links, s.top_level, s.exported
+    )

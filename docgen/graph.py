@@ -30,7 +30,7 @@ class ModuleImports(NamedTuple):
 
     path: str
     kind: str
-    imports: tuple[Import, ...] | None  # None when the file has no Python facts
+    imports: Sequence[Import] | None  # None when the file has no Python facts
 
 
 class ImportTarget(NamedTuple):

@@ -55,7 +55,7 @@ class GraphEdit:
     them (from its last summary)."""
 
     kind: str
-    imports: tuple[Import, ...] | None
+    imports: Sequence[Import] | None
 
 
 def graph_key(digests: Iterable[tuple[str, str]], roots: Sequence[str], code: str) -> str:
@@ -73,7 +73,7 @@ class ResolvedOnDemand(Mapping[str, tuple[ImportTarget, ...]]):
 
     def __init__(
         self,
-        written: Mapping[str, tuple[Import, ...]],
+        written: Mapping[str, Sequence[Import]],
         modules: Mapping[str, str],
         names: Mapping[str, str],
     ) -> None:

@@ -9,8 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import built_copy, clean_pages, count_decoding, page_files, run_build
 
-from docgen.file_summary import FileSummary, plain_binding, summarize
-from docgen.serialize import dumps, loads
+from docgen.file_summary import (
+    LazyImports,
+    plain_binding,
+    read_summary,
+    summarize,
+    summary_text,
+)
 from docgen.workers import scan_data
 
 MODULE = b'''"""A module."""
@@ -54,7 +59,7 @@ def test_a_module_summary_holds_its_imports_exports_and_top_level_names() -> Non
     assert summary.exported == ("Thing", "make")
     assert summary.top_level == (("Thing", "class"), ("make", "function"))
     assert summary.links == () and not summary.suite
-    assert loads(FileSummary, dumps(summary)) == summary
+    assert read_summary(summary_text(scanned)) == summary
 
 
 @pytest.mark.parametrize(
@@ -131,3 +136,36 @@ def test_an_edit_of_an_exporting_module_renders_the_public_api_as_a_clean_build(
     assert page_files(out) == clean_pages(repo, tmp_path)
     doc = (out / "minitorch/nn/doc.md").read_text(encoding="utf-8")
     assert "`Linear`" in doc and "`ReLU`" not in doc.split("Public API", 1)[1].split("\n#", 1)[0]
+
+
+def test_a_stored_summary_decodes_its_imports_when_first_read() -> None:
+    scanned = scan_data("pkg/mod.py", MODULE)
+    read = read_summary(summary_text(scanned))
+    assert isinstance(read.imports, LazyImports)
+    assert read.imports._items is None  # not decoded yet
+    assert read == summarize(scanned)  # reading them decodes them
+    assert read.imports._items is not None and len(read.imports) == 3
+    lines = [i.line for i in summarize(scanned).imports or ()]
+    assert read.imports[0].module == "os" and [i.line for i in read.imports] == lines
+    assert hash(read) == hash(summarize(scanned))
+    markdown = read_summary(summary_text(scan_data("README.md", b"# Title\n")))
+    assert markdown.imports is None
+    no_imports = read_summary(summary_text(scan_data("pkg/empty.py", b"x = 1\n")))
+    assert no_imports.imports == ()
+
+
+@pytest.mark.parametrize(
+    "text", ['["python",1,[],[],false,[],[],null]', "not json\n[]", '["python"]\n[]']
+)
+def test_a_damaged_summary_is_refused(text: str) -> None:
+    with pytest.raises((ValueError, TypeError, KeyError)):
+        read_summary(text)
+
+
+def test_damaged_imports_are_damage_of_the_state() -> None:
+    from docgen.state import StateDamaged
+
+    read = read_summary('["python",1,[],[],false,[],[],null]\n[[1,2]]')
+    assert read.kind == "python"
+    with pytest.raises(StateDamaged):
+        len(read.imports or ())

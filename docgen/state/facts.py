@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple
 
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
-from docgen.file_summary import FileSummary, summary_text
+from docgen.file_summary import FileSummary, read_summary, summary_text
 from docgen.readfile import hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
 from docgen.scan.languages import language_for
@@ -249,7 +249,7 @@ class FactsCache:
 def _summary(text: str) -> FileSummary | None:
     """A row's summary, None when it cannot be read."""
     try:
-        return loads(FileSummary, text)
+        return read_summary(text)
     except (ValueError, TypeError, KeyError):
         return None
 
