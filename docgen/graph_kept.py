@@ -30,7 +30,7 @@ from docgen.graph import (
     resolve_imports,
 )
 from docgen.inputs import render_code_key
-from docgen.render.diagram_views import FolderWeights, edge_weights, import_weights
+from docgen.render.diagram_views import FolderWeights, add_weights, edge_weights, import_weights
 
 if TYPE_CHECKING:  # docgen.index reads this module
     from docgen.index import RepoIndex
@@ -129,7 +129,7 @@ def patched_graph(
             importers.setdefault(target, set()).add(path)
         if not _subtract(weights, edge_weights([(path, sorted(old))], tree)):
             return None
-        _add(weights, edge_weights([(path, sorted(new))], tree))
+        add_weights(weights, edge_weights([(path, sorted(new))], tree))
     written = {f.path: f.imports for f in python_files if f.imports is not None}
     graph = ImportGraph(
         modules=MappingProxyType(dict(sorted(modules.items()))),
@@ -152,15 +152,6 @@ def _subtract(weights: FolderWeights, part: FolderWeights) -> bool:
         for edge in [e for e, n in found.items() if n == 0]:
             del found[edge]
     return True
-
-
-def _add(weights: FolderWeights, part: FolderWeights) -> None:
-    for folder, counts in part.items():
-        found = weights.get(folder)
-        if found is None:
-            weights[folder] = Counter(counts)
-        else:
-            found.update(counts)
 
 
 def encode(graph: ImportGraph, weights: FolderWeights) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from unittest.mock import Mock
 
 import pytest
 from conftest import built_copy, clean_pages, page_files, run_build
@@ -125,32 +126,29 @@ def test_the_key_follows_python_files_their_facts_the_roots_and_the_code() -> No
     assert key != graph_key(digests.items(), ("",), "other code")
 
 
-def _count_graphs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    made: list[int] = []
+#: edits of the sample, each with how many times the build that follows makes the graph
+#: afresh: none where the kept one is brought up to date, one for a new module (whose
+#: name any import may now resolve to)
+EDITS = [
+    ("minitorch/utils/helpers.py", "\n\nimport minitorch.version\nimport minitorch.nn\n", 0),
+    ("minitorch/utils/helpers.py", "\n\ndef added():\n    return 1\n", 0),
+    ("minitorch/utils/extra.py", "import minitorch.utils.helpers\n", 1),
+]
 
-    def counting(*args: object, **kwargs: object) -> ImportGraph:
-        made.append(1)
-        return build_graph(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(docgen.index, "build_graph", counting)
-    return made
-
-
-def test_an_edit_brings_the_kept_graph_up_to_date_and_equals_a_clean_build(
+def test_edits_bring_the_kept_graph_up_to_date_and_equal_a_clean_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, out = built_copy("torchlike", tmp_path)
-    made = _count_graphs(monkeypatch)
-    leaf = repo / "minitorch/utils/helpers.py"
-    leaf.write_text(leaf.read_text() + "\n\nimport minitorch.version\nimport minitorch.nn\n")
-    run_build(repo, out, jobs=1)
-    assert made == []  # brought up to date, not made again
-    assert page_files(out) == clean_pages(repo, tmp_path)
-    made.clear()
-    (repo / "minitorch/utils/extra.py").write_text("import minitorch.utils.helpers\n")
-    run_build(repo, out, jobs=1)
-    assert made == [1]  # a new module: every import may resolve anew
-    assert page_files(out) == clean_pages(repo, tmp_path)
+    made = Mock(wraps=build_graph)
+    monkeypatch.setattr(docgen.index, "build_graph", made)
+    for rel, text, graphs in EDITS:
+        made.reset_mock()
+        edited = repo / rel
+        edited.write_text((edited.read_text() if edited.exists() else "") + text)
+        run_build(repo, out, jobs=1)
+        assert made.call_count == graphs, rel
+        assert page_files(out) == clean_pages(repo, tmp_path)
 
 
 def test_the_state_keeps_the_edges_with_what_they_were_made_from(tmp_path: Path) -> None:

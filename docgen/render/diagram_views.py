@@ -53,13 +53,18 @@ def merged_weights(*parts: FolderWeights) -> FolderWeights:
     """The edges of every part, counted together."""
     weights: FolderWeights = {}
     for part in parts:
-        for folder, counts in part.items():
-            found = weights.get(folder)
-            if found is None:
-                weights[folder] = Counter(counts)
-            else:
-                found.update(counts)
+        add_weights(weights, part)
     return weights
+
+
+def add_weights(weights: FolderWeights, part: FolderWeights) -> None:
+    """Count `part`'s edges into `weights`."""
+    for folder, counts in part.items():
+        found = weights.get(folder)
+        if found is None:
+            weights[folder] = Counter(counts)
+        else:
+            found.update(counts)
 
 
 def edge_weights(
