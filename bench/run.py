@@ -1,6 +1,6 @@
 """Benchmark docgen against bare libcst parsing and peer tools on PyTorch trees.
 
-    python bench/run.py [--corpus torch-distributed|torch|all] [--prepare-only]
+    python bench/run.py [--corpus torch-distributed|torch|all] [--edit-runs N] [--prepare-only]
 
 Prepares the corpora from the PyTorch 2.13 CPU wheel (once; they live in
 bench/corpora/, outside git), then measures every case side by side on the same
