@@ -22,6 +22,7 @@ from typing import Any
 
 from docgen.facts import CFacts, Problem, ScannedFile
 from docgen.includes import IncludeGraph, ResolvedInclude, include_graph
+from docgen.render.diagram_views import weight_rows, weights_of
 from docgen.scan.languages import is_cfamily
 from docgen.serialize import dumps, from_data, loads
 from docgen.state import StateDamaged
@@ -98,13 +99,7 @@ class CFamilyRelations:
         return {s.path: s for s in self.files}
 
     def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
-        weights: dict[str, Counter[tuple[str, str]]] = {}
-        for edge in self.diagram:
-            counts = weights.get(edge.folder)
-            if counts is None:  # not `setdefault`, which would make a Counter for every edge
-                counts = weights[edge.folder] = Counter()
-            counts[(edge.source, edge.target)] = edge.count
-        return weights
+        return weights_of((e.folder, e.source, e.target, e.count) for e in self.diagram)
 
 
 #: The kept relations' two large rows, kept apart (see `KeptRelations`).
@@ -216,11 +211,7 @@ def relations_of(
         roots=includes.roots,
         guessed=includes.guessed,
         files=tuple(summary(p) for p in paths if is_cfamily(p)),
-        diagram=tuple(
-            FolderEdge(folder, a, b, n)
-            for folder, counts in sorted(weights.items())
-            for (a, b), n in sorted(counts.items())
-        ),
+        diagram=tuple(FolderEdge(*row) for row in weight_rows(weights)),
         included=tuple(sorted(includes.included_by)),
         specialized=tuple(sorted(symbols.specialized)),
     ), rows

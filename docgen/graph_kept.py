@@ -30,7 +30,14 @@ from docgen.graph import (
     resolve_imports,
 )
 from docgen.inputs import render_code_key
-from docgen.render.diagram_views import FolderWeights, add_weights, edge_weights, import_weights
+from docgen.render.diagram_views import (
+    FolderWeights,
+    add_weights,
+    edge_weights,
+    import_weights,
+    weight_rows,
+    weights_of,
+)
 
 if TYPE_CHECKING:  # docgen.index reads this module
     from docgen.index import RepoIndex
@@ -155,11 +162,7 @@ def _subtract(weights: FolderWeights, part: FolderWeights) -> bool:
 
 
 def encode(graph: ImportGraph, weights: FolderWeights) -> str:
-    rows = [
-        [folder, a, b, n]
-        for folder in sorted(weights)
-        for (a, b), n in sorted(weights[folder].items())
-    ]
+    rows = list(weight_rows(weights))
     importers = [[target, list(paths)] for target, paths in graph.imported_by.items()]
     return json.dumps([GRAPH_FORMAT, importers, rows], separators=(",", ":"))
 
@@ -174,12 +177,7 @@ def decode(text: str | None, key: str) -> KeptGraph | None:
         if form != GRAPH_FORMAT:
             return None
         imported_by = {str(t): tuple(map(str, paths)) for t, paths in importers}
-        weights: FolderWeights = {}
-        for folder, a, b, n in rows:
-            counts = weights.get(folder)
-            if counts is None:
-                counts = weights[str(folder)] = Counter()
-            counts[(str(a), str(b))] = int(n)
+        weights = weights_of((str(f), str(a), str(b), int(n)) for f, a, b, n in rows)
     except (ValueError, TypeError):
         return None
     return KeptGraph(key, MappingProxyType(imported_by), weights)
@@ -195,7 +193,10 @@ def graph_to_keep(
     if kept is not None and kept.key == key:
         return None
     weights = import_weights(index)
-    same = kept is not None and dict(kept.imported_by) == dict(index.graph.imported_by)
-    if same and kept is not None and kept.weights == weights:
+    if (
+        kept is not None
+        and dict(kept.imported_by) == dict(index.graph.imported_by)
+        and kept.weights == weights
+    ):
         return key, None
     return key, encode(index.graph, weights)

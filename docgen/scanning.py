@@ -103,7 +103,8 @@ def scan_sources(
     def meanwhile() -> None:
         if options.shard is None:  # a shard makes no pages
             found_graph = last_graph(state, cache, paths, options.source_roots)
-            kept_graph.extend([found_graph] if found_graph is not None else [])
+            if found_graph is not None:
+                kept_graph.append(found_graph)
         others = [s for s in unchanged if not is_cfamily(s.path)]
         summaries, reused, damaged = cache.summarized(others)
         roots = options.include_roots

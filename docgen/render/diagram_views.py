@@ -9,7 +9,7 @@ the page says what was left out.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,8 @@ class DiagramView:
 
 #: Every folder's diagram edges: folder -> (node, node) -> imports and includes.
 FolderWeights = dict[str, Counter[tuple[str, str]]]
+#: One diagram edge as kept between builds: folder, node, node, count.
+EdgeRow = tuple[str, str, str, int]
 
 
 def import_weights(index: RepoIndex) -> FolderWeights:
@@ -54,6 +56,24 @@ def merged_weights(*parts: FolderWeights) -> FolderWeights:
     weights: FolderWeights = {}
     for part in parts:
         add_weights(weights, part)
+    return weights
+
+
+def weight_rows(weights: Mapping[str, Counter[tuple[str, str]]]) -> Iterator[EdgeRow]:
+    """Folders' diagram edges as rows, sorted: how they are kept (see `weights_of`)."""
+    for folder, counts in sorted(weights.items()):
+        for (a, b), count in sorted(counts.items()):
+            yield folder, a, b, count
+
+
+def weights_of(rows: Iterable[EdgeRow]) -> FolderWeights:
+    """Folders' diagram edges from their rows (see `weight_rows`)."""
+    weights: FolderWeights = {}
+    for folder, a, b, count in rows:
+        counts = weights.get(folder)
+        if counts is None:  # not `setdefault`, which would make a Counter for every row
+            counts = weights[folder] = Counter()
+        counts[(a, b)] = count
     return weights
 
 
