@@ -30,8 +30,23 @@ def open_regular(source: SourceFile) -> BinaryIO:
 
 
 def read_source(source: SourceFile) -> bytes:
-    with open_regular(source) as handle:
-        return handle.read()
+    """The file's bytes, read with plain system calls: a file object would add four more
+    per file (its status twice, a terminal check, a seek), and a build reads each
+    C-family file up to three times (its macros, its scan, its page)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(source.abs_path, flags)
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(errno.EINVAL, "no longer a regular file", source.abs_path)
+        chunks = []
+        size = status.st_size + 1  # one byte more: the end is seen in one read
+        while chunk := os.read(fd, max(size, 1 << 16)):
+            chunks.append(chunk)
+            size = 0
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def hash_source(source: SourceFile) -> str:

@@ -43,6 +43,7 @@ def test_the_grammar_itself_refuses_these_forms() -> None:
     assert has_error(b"struct a {\n  ql_head(tcache_t) tcache_ql;\n};\n")
     assert has_error(b"template <class R, class C>\nstruct K<R (C::*)() const> {};\n")
     assert has_error(b"template <class T, class C>\nstruct K<T C::*> {};\n")
+    assert has_error(b"void f() { auto g = [] __device__ (int i) { return i; }; }")
 
 
 def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
@@ -367,3 +368,33 @@ def test_a_defaulted_friend_is_listed_as_a_friend_with_a_body_is() -> None:
     c = facts(source, "StableRadixSortTest.cpp")
     assert c.error_lines == ()
     assert inventory(c) == {("struct", "Item", 1), ("operator", "Item::operator==", 2)}
+
+
+LAMBDAS = b"""\
+namespace at {
+template <typename T>
+void launch(T* args) {
+  auto f = [=] __device__ (int idx, float rand) { return idx; };
+  auto g = [&args] __host__ __device__(int i) -> T& { return args[i]; };
+  int a[2] = {0, 1};
+}
+__device__ void after(int x) {}
+}
+"""
+
+
+def test_a_cuda_lambda_s_execution_space_is_read_around() -> None:
+    cuda = tree_sitter.Parser(language("cuda"))
+    assert cuda.parse(LAMBDAS).root_node.has_error  # the grammars have no rule for it
+    rewritten = grammar_gaps_blanked(LAMBDAS)
+    assert not cuda.parse(rewritten).root_node.has_error
+    assert rewritten == LAMBDAS.replace(b"] __device__ (", b"]            (").replace(
+        b"] __host__ __device__(", b"]                    ("
+    )  # a declaration's `__device__` stays: the CUDA grammar reads it
+    c = facts(LAMBDAS.decode(), "k.cu")
+    assert c.error_lines == ()
+    assert {(k, q) for k, q, _ in inventory(c)} == {
+        ("namespace", "at"),
+        ("function", "at::launch"),
+        ("function", "at::after"),
+    }

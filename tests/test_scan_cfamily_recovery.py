@@ -7,7 +7,7 @@ from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily import scan
 from docgen.scan.cfamily_macros import gtest_body_scope
-from docgen.scan.cpp_blanking import MacroTable, calls_at_errors_blanked
+from docgen.scan.cpp_blanking import MacroTable, calls_at_errors_blanked, neutralise
 from docgen.scan.cpp_conditionals import directive_comments_blanked
 from docgen.scan.cpp_macros import (
     attribute_macros,
@@ -17,6 +17,7 @@ from docgen.scan.cpp_macros import (
     wrapper_macros,
 )
 from docgen.scan.cpp_macros_in_use import macros_in_use
+from docgen.scan.cpp_source import kept_argument
 from docgen.scan.languages import defines_macros
 from docgen.scan.settings import ScanSettings
 
@@ -699,3 +700,71 @@ def test_only_calls_on_error_lines_are_blanked() -> None:
     assert b"REGISTER_DISPATCH" in blanked  # a registration is read, never blanked
     assert len(blanked) == len(source)
     assert calls_at_errors_blanked(source, []) is source
+
+
+JITERATOR = """\
+#define jiterator_code(...) __VA_ARGS__
+#define stringify_code(...) #__VA_ARGS__
+#if defined(__CUDACC__)
+#define jiterator_also_stringify_as(code, str_name) \\
+  code /* define the function */                    \\
+      const std::string str_name = std::string(stringify_code(code));
+#else
+#define jiterator_also_stringify_as(code, str_name) code
+#endif
+namespace {
+jiterator_also_stringify_as(jiterator_code(
+  template <typename T, typename U>
+  T chbevl(T x, const T array[], const int len) {
+    T b0, b1, b2 = 0;
+    for (int i = 1; i < len; ++i) {
+      b2 = b1;
+    }
+    return (0.5 * (b0 - b2));
+  }
+),
+  chbevl_string) // chbevl_string
+int after(int x);
+}
+"""
+
+
+def test_a_variadic_wrapper_keeps_every_argument_however_long() -> None:
+    # PyTorch's ATen/native/Math.h: `jiterator_code` had been listed as a function, and
+    # the template it wraps, longer than a call is otherwise followed, was lost
+    body = "      b2 = b1;\n"
+    source = JITERATOR.replace(body, body * 200)  # 3,200 bytes more of arguments
+    defs = macro_defs(source.encode())
+    learned = attribute_macros(defs)
+    wrappers = wrapper_macros(defs, learned)
+    assert wrappers == (("jiterator_also_stringify_as()", 1), ("jiterator_code()", -1))
+    c = scan("Math.h", source.encode(), ScanSettings(learned, "cpp", (), wrappers)).cfamily
+    assert c is not None and c.error_lines == ()
+    assert {(d.kind, d.qualname) for d in c.definitions if d.kind != "macro"} == {
+        ("namespace", "(anonymous)"),
+        ("function", "chbevl"),
+        ("function", "after"),
+    }
+    chbevl = next(d for d in c.definitions if d.name == "chbevl")
+    assert chbevl.template == "template <typename T, typename U>"
+    assert chbevl.declaration == "T chbevl(T x, const T array[], const int len)"
+
+
+def test_a_variadic_argument_is_kept_to_the_end_of_the_call() -> None:
+    data = b"W(a, b(c, d), e) rest"
+    assert kept_argument(data, 1, 1) == ((2, 3), 16)
+    assert kept_argument(data, 1, -1) == ((2, 15), 16)  # commas part nothing from there
+    assert kept_argument(data, 1, -2) == ((5, 15), 16)
+    assert kept_argument(data, 1, -4) is None  # no fourth argument
+
+
+def test_a_wrapper_given_nothing_is_left_as_written() -> None:
+    # abseil's `ABSL_INTERNAL_SINGLE_ARG()`, the last argument of another macro's call:
+    # blanked, it had left `f(a, );`, a syntax error on every such line
+    assert kept_argument(b"W() x", 1, -1) is None
+    assert kept_argument(b"W(a, ) x", 1, 2) is None
+    table = MacroTable.of((), wrappers=(("SINGLE_ARG()", -1),))
+    data = b"  X(insert, const&, false, SINGLE_ARG());\n  X(y, SINGLE_ARG(int, 2));\n"
+    blanked = neutralise(data, table)
+    assert blanked.data.startswith(b"  X(insert, const&, false, SINGLE_ARG());\n")
+    assert blanked.data.endswith(b"  X(y,            int, 2 );\n")

@@ -54,6 +54,8 @@ class MacroTable:
     names: Mapping[str, str] = field(default_factory=dict)
     #: macro -> the access specifier it stands for (see `access_macros`)
     access: Mapping[str, str] = field(default_factory=dict)
+    #: macros whose arguments become a string, blanked (see `cpp_string_macros`)
+    strings: frozenset[str] = frozenset()
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
@@ -71,6 +73,7 @@ class MacroTable:
         statements: Iterable[str] = (),
         names: Iterable[tuple[str, str]] = (),
         access: Iterable[tuple[str, str]] = (),
+        strings: Iterable[str] = (),
     ) -> MacroTable:
         table: dict[str, bool] = {}
         keeps = {name.removesuffix("()"): place for name, place in wrappers}
@@ -79,14 +82,16 @@ class MacroTable:
         # function-like: its arguments go with it only where `(` follows.  Sorted, so the
         # table never depends on the order of a set.
         specifiers = dict(access)
+        stringized = frozenset(strings)
         every = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
         every.update(specifiers)
+        every.update(f"{name}()" for name in stringized)
         for name in sorted(every):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
-        return cls(table, opening, unusual, keeps, opens, dict(names), specifiers)
+        return cls(table, opening, unusual, keeps, opens, dict(names), specifiers, stringized)
 
 
 #: byte -> the words' tree after it; -1 marks where a word ends
@@ -305,7 +310,10 @@ def neutralise(
             continue
         name = match.group().decode("ascii")
         if name in prepared.keeps:
-            kept = kept_argument(data, end, prepared.keeps[name])
+            inside = calls.arguments(end)
+            kept = kept_argument(
+                data, end, prepared.keeps[name], inside[1] if inside is not None else None
+            )
             if kept is None:
                 continue  # not called, or the argument is not there: left as written
             (keep_start, keep_end), close = kept
@@ -327,6 +335,12 @@ def neutralise(
             if calls.args_end(end) > end:  # `list_for_each(pos, head) {`: `if (pos, head) {`
                 out[start:end] = b"if".ljust(end - start)
                 used.add(name)
+            continue
+        if name in prepared.strings:
+            inside = calls.arguments(end)
+            if inside is not None:  # the rest of a string is no code: macros in it too
+                out[inside[0] : inside[1]] = data[inside[0] : inside[1]].translate(BLANKED)
+                last_end = inside[1]
             continue
         if table[name]:
             end = calls.args_end(end)

@@ -9,16 +9,17 @@ test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), 
 `using typename Base<T>::type;` in a class body, for a pointer to a member without a
 name (`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T C::*>`),
 for an attribute before `friend` (`[[nodiscard]] friend T& value_of(...)` in c10's
-`strong_type.h`) nor for a macro that makes a type (`ql_head(tcache_t) tcache_ql;`,
-`typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;` in jemalloc; C's grammar reads
-those): each makes a syntax error, and the generated headers of PyTorch hold
-thousands of them.  The bytes the grammar reads get `0` in place of the braces, the
-string and the name (newlines kept), spaces in place of `= delete`, of the enum's
-type, of `typename` after `using`, of an attribute before `friend` and of a member
-pointer's class (a plain pointer for the grammar), one name in place of
-`operator[]`, and `<...>` in place of a type macro's parentheses (a template's
-arguments), so that every offset stays the original's; what a page shows is cut
-from the original bytes.
+`strong_type.h`), for CUDA's execution space of a lambda (`[=] __device__ (int i) {`,
+PyTorch's `DistributionTemplates.h`) nor for a macro that makes a type
+(`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;`
+in jemalloc; C's grammar reads those): each makes a syntax error, and the generated
+headers of PyTorch hold thousands of them.  The bytes the grammar reads get `0` in
+place of the braces, the string and the name (newlines kept), spaces in place of
+`= delete`, of the enum's type, of `typename` after `using`, of an attribute before
+`friend`, of a lambda's execution space and of a member pointer's class (a plain
+pointer for the grammar), one name in place of `operator[]`, and `<...>` in place
+of a type macro's parentheses (a template's arguments), so that every offset stays
+the original's; what a page shows is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ _MEMBER_POINTER_CLASS = re.compile(
 )
 #: a standard attribute before `friend`, which the grammar reads only after it
 _ATTRIBUTE_BEFORE_FRIEND = re.compile(rb"\[\[[^\[\]\n]{1,80}\]\](?=\s*friend\b)")
+#: the execution space of a CUDA lambda, between its captures and its parameters
+_LAMBDA_SPACE = re.compile(
+    rb"\][ \t]*((?:__host__|__device__)(?:[ \t]+(?:__host__|__device__))*)(?=[ \t]*\()"
+)
 #: a macro call that makes a type, then the name it declares, on a line of its own:
 #: `ql_head(tcache_slow_t) tcache_ql;`, `typedef rb_tree(T) tree_t;` (no statement
 #: or declaration of C++ reads `name(type) name;`: a keyword or `override` is excluded)
@@ -123,8 +128,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     arguments and a conditional's strings and header names read as `0`, operators
     called by name as one name, a type macro's parentheses as a template's; `= delete`
     on a function, an anonymous enum's type, `using typename`, an attribute before
-    `friend` and a member pointer's class blanked.  The same bytes when it has none of
-    them (most files)."""
+    `friend`, a lambda's execution space and a member pointer's class blanked.  The
+    same bytes when it has none of them (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     operator_calls = list(_operator_calls(parsed)) if b"operator" in parsed else []
@@ -142,8 +147,14 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         if b"[[" in parsed and b"friend" in parsed
         else []
     )
+    lambda_spaces = (
+        list(_LAMBDA_SPACE.finditer(parsed))
+        if b"__device__" in parsed or b"__host__" in parsed
+        else []
+    )
     if not (
-        has_braced
+        lambda_spaces
+        or has_braced
         or has_deleted
         or operator_calls
         or enum_bases
@@ -155,6 +166,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     ):
         return parsed
     out = bytearray(parsed)
+    for space in lambda_spaces:  # `[=] __device__ (` -> `[=]            (`
+        _blank(out, *space.span(1))
     for attribute in friend_attributes:  # `[[nodiscard]] friend` -> `              friend`
         _blank(out, *attribute.span())
     for pointer in member_pointers:  # `(C::*)` -> `(   *)`: the one group that matched

@@ -23,6 +23,7 @@ from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_disp
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_conditionals import disabled_branches_blanked
 from docgen.scan.cpp_source import directives_matching
+from docgen.scan.cpp_string_macros import stringizes
 
 #: Macros every C++ tree may use, blanked whether or not a header defines them.
 BUILTIN_MACROS: frozenset[str] = frozenset(
@@ -141,12 +142,17 @@ class MacroDef:
     namespace: str = ""
     #: a macro that expands to one of its arguments with attributes around it
     #: (`GGML_DEPRECATED(func, hint)` -> `func __attribute__((deprecated(hint)))`):
-    #: that argument's place, from 1; 0 for any other macro
+    #: that argument's place, from 1, negative for a variadic one (every argument from
+    #: there on is kept); 0 for any other macro
     wraps: int = 0
     #: a function-like macro whose body is the head of a loop or a condition (`for (...)`,
     #: `while (...)`, `if (...)`, `switch (...)`), such as `list_for_each(pos, head)`:
     #: that keyword
     opens: str = ""
+    #: 1 for a function-like macro that makes a string of what it is given, -1 for one
+    #: that makes a string of some of it and uses the rest as code (see
+    #: `cpp_string_macros`), 0 for any other
+    stringizes: int = 0
 
 
 _PARENTHESIS = re.compile(r"[()]")
@@ -244,6 +250,11 @@ def _namespace_body(body: str, params: list[str]) -> str:
     return ""
 
 
+def _parameter_name(param: str) -> str:
+    """How a body names a parameter: `...` as `__VA_ARGS__`, GNU's `args...` as `args`."""
+    return "__VA_ARGS__" if param == "..." else param.removesuffix("...")
+
+
 def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     """The `#define`s of one file that may be attribute or namespace macros (cheap: no
     parse), but for those of `#if 0` branches, which no build reads."""
@@ -278,17 +289,21 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
             continue
         body = _strip_balanced(uncommented)
         apart = _calls_apart(body) if body is not None else None
-        if apart is None:
+        # operators, numbers, strings: not an attribute, but maybe a string of its arguments
+        if apart is None or _WORD.sub("", apart[0]).strip():
+            if params and (stringized := stringizes(uncommented, params)):
+                found[MacroDef(key, (), stringizes=stringized)] = None
             continue
         body, called = apart
         words = _WORD.findall(body)
-        if _WORD.sub("", body).strip():  # operators, numbers, strings: not an attribute
-            continue
         # a call makes an attribute only of a function-like attribute macro: `NAME()`
         # (`__extension__ (x)` is an expression)
         names = {w for w in words if w not in SPECIFIER_WORDS} | {f"{c}()" for c in called}
-        kept = [w for w in words if w in params]
-        wraps = params.index(kept[0]) + 1 if len(kept) == 1 and kept[0] not in called else 0
+        given = [_parameter_name(p) for p in params]
+        kept = [w for w in words if w in given]
+        wraps = given.index(kept[0]) + 1 if len(kept) == 1 and kept[0] not in called else 0
+        if wraps and params[wraps - 1].endswith("..."):
+            wraps = -wraps  # `#define jiterator_code(...) __VA_ARGS__`: every argument from there
         refs = tuple(sorted(names - set(kept))) if wraps else tuple(sorted(names))
         found[MacroDef(key, refs, wraps=wraps)] = None
     return tuple(found)
@@ -311,7 +326,7 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        if not d.namespace and not d.wraps:
+        if not d.namespace and not d.wraps and not d.stringizes:
             by_name.setdefault(d.name, []).append(d.refs)
     known = _as_referred_to(BUILTIN_MACROS) | EXCEPTION_WORDS
     chosen: set[str] = set()

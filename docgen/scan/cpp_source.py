@@ -40,18 +40,24 @@ def whole_word_matches(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.M
             yield match
 
 
-def kept_argument(data: bytes, pos: int, place: int) -> tuple[tuple[int, int], int] | None:
+def kept_argument(
+    data: bytes, pos: int, place: int, close_at: int | None = None
+) -> tuple[tuple[int, int], int] | None:
     """For a call whose `(` is at or after `pos` (after blanks): the span of its
-    argument at `place` (from 1, blanks around it left out) and the end of the call;
-    None without such a call.  Commas inside brackets, strings and comments part
-    nothing."""
+    argument at `place` (from 1, blanks around it left out; a negative place: every
+    argument from `-place` on, a variadic parameter's) and the end of the call; None
+    without such a call, or when that argument is empty.  Commas inside brackets,
+    strings and comments part nothing.
+    The call is followed `_CALL_REACH` bytes, or to `close_at` where its closing
+    parenthesis is known (`Calls.arguments`): code given to a macro can be long."""
     i = pos
     while i < len(data) and data[i] in b" \t\r\n":
         i += 1
     if i >= len(data) or data[i] != ord("("):
         return None
     starts, depth, close = [i + 1], 0, -1
-    for token in _CALL_TOKEN.finditer(data, i, min(len(data), i + _CALL_REACH)):
+    limit = close_at + 1 if close_at is not None else min(len(data), i + _CALL_REACH)
+    for token in _CALL_TOKEN.finditer(data, i, limit):
         first = data[token.start()]
         if first in b"([{":
             depth += 1
@@ -62,11 +68,15 @@ def kept_argument(data: bytes, pos: int, place: int) -> tuple[tuple[int, int], i
                 break
         elif first == ord(",") and depth == 1:
             starts.append(token.end())
+    rest = place < 0
+    place = abs(place)
     if close < 0 or place > len(starts):
         return None
     start = starts[place - 1]
-    end = starts[place] - 1 if place < len(starts) else close
+    end = starts[place] - 1 if place < len(starts) and not rest else close
     text = data[start:end]
+    if not text.strip():
+        return None  # an empty argument (`SINGLE_ARG()`): nothing is kept
     lead = len(text) - len(text.lstrip())
     return (start + lead, start + len(text.rstrip())), close + 1
 
@@ -184,6 +194,25 @@ class Calls:
         self._data = data
         self._followed = 0
         self._closing: dict[int, int] | None = None
+        self._closing_in_code: dict[int, int] | None = None
+
+    def arguments(self, pos: int) -> tuple[int, int] | None:
+        """The span inside the parentheses of a call whose `(` is at or after `pos` (after
+        blanks), however long its arguments: every parenthesis of the file outside
+        literals and comments is matched in one pass, the first time one is asked for.
+        None without such a call, or when it does not close."""
+        data = self._data
+        i = pos
+        while i < len(data) and data[i] in b" \t\r\n":
+            i += 1
+        if i >= len(data) or data[i] != ord("("):
+            return None
+        if self._closing_in_code is None:
+            self._closing_in_code = _matched_parens_in_code(data)
+        close = self._closing_in_code.get(i)
+        if close is None or _DIRECTIVE_LINE.search(data, i, close):
+            return None  # parentheses paired across `#if` branches: nothing is trusted
+        return i + 1, close
 
     def args_end(self, pos: int) -> int:
         """The end of a parenthesised argument list starting at or after `pos` (after
@@ -217,4 +246,20 @@ def _matched_parens(data: bytes) -> dict[int, int]:
             open_at.append(paren.start())
         elif open_at:
             closing[open_at.pop()] = paren.start()
+    return closing
+
+
+_DIRECTIVE_LINE = re.compile(rb"\n[ \t]*#")
+
+
+def _matched_parens_in_code(data: bytes) -> dict[int, int]:
+    """`_matched_parens`, with the parentheses of literals and comments left out."""
+    closing: dict[int, int] = {}
+    open_at: list[int] = []
+    for token in _CALL_TOKEN.finditer(data):
+        first = data[token.start()]
+        if first == ord("("):
+            open_at.append(token.start())
+        elif first == ord(")") and open_at:
+            closing[open_at.pop()] = token.start()
     return closing

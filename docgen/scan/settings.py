@@ -45,6 +45,9 @@ class ScanSettings:
     name_macros: tuple[tuple[str, str], ...] = ()
     #: (macro, keyword) of macros that stand for an access specifier (see cpp_macros)
     access_macros: tuple[tuple[str, str], ...] = ()
+    #: macros that make a string of their arguments, which are blanked (see
+    #: cpp_string_macros)
+    string_macros: tuple[str, ...] = ()
 
     @classmethod
     def learned(
@@ -59,6 +62,7 @@ class ScanSettings:
             statement_macros,
             wrapper_macros,
         )
+        from docgen.scan.cpp_string_macros import string_macros
 
         attributes = attribute_macros(defs) | frozenset(configured)
         return cls(
@@ -69,6 +73,7 @@ class ScanSettings:
             statement_macros(defs),
             name_macros(defs),
             access_macros(defs),
+            string_macros(defs, attributes),
         )
 
     @cached_property
@@ -83,6 +88,7 @@ class ScanSettings:
             self.statement_macros,
             self.name_macros,
             self.access_macros,
+            self.string_macros,
         )
 
     def to_json(self) -> str:
@@ -95,6 +101,7 @@ class ScanSettings:
                 list(self.statement_macros),
                 [list(pair) for pair in self.name_macros],
                 [list(pair) for pair in self.access_macros],
+                list(self.string_macros),
             ]
         )
 
@@ -102,8 +109,8 @@ class ScanSettings:
     def from_json(cls, text: str) -> ScanSettings | None:
         """Settings `to_json` wrote; None for text it did not write."""
         try:
-            attributes, headers_as, namespaces, wrappers, statements, names, access = json.loads(
-                text
+            (attributes, headers_as, namespaces, wrappers, statements, names, access, strings) = (
+                json.loads(text)
             )
             return cls(
                 frozenset(str(name) for name in attributes),
@@ -113,6 +120,7 @@ class ScanSettings:
                 tuple(str(name) for name in statements),
                 tuple((str(name), str(word)) for name, word in names),
                 tuple((str(name), str(word)) for name, word in access),
+                tuple(str(name) for name in strings),
             )
         except (ValueError, TypeError):
             return None
@@ -129,6 +137,10 @@ class ScanSettings:
             digest.update(f"{name}:if".encode() + b"\0")
         for name, word in self.name_macros:
             digest.update(f"{name}->{word}".encode() + b"\0")
+        for name, word in self.access_macros:
+            digest.update(f"{name}:{word}".encode() + b"\0")
+        for name in self.string_macros:
+            digest.update(f"{name}:#".encode() + b"\0")
         return digest.hexdigest()
 
 
