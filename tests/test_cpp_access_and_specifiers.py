@@ -7,7 +7,10 @@ from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily import scan
 from docgen.scan.cpp_blanking import MacroTable, neutralise
-from docgen.scan.cpp_conditionals import specifier_conditionals_blanked
+from docgen.scan.cpp_conditionals import (
+    head_conditionals_blanked,
+    specifier_conditionals_blanked,
+)
 from docgen.scan.cpp_macros import access_macros, macro_defs
 from docgen.scan.settings import ScanSettings
 
@@ -202,3 +205,47 @@ def test_macros_for_exceptions_a_build_may_turn_off_leave_their_blocks() -> None
         ("method", "Catch::Benchmark::run"),
         ("field", "Catch::Benchmark::count"),
     }
+
+
+HEADS = """\
+namespace at::vec {
+#if defined(__s390x__)
+template <class T, class TEMP = void>
+#elif defined(_MSC_VER)
+template <class T, class U = int>  // MSVC
+#else
+template <class T>
+#endif
+struct Vectorized {
+  T values[4];
+};
+}  // namespace at::vec
+"""
+
+
+def test_a_conditional_of_template_heads_is_read_with_its_first_head() -> None:
+    # ATen's vec_base.h and fast_float: the grammars read the heads of every branch in a
+    # row, which no declaration has, and lost the class after them
+    blanked = head_conditionals_blanked(HEADS.encode())
+    assert len(blanked) == len(HEADS.encode())
+    lines = HEADS.split("\n")
+    kept = {0, 2, *range(8, len(lines))}  # the first head, and all but the conditional
+    assert blanked.decode().split("\n") == [
+        line if i in kept else " " * len(line) for i, line in enumerate(lines)
+    ]
+    c = scan("vec_base.h", HEADS.encode(), ScanSettings()).cfamily
+    assert c is not None and c.error_lines == ()
+    vectorized = next(d for d in c.definitions if d.name == "Vectorized")
+    assert (vectorized.qualname, vectorized.template) == (
+        "at::vec::Vectorized",
+        "template <class T, class TEMP = void>",
+    )
+
+
+def test_conditionals_with_more_than_a_head_are_left_alone() -> None:
+    for text in (
+        "#if A\ntemplate <class T>\n#endif\nstruct S {};\n",  # one branch: no second head
+        "#if A\ntemplate <class T>\nstruct S {};\n#else\ntemplate <class U>\n#endif\n",
+        "#if A\ntemplate <class T,\n          class U>\n#else\ntemplate <class T>\n#endif\n",
+    ):
+        assert head_conditionals_blanked(text.encode()) == text.encode()

@@ -35,6 +35,7 @@ from docgen.scan.cpp_conditionals import (
     directive_comments_blanked,
     disabled_branches_blanked,
     first_branches,
+    head_conditionals_blanked,
     linkage_guards_blanked,
     parenthesized_conditionals_blanked,
     specifier_conditionals_blanked,
@@ -96,15 +97,17 @@ class Prepared(NamedTuple):
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     """The dialect and the bytes to parse: `#if 0` branches, Objective-C blocks, attribute
-    macros, lone macro lines, the comments inside directives and `extern "C"` guards
-    blanked, and what the grammar cannot read rewritten."""
+    macros, lone macro lines, the comments inside directives, `extern "C"` guards and
+    all but the first of conditional template heads blanked, and what the grammar
+    cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
     code = disabled_branches_blanked(data)  # no name of an `#if 0` branch exists
     code, objc = objective_c_blanked(code)
     blanked = neutralise(code, settings.macro_table, macros_in_use(code))
     parsed, lone = lone_macros_blanked(blanked.data, code)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
-    parsed, taken = enum_directives_blanked(specifier_conditionals_blanked(parsed))
+    parsed = head_conditionals_blanked(specifier_conditionals_blanked(parsed))
+    parsed, taken = enum_directives_blanked(parsed)
     if dialect == "c":
         return Prepared(dialect, blanked, lone, parsed, (), taken, objc)
     parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))

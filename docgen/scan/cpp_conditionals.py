@@ -279,3 +279,32 @@ def specifier_conditionals_blanked(data: bytes) -> bytes:
             start, end = match.span(group)
             out[start:end] = data[start:end].translate(BLANKED)
     return bytes(out) if out is not None else data
+
+
+#: a template head alone on its line, whole: `template <typename T, class U = void>`
+_HEAD_LINE = rb"[ \t]*template[ \t]*<[^\n]*>[ \t]*(?://[^\n]*)?\r?\n"
+#: a conditional each branch of which is one template head (`#if defined(__s390x__)` /
+#: `template <class T, class TEMP = void>` / `#else` / `template <typename T>` / `#endif`)
+_HEAD_CONDITIONAL = LinePattern(
+    rb"([ \t]*#[ \t]*if(?:n?def)?\b[^\n\\]*\r?\n)"
+    + _HEAD_LINE
+    + rb"((?:[ \t]*#[ \t]*(?:elif|else)\b[^\n\\]*\r?\n"
+    + _HEAD_LINE
+    + rb")+[ \t]*#[ \t]*endif\b[^\n\\]*)"
+)
+
+
+def head_conditionals_blanked(data: bytes) -> bytes:
+    """A conditional whose every branch is one template head, read with its first branch
+    alone (its directives and the other heads blanked): the grammars see the heads of
+    every branch in a row, which no declaration has, and lose the declaration after
+    them.  The same bytes when there is none (most files)."""
+    if b"template" not in data or b"endif" not in data:
+        return data
+    out: bytearray | None = None
+    for match in _HEAD_CONDITIONAL.finditer(data):
+        out = out if out is not None else bytearray(data)
+        for group in (1, 2):
+            start, end = match.span(group)
+            out[start:end] = data[start:end].translate(BLANKED)
+    return bytes(out) if out is not None else data

@@ -23,7 +23,7 @@ from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_disp
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_conditionals import disabled_branches_blanked
 from docgen.scan.cpp_source import directives_matching
-from docgen.scan.cpp_string_macros import stringizes
+from docgen.scan.cpp_string_macros import parameter_name, stringizes
 
 #: Macros every C++ tree may use, blanked whether or not a header defines them.
 BUILTIN_MACROS: frozenset[str] = frozenset(
@@ -67,6 +67,9 @@ BUILTIN_MACROS: frozenset[str] = frozenset(
         "__thiscall",
         "__vectorcall",
         "__clrcall",
+        # GCC's and MSVC's spelling of C's `restrict`, which no grammar here reads
+        # (`restrict` and `__restrict__` they do): `char* const __restrict data[]`
+        "__restrict",
         # Windows calling conventions and import markers, defined in headers no
         # repository holds
         "WINAPI",
@@ -250,11 +253,6 @@ def _namespace_body(body: str, params: list[str]) -> str:
     return ""
 
 
-def _parameter_name(param: str) -> str:
-    """How a body names a parameter: `...` as `__VA_ARGS__`, GNU's `args...` as `args`."""
-    return "__VA_ARGS__" if param == "..." else param.removesuffix("...")
-
-
 def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
     """The `#define`s of one file that may be attribute or namespace macros (cheap: no
     parse), but for those of `#if 0` branches, which no build reads."""
@@ -299,7 +297,7 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         # a call makes an attribute only of a function-like attribute macro: `NAME()`
         # (`__extension__ (x)` is an expression)
         names = {w for w in words if w not in SPECIFIER_WORDS} | {f"{c}()" for c in called}
-        given = [_parameter_name(p) for p in params]
+        given = [parameter_name(p) for p in params]
         kept = [w for w in words if w in given]
         wraps = given.index(kept[0]) + 1 if len(kept) == 1 and kept[0] not in called else 0
         if wraps and params[wraps - 1].endswith("..."):

@@ -20,14 +20,18 @@ if TYPE_CHECKING:
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
+def parameter_name(param: str) -> str:
+    """How a body names a parameter: `...` as `__VA_ARGS__`, GNU's `args...` as `args`."""
+    return "__VA_ARGS__" if param == "..." else param.removesuffix("...")
+
+
 def stringizes(body: str, params: list[str]) -> int:
     """1 when a function-like macro's body uses its parameters only stringized (`#x`,
     never `##x` nor `x` alone), and one at least: what it is given becomes a string;
     -1 when it stringizes one and uses one as code too (`#cond`, then `##__VA_ARGS__`),
     which keeps the macro's other `#define`s from counting; else 0.  A parameter's name
     inside a string literal of the body is taken for a use of it as code."""
-    names = {"__VA_ARGS__" if p == "..." else p.removesuffix("...") for p in params}
-    names.discard("")
+    names = {parameter_name(p) for p in params} - {""}
     stringized = as_code = False
     for word in _WORD.finditer(body):
         if word.group() not in names:
