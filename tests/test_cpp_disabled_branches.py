@@ -12,6 +12,7 @@ from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cpp_conditionals import (
     disabled_branches_blanked,
+    null_directives_blanked,
     parenthesized_conditionals_blanked,
 )
 from docgen.scan.cpp_macros import macro_defs
@@ -164,3 +165,16 @@ def test_only_the_conditional_lines_inside_parentheses_are_blanked() -> None:
     # parentheses in comments, literals and directives count for nothing
     source = b"#if defined(A) // (\nint f(char c = '(', const char* s = \")(\");\n#endif\n"
     assert parenthesized_conditionals_blanked(source) is source
+
+
+def test_null_directives_are_blanked_and_nothing_else() -> None:
+    # fast_float.h (redis) separates its directives with a `#` alone: each was an error
+    source = b"#\n#ifndef X\n#define X 0\n#endif\n  #  // gap\n# /* gap */\nint after;\n#"
+    assert null_directives_blanked(source) == (
+        b" \n#ifndef X\n#define X 0\n#endif\n     // gap\n  /* gap */\nint after;\n "
+    )
+    for kept in (b"#\\\ndefine B 1\n", b"int a; # x\n", b"#define Y\n", b'"#"\n'):
+        assert null_directives_blanked(kept) == kept
+    c = facts(source.decode(), "fast_float.h")
+    assert c.error_lines == ()
+    assert {(d.kind, d.name) for d in c.definitions} == {("macro", "X")}

@@ -37,6 +37,7 @@ from docgen.scan.cpp_conditionals import (
     first_branches,
     head_conditionals_blanked,
     linkage_guards_blanked,
+    null_directives_blanked,
     parenthesized_conditionals_blanked,
     specifier_conditionals_blanked,
 )
@@ -97,11 +98,11 @@ class Prepared(NamedTuple):
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     """The dialect and the bytes to parse: `#if 0` branches, Objective-C blocks, attribute
-    macros, lone macro lines, the comments inside directives, `extern "C"` guards and
-    all but the first of conditional template heads blanked, and what the grammar
-    cannot read rewritten."""
+    macros, lone macro lines, null directives, the comments inside directives, `extern
+    "C"` guards and all but the first of conditional template heads blanked, and what
+    the grammar cannot read rewritten."""
     dialect = dialect_for(path, data, settings)
-    code = disabled_branches_blanked(data)  # no name of an `#if 0` branch exists
+    code = null_directives_blanked(disabled_branches_blanked(data))  # no `#if 0` name exists
     code, objc = objective_c_blanked(code)
     blanked = neutralise(code, settings.macro_table, macros_in_use(code))
     parsed, lone = lone_macros_blanked(blanked.data, code)

@@ -308,3 +308,20 @@ def head_conditionals_blanked(data: bytes) -> bytes:
             start, end = match.span(group)
             out[start:end] = data[start:end].translate(BLANKED)
     return bytes(out) if out is not None else data
+
+
+#: a null directive: `#` alone on its line (a comment may follow), which does nothing
+_NULL_DIRECTIVE = LinePattern(rb"[ \t]*(#)[ \t]*(?:/\*[^\n]*?\*/[ \t]*)*(?://[^\n]*)?(?=\r?\n|\Z)")
+
+
+def null_directives_blanked(data: bytes) -> bytes:
+    """Each null directive's `#` blanked: no grammar here reads one, and a file that
+    separates its directives with them (redis's vendored `fast_float.h`, zstd) had a
+    syntax error at each.  The same bytes when there is none (most files)."""
+    if b"#" not in data:
+        return data
+    out: bytearray | None = None
+    for match in _NULL_DIRECTIVE.finditer(data):
+        out = out if out is not None else bytearray(data)
+        out[match.start(1)] = ord(" ")
+    return bytes(out) if out is not None else data
