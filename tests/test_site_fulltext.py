@@ -25,15 +25,21 @@ def fragments(site: Path) -> set[str]:
     return {p.name for p in (site / FULLTEXT_FOLDER / "fragment").iterdir()}
 
 
+def published(sample: Callable[..., Path], docgen_build: Callable[..., BuildReport]) -> Path:
+    """The site of the `torchlike` sample, built and published in one process."""
+    repo = sample("torchlike")
+    out, site = repo.parent / "out", repo.parent / "site"
+    docgen_build(repo, out, 1)
+    publish_site(out, site, jobs=1)
+    return site
+
+
 def test_pages_are_linked_in_path_order_and_nothing_is_left(
     sample: Callable[..., Path],
     docgen_build: Callable[..., BuildReport],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo = sample("torchlike")
-    out, site = repo.parent / "out", repo.parent / "site"
-    docgen_build(repo, out, 1)
-    publish_site(out, site, jobs=1)
+    site = published(sample, docgen_build)
     linked: list[str] = []
     real_link = os.link
 
@@ -60,10 +66,7 @@ def test_without_links_the_site_itself_is_read(
     docgen_build: Callable[..., BuildReport],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    repo = sample("torchlike")
-    out, site = repo.parent / "out", repo.parent / "site"
-    docgen_build(repo, out, 1)
-    publish_site(out, site, jobs=1)
+    site = published(sample, docgen_build)
 
     def refuse(source: object, target: object) -> None:
         raise PermissionError(1, "links not allowed here")

@@ -272,8 +272,14 @@ def specifier_conditionals_blanked(data: bytes) -> bytes:
     there is none (most files)."""
     if b"#" not in data or b"endif" not in data:
         return data
+    return _groups_blanked(data, _SPECIFIER_CONDITIONAL)
+
+
+def _groups_blanked(data: bytes, pattern: LinePattern) -> bytes:
+    """`data` with the two groups of each match of `pattern` blanked (the same bytes
+    when it has none)."""
     out: bytearray | None = None
-    for match in _SPECIFIER_CONDITIONAL.finditer(data):
+    for match in pattern.finditer(data):
         out = out if out is not None else bytearray(data)
         for group in (1, 2):
             start, end = match.span(group)
@@ -301,13 +307,7 @@ def head_conditionals_blanked(data: bytes) -> bytes:
     them.  The same bytes when there is none (most files)."""
     if b"template" not in data or b"endif" not in data:
         return data
-    out: bytearray | None = None
-    for match in _HEAD_CONDITIONAL.finditer(data):
-        out = out if out is not None else bytearray(data)
-        for group in (1, 2):
-            start, end = match.span(group)
-            out[start:end] = data[start:end].translate(BLANKED)
-    return bytes(out) if out is not None else data
+    return _groups_blanked(data, _HEAD_CONDITIONAL)
 
 
 #: a null directive: `#` alone on its line (a comment may follow), which does nothing

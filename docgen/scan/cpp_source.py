@@ -202,10 +202,8 @@ class Calls:
         literals and comments is matched in one pass, the first time one is asked for.
         None without such a call, or when it does not close."""
         data = self._data
-        i = pos
-        while i < len(data) and data[i] in b" \t\r\n":
-            i += 1
-        if i >= len(data) or data[i] != ord("("):
+        i = _opening(data, pos, b" \t\r\n")
+        if i < 0:
             return None
         if self._closing_in_code is None:
             self._closing_in_code = _matched_parens_in_code(data)
@@ -218,10 +216,8 @@ class Calls:
         """The end of a parenthesised argument list starting at or after `pos` (after
         blanks), else `pos` (also when it does not close within `_CALL_REACH` bytes)."""
         data = self._data
-        i = pos
-        while i < len(data) and data[i] in b" \t":
-            i += 1
-        if i >= len(data) or data[i] != ord("("):
+        i = _opening(data, pos, b" \t")
+        if i < 0:
             return pos
         if self._closing is None and self._followed >= self._FOLLOWED:
             self._closing = _matched_parens(data)
@@ -235,6 +231,14 @@ class Calls:
             if depth == 0:
                 return paren.end()
         return pos  # unbalanced: leave the rest alone
+
+
+def _opening(data: bytes, pos: int, blanks: bytes) -> int:
+    """Where a `(` stands at `pos` after `blanks`; -1 when something else does."""
+    i = pos
+    while i < len(data) and data[i] in blanks:
+        i += 1
+    return i if i < len(data) and data[i] == ord("(") else -1
 
 
 def _matched_parens(data: bytes) -> dict[int, int]:
