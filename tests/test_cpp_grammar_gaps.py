@@ -398,3 +398,42 @@ def test_a_cuda_lambda_s_execution_space_is_read_around() -> None:
         ("function", "at::launch"),
         ("function", "at::after"),
     }
+
+
+SFINAE = b"""\
+namespace at::native {
+template <typename T, std::enable_if_t<std::is_integral_v<T>, T>* = nullptr>
+T powi(T a, T b);
+template <
+    typename T,
+    typename std::enable_if_t<std::is_same_v<c10::Half, T>>* =
+        nullptr>
+void add(T* a, T b);
+struct Parser {
+  void parse(const char* = nullptr, int** = 0) const;
+};
+}  // namespace at::native
+"""
+
+
+def test_a_defaulted_pointer_parameter_without_a_name_is_read_as_named() -> None:
+    assert has_error(b"template <typename T, int* = nullptr>\nT f(T a);")  # the grammar's gap
+    assert has_error(b"void f(int* = nullptr);")
+    rewritten = grammar_gaps_blanked(SFINAE)
+    assert rewritten == SFINAE.replace(b"* =", b"*_=")
+    assert not has_error(rewritten)
+    c = facts(SFINAE.decode(), "Pow.h")
+    assert c.error_lines == ()
+    assert {(d.kind, d.qualname) for d in c.definitions if d.kind != "namespace"} == {
+        ("function", "at::native::powi"),
+        ("function", "at::native::add"),
+        ("struct", "at::native::Parser"),
+        ("method", "at::native::Parser::parse"),
+    }
+    powi = by_qualname(c, "at::native::powi")  # shown as written, not as read
+    assert powi.template.endswith("* = nullptr>")
+
+
+def test_multiplications_and_compound_assignments_are_left_alone() -> None:
+    for code in (b"x *= 2;\n", b"y = a * b;\n", b"z = *p == q;\n", b"w = 2 * = 3;\n"):
+        assert grammar_gaps_blanked(code) == code

@@ -10,14 +10,17 @@ test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), 
 name (`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T C::*>`),
 for an attribute before `friend` (`[[nodiscard]] friend T& value_of(...)` in c10's
 `strong_type.h`), for CUDA's execution space of a lambda (`[=] __device__ (int i) {`,
-PyTorch's `DistributionTemplates.h`) nor for a macro that makes a type
+PyTorch's `DistributionTemplates.h`), for a pointer parameter without a name but with
+a default (SFINAE's `std::enable_if_t<...>* = nullptr` in a template's parameters,
+`const char* = nullptr` in a function's) nor for a macro that makes a type
 (`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;`
 in jemalloc; C's grammar reads those): each makes a syntax error, and the generated
 headers of PyTorch hold thousands of them.  The bytes the grammar reads get `0` in
 place of the braces, the string and the name (newlines kept), spaces in place of
 `= delete`, of the enum's type, of `typename` after `using`, of an attribute before
 `friend`, of a lambda's execution space and of a member pointer's class (a plain
-pointer for the grammar), one name in place of `operator[]`, and `<...>` in place
+pointer for the grammar), `_` for the name a defaulted pointer parameter lacks (in
+place of the blank after its `*`), one name in place of `operator[]`, and `<...>` in place
 of a type macro's parentheses (a template's arguments), so that every offset stays
 the original's; what a page shows is cut from the original bytes.
 """
@@ -73,6 +76,9 @@ _ATTRIBUTE_BEFORE_FRIEND = re.compile(rb"\[\[[^\[\]\n]{1,80}\]\](?=\s*friend\b)"
 _LAMBDA_SPACE = re.compile(
     rb"\][ \t]*((?:__host__|__device__)(?:[ \t]+(?:__host__|__device__))*)(?=[ \t]*\()"
 )
+#: the blank after the `*` of a pointer parameter without a name but with a default:
+#: `std::enable_if_t<cond>* = nullptr`, `const char* = nullptr` (`* =` is no operator)
+_UNNAMED_POINTER_DEFAULT = re.compile(rb"(?<=[\w>*])\*([ \t])[ \t]*=(?!=)")
 #: a macro call that makes a type, then the name it declares, on a line of its own:
 #: `ql_head(tcache_slow_t) tcache_ql;`, `typedef rb_tree(T) tree_t;` (no statement
 #: or declaration of C++ reads `name(type) name;`: a keyword or `override` is excluded)
@@ -128,8 +134,9 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     arguments and a conditional's strings and header names read as `0`, operators
     called by name as one name, a type macro's parentheses as a template's; `= delete`
     on a function, an anonymous enum's type, `using typename`, an attribute before
-    `friend`, a lambda's execution space and a member pointer's class blanked.  The
-    same bytes when it has none of them (most files)."""
+    `friend`, a lambda's execution space and a member pointer's class blanked, and a
+    defaulted pointer parameter named `_`.  The same bytes when it has none of them
+    (most files)."""
     has_braced = b"={" in parsed or b"= {" in parsed
     has_deleted = b"delete" in parsed
     operator_calls = list(_operator_calls(parsed)) if b"operator" in parsed else []
@@ -147,13 +154,15 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         if b"[[" in parsed and b"friend" in parsed
         else []
     )
+    unnamed_pointers = list(_UNNAMED_POINTER_DEFAULT.finditer(parsed)) if b"* " in parsed else []
     lambda_spaces = (
         list(_LAMBDA_SPACE.finditer(parsed))
         if b"__device__" in parsed or b"__host__" in parsed
         else []
     )
     if not (
-        lambda_spaces
+        unnamed_pointers
+        or lambda_spaces
         or has_braced
         or has_deleted
         or operator_calls
@@ -168,6 +177,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     out = bytearray(parsed)
     for space in lambda_spaces:  # `[=] __device__ (` -> `[=]            (`
         _blank(out, *space.span(1))
+    for pointer in unnamed_pointers:  # `T* = nullptr` -> `T*_= nullptr`
+        out[pointer.start(1)] = ord("_")
     for attribute in friend_attributes:  # `[[nodiscard]] friend` -> `              friend`
         _blank(out, *attribute.span())
     for pointer in member_pointers:  # `(C::*)` -> `(   *)`: the one group that matched
