@@ -39,7 +39,8 @@ from pathlib import Path
 
 from docgen.discover import discover
 from docgen.scan.cpp_blanking import _namespace_text
-from docgen.scan.cpp_macros import BUILTIN_MACROS, macro_defs
+from docgen.scan.cpp_builtin_macros import BUILTIN_MACROS
+from docgen.scan.cpp_macros import macro_defs
 from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
 from docgen.scan.settings import ScanSettings
 from docgen.scan.table import scan_file

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from docgen.scan.cpp_macros import BUILTIN_MACROS, CANDIDATE, has_meaning
+from docgen.scan.cpp_builtin_macros import BUILTIN_MACROS
+from docgen.scan.cpp_macros import CANDIDATE, has_meaning
 from docgen.scan.cpp_source import (
     BLANKED,
     LINE_REST,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_macros import RESERVED
+from docgen.scan.cpp_builtin_macros import RESERVED
 from docgen.scan.cpp_source import LinePattern, whole_word_matches
 
 #: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
