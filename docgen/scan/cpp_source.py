@@ -50,10 +50,8 @@ def kept_argument(
     strings and comments part nothing.
     The call is followed `_CALL_REACH` bytes, or to `close_at` where its closing
     parenthesis is known (`Calls.arguments`): code given to a macro can be long."""
-    i = pos
-    while i < len(data) and data[i] in b" \t\r\n":
-        i += 1
-    if i >= len(data) or data[i] != ord("("):
+    i = _opening(data, pos, b" \t\r\n")
+    if i < 0:
         return None
     starts, depth, close = [i + 1], 0, -1
     limit = close_at + 1 if close_at is not None else min(len(data), i + _CALL_REACH)
