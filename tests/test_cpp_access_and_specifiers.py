@@ -6,11 +6,12 @@ from __future__ import annotations
 from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily import scan
-from docgen.scan.cpp_blanking import MacroTable, neutralise
+from docgen.scan.cpp_blanking import neutralise
 from docgen.scan.cpp_conditionals import (
     head_conditionals_blanked,
     specifier_conditionals_blanked,
 )
+from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import access_macros, macro_defs
 from docgen.scan.settings import ScanSettings
 

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily import scan
-from docgen.scan.cpp_blanking import MacroTable, neutralise
+from docgen.scan.cpp_blanking import neutralise
+from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import attribute_macros, macro_defs
 from docgen.scan.cpp_source import Calls
 from docgen.scan.cpp_string_macros import string_macros, stringizes

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from docgen.scan.cfamily import language, scan
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_blanking import MacroTable, neutralise
+from docgen.scan.cpp_blanking import neutralise
 from docgen.scan.cpp_conditionals import directive_comments_blanked, first_branches
+from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import _DEFINE
 from docgen.scan.cpp_source import LinePattern, directives_matching
 from docgen.scan.settings import ScanSettings

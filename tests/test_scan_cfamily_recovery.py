@@ -7,8 +7,9 @@ from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily import scan
 from docgen.scan.cfamily_macros import gtest_body_scope
-from docgen.scan.cpp_blanking import MacroTable, calls_at_errors_blanked, neutralise
+from docgen.scan.cpp_blanking import calls_at_errors_blanked, neutralise
 from docgen.scan.cpp_conditionals import directive_comments_blanked
+from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import (
     attribute_macros,
     macro_defs,

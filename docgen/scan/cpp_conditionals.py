@@ -300,14 +300,32 @@ _HEAD_CONDITIONAL = LinePattern(
 )
 
 
+#: a branch of lines that end no declaration, the head of a function or its member
+#: initializers: no `;`, no brace, no directive
+_OPEN_LINES = rb"(?:[ \t]*[^#\s][^\n;{}]*\r?\n){1,6}"
+#: a conditional each branch of which is the head of the same function, the body after
+#: it (`#ifndef DOXYGEN` / `template <typename T> explicit V(T b, ENABLEIF(...))` /
+#: `#else` / `explicit V(bool b)` / `#endif` / `: data_() {`, in rapidjson)
+_FUNCTION_HEAD_CONDITIONAL = LinePattern(
+    rb"([ \t]*#[ \t]*if(?:n?def)?\b[^\n\\]*\r?\n)"
+    + _OPEN_LINES
+    + rb"((?:[ \t]*#[ \t]*(?:elif|else)\b[^\n\\]*\r?\n"
+    + _OPEN_LINES
+    + rb")+[ \t]*#[ \t]*endif\b[^\n\\]*)(?=\s*[:{])"
+)
+
+
 def head_conditionals_blanked(data: bytes) -> bytes:
-    """A conditional whose every branch is one template head, read with its first branch
-    alone (its directives and the other heads blanked): the grammars see the heads of
-    every branch in a row, which no declaration has, and lose the declaration after
-    them.  The same bytes when there is none (most files)."""
-    if b"template" not in data or b"endif" not in data:
+    """A conditional whose every branch is one template head, or the head of the function
+    whose body follows it, read with its first branch alone (its directives and the
+    other branches blanked): the grammars see the heads of every branch in a row, which
+    no declaration has, and lose the declaration after them.  The same bytes when there
+    is none (most files)."""
+    if b"endif" not in data:
         return data
-    return _groups_blanked(data, _HEAD_CONDITIONAL)
+    if b"template" in data:
+        data = _groups_blanked(data, _HEAD_CONDITIONAL)
+    return _groups_blanked(data, _FUNCTION_HEAD_CONDITIONAL)
 
 
 #: a null directive: `#` alone on its line (a comment may follow), which does nothing

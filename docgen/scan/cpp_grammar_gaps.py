@@ -1,28 +1,30 @@
 """Valid C++ that the pinned tree-sitter-cpp grammar cannot read, rewritten in place.
 
-tree-sitter-cpp 0.23 has no rule for a braced default argument
-(`const Tensor& x={}`, `MempoolId_t id = {0, 0}`), for a free function declared
-`= delete`, for an operator called by name on an object (`this->operator[](i)`, or
-`operator++();` on `this`), for the type of an anonymous enum (`enum : int {`,
-protobuf's generated classes), for a string or a header's name in a conditional's
-test (`#if C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for
-`using typename Base<T>::type;` in a class body, for a pointer to a member without a
-name (`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T C::*>`),
-for an attribute before `friend` (`[[nodiscard]] friend T& value_of(...)` in c10's
-`strong_type.h`), for CUDA's execution space of a lambda (`[=] __device__ (int i) {`,
-PyTorch's `DistributionTemplates.h`), for a pointer parameter without a name but with
-a default (SFINAE's `std::enable_if_t<...>* = nullptr` in a template's parameters,
-`const char* = nullptr` in a function's) nor for a macro that makes a type
-(`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;`
-in jemalloc; C's grammar reads those): each makes a syntax error, and the generated
-headers of PyTorch hold thousands of them.  The bytes the grammar reads get `0` in
-place of the braces, the string and the name (newlines kept), spaces in place of
-`= delete`, of the enum's type, of `typename` after `using`, of an attribute before
-`friend`, of a lambda's execution space and of a member pointer's class (a plain
-pointer for the grammar), `_` for the name a defaulted pointer parameter lacks (in
-place of the blank after its `*`), one name in place of `operator[]`, and `<...>` in place
-of a type macro's parentheses (a template's arguments), so that every offset stays
-the original's; what a page shows is cut from the original bytes.
+tree-sitter-cpp 0.23 has no rule for a braced default argument (`const Tensor&
+x={}`, `MempoolId_t id = {0, 0}`), for a free function declared `= delete`, for an
+operator called by name on an object (`this->operator[](i)`, or `operator++();` on
+`this`), for the type of an anonymous enum (`enum : int {`, protobuf's generated
+classes), for a string or a header's name in a conditional's test (`#if
+C10_CLANG_HAS_WARNING("-Wfoo")`, `#if __has_include(<filesystem>)`), for `using
+typename Base<T>::type;` in a class body, for `typename` before a dependent type
+called in an expression (`return typename T::type();`), for a pointer to a member
+without a name (`remove_class<R (C::*)(A...) const>` in pybind11, `function_traits<T
+C::*>`), for an attribute before `friend` (`[[nodiscard]] friend T& value_of(...)`
+in c10's `strong_type.h`), for CUDA's execution space of a lambda (`[=] __device__
+(int i) {`, PyTorch's `DistributionTemplates.h`), for a pointer parameter without a
+name but with a default (SFINAE's `std::enable_if_t<...>* = nullptr` in a template's
+parameters, `const char* = nullptr` in a function's) nor for a macro that makes a
+type (`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t)
+prof_tctx_tree_t;` in jemalloc; C's grammar reads those): each makes a syntax error,
+and the generated headers of PyTorch hold thousands of them. The bytes the grammar
+reads get `0` in place of the braces, the string and the name (newlines kept),
+spaces in place of `= delete`, of the enum's type, of `typename` after `using`, of
+an attribute before `friend`, of `typename` in an expression, of a lambda's
+execution space and of a member pointer's class (a plain pointer for the grammar),
+`_` for the name a defaulted pointer parameter lacks (in place of the blank after
+its `*`), one name in place of `operator[]`, and `<...>` in place of a type macro's
+parentheses (a template's arguments), so that every offset stays the original's;
+what a page shows is cut from the original bytes.
 """
 
 from __future__ import annotations
@@ -63,6 +65,20 @@ _TEST_LITERAL = re.compile(
 )
 #: `typename` in a using-declaration: `using typename super::BatchRequestType;`
 _USING_TYPENAME = re.compile(rb"using[ \t]+(typename)\b")
+#: template arguments, one level of them nested: `<IValue, T>`, `<A<B>, C>`
+_TEMPLATE_ARGS = rb"<[^<>;{}()\n]*(?:<[^<>;{}()\n]*>[^<>;{}()\n]*)*>"
+#: a name with its template arguments
+_TEMPLATE_NAME = rb"[A-Za-z_]\w*(?:[ \t]*" + _TEMPLATE_ARGS + rb")?"
+#: `typename` before a dependent type called or braced in an expression: `return
+#: typename T::type();`, `f(x, typename std::is_constructible<A, T>::type{})` (a
+#: function's type, `typename T::R (*)(int)`, is not taken)
+_EXPRESSION_TYPENAME = re.compile(
+    rb"(?:[(,=?]|\breturn)[ \t]*(typename)[ \t]+(?=(?:::)?"
+    + _TEMPLATE_NAME
+    + rb"(?:::"
+    + _TEMPLATE_NAME
+    + rb")+[ \t]*(?:\((?![ \t]*[*&])|\{))"
+)
 #: a class's name as a member pointer qualifies it: `C::`, `ns::C<A, B>::`
 _MEMBER_CLASS = rb"(?:[A-Za-z_]\w*(?:<[^()<>\n]{0,60}>)?::)+"
 #: the class of a pointer to a member without a name: `(C::*)`, `T C::*>`
@@ -147,6 +163,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         if b"using" in parsed and b"typename" in parsed
         else []
     )
+    if b"typename" in parsed:
+        using_typenames += _EXPRESSION_TYPENAME.finditer(parsed)
     type_macros = list(_type_macro_calls(parsed))
     member_pointers = list(_MEMBER_POINTER_CLASS.finditer(parsed)) if b"::*" in parsed else []
     friend_attributes = (

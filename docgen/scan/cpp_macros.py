@@ -37,6 +37,8 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 #: identifiers that can be macro names worth looking up: upper case, or `__` words
 CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
 _INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
+#: a body that is a dependent type: `typename ::rapidjson::internal::EnableIf<...>::Type`
+_DEPENDENT_TYPE = re.compile(r"\s*typename\s+(?:::\s*)?[A-Za-z_]")
 
 
 @dataclass(frozen=True)
@@ -54,13 +56,16 @@ class MacroDef:
     #: there on is kept); 0 for any other macro
     wraps: int = 0
     #: a function-like macro whose body is the head of a loop or a condition (`for (...)`,
-    #: `while (...)`, `if (...)`, `switch (...)`), such as `list_for_each(pos, head)`:
-    #: that keyword
+    #: `while (...)`, `if (...)`, `switch (...)`), such as `list_for_each(pos, head)`,
+    #: or an object-like one that is `if` or `if constexpr`: that keyword
     opens: str = ""
     #: 1 for a function-like macro that makes a string of what it is given, -1 for one
     #: that makes a string of some of it and uses the rest as code (see
     #: `cpp_string_macros`), 0 for any other
     stringizes: int = 0
+    #: a function-like macro whose body is a dependent type (`typename ...::Type`): its
+    #: use stands where a type does, its arguments a parser cannot read (see `type_macros`)
+    makes_type: bool = False
 
 
 _PARENTHESIS = re.compile(r"[()]")
@@ -139,6 +144,8 @@ def has_meaning(name: str) -> bool:
 _STATEMENT_HEAD = re.compile(r"\s*(for|while|if|switch)\s*\(")
 _NAMESPACE_OPENING = re.compile(r"(?:\s*(?:inline\s+)?namespace\s+[A-Za-z_]\w*\s*\{)+\s*")
 _ONE_NAMESPACE = re.compile(r"namespace\s+([A-Za-z_]\w*)")
+#: an object-like macro's body that is `if` or `if constexpr`
+_IF_KEYWORD = re.compile(r"\s*if(?:\s+constexpr)?\s*")
 
 
 #: macro uses beside a namespace's braces (`namespace name { PYBIND11_WARNING_PUSH`)
@@ -186,9 +193,15 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         if namespace:
             found[MacroDef(key, (), namespace)] = None
             continue
-        opens = _opened_statement(uncommented) if match.group(2) else ""
+        if match.group(2):
+            opens = _opened_statement(uncommented)
+        else:  # `#define RAPIDJSON_IF_CONSTEXPR if constexpr` (`if` for older compilers)
+            opens = "if" if _IF_KEYWORD.fullmatch(uncommented) else ""
         if opens:
             found[MacroDef(key, (), opens=opens)] = None
+            continue
+        if match.group(2) and _DEPENDENT_TYPE.match(uncommented):
+            found[MacroDef(key, (), makes_type=True)] = None
             continue
         body = _strip_balanced(uncommented)
         apart = _calls_apart(body) if body is not None else None
@@ -229,7 +242,7 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        if not d.namespace and not d.wraps and not d.stringizes:
+        if not d.namespace and not d.wraps and not d.stringizes and not d.makes_type:
             by_name.setdefault(d.name, []).append(d.refs)
     known = _as_referred_to(BUILTIN_MACROS) | EXCEPTION_WORDS
     chosen: set[str] = set()
@@ -299,11 +312,22 @@ def access_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
 
 
 def statement_macros(defs: Iterable[MacroDef]) -> tuple[str, ...]:
-    """Function-like macros that open a loop or a condition (see `MacroDef.opens`),
-    sorted, without `()`; not those defined otherwise too (in another branch)."""
+    """Macros that open a loop or a condition (see `MacroDef.opens`), sorted, without
+    `()`; not those defined otherwise too (in another branch)."""
     opening = {d.name for d in defs if d.opens}
     other = {d.name for d in defs if not d.opens}
     return tuple(sorted(name.removesuffix("()") for name in opening - other))
+
+
+def type_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[str, ...]:
+    """Function-like macros every `#define` of which makes a dependent type (see
+    `MacroDef.makes_type`), sorted, without `()`: rapidjson's
+    `RAPIDJSON_DISABLEIF_RETURN((cond), (bool)) operator==(...)`, whose arguments a
+    parser reads as expressions, and so misses the operator and makes fields of the
+    names in them.  Its use is read as a type of its own name, the arguments blanked."""
+    making = {d.name for d in defs if d.makes_type}
+    other = {d.name for d in defs if not d.makes_type} | set(attributes)
+    return tuple(sorted(name.removesuffix("()") for name in making - other))
 
 
 def wrapper_macros(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from docgen.scan.cpp_blanking import MacroTable
+    from docgen.scan.cpp_macro_table import MacroTable
     from docgen.scan.cpp_macros import MacroDef
 
 
@@ -48,6 +48,9 @@ class ScanSettings:
     #: macros that make a string of their arguments, which are blanked (see
     #: cpp_string_macros)
     string_macros: tuple[str, ...] = ()
+    #: macros that make a dependent type, read as a type of their own name (see
+    #: cpp_macros.type_macros)
+    type_macros: tuple[str, ...] = ()
 
     @classmethod
     def learned(
@@ -60,6 +63,7 @@ class ScanSettings:
             name_macros,
             namespace_macros,
             statement_macros,
+            type_macros,
             wrapper_macros,
         )
         from docgen.scan.cpp_string_macros import string_macros
@@ -74,12 +78,13 @@ class ScanSettings:
             name_macros(defs),
             access_macros(defs),
             string_macros(defs, attributes),
+            type_macros(defs, attributes),
         )
 
     @cached_property
     def macro_table(self) -> MacroTable:
         """The macros prepared once for every file a worker scans with these settings."""
-        from docgen.scan.cpp_blanking import MacroTable
+        from docgen.scan.cpp_macro_table import MacroTable
 
         return MacroTable.of(
             self.attribute_macros,
@@ -89,6 +94,7 @@ class ScanSettings:
             self.name_macros,
             self.access_macros,
             self.string_macros,
+            self.type_macros,
         )
 
     def to_json(self) -> str:
@@ -102,6 +108,7 @@ class ScanSettings:
                 [list(pair) for pair in self.name_macros],
                 [list(pair) for pair in self.access_macros],
                 list(self.string_macros),
+                list(self.type_macros),
             ]
         )
 
@@ -109,9 +116,17 @@ class ScanSettings:
     def from_json(cls, text: str) -> ScanSettings | None:
         """Settings `to_json` wrote; None for text it did not write."""
         try:
-            (attributes, headers_as, namespaces, wrappers, statements, names, access, strings) = (
-                json.loads(text)
-            )
+            (
+                attributes,
+                headers_as,
+                namespaces,
+                wrappers,
+                statements,
+                names,
+                access,
+                strings,
+                types,
+            ) = json.loads(text)
             return cls(
                 frozenset(str(name) for name in attributes),
                 str(headers_as),
@@ -121,6 +136,7 @@ class ScanSettings:
                 tuple((str(name), str(word)) for name, word in names),
                 tuple((str(name), str(word)) for name, word in access),
                 tuple(str(name) for name in strings),
+                tuple(str(name) for name in types),
             )
         except (ValueError, TypeError):
             return None
@@ -141,6 +157,8 @@ class ScanSettings:
             digest.update(f"{name}:{word}".encode() + b"\0")
         for name in self.string_macros:
             digest.update(f"{name}:#".encode() + b"\0")
+        for name in self.type_macros:
+            digest.update(f"{name}:type".encode() + b"\0")
         return digest.hexdigest()
 
 

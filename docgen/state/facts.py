@@ -363,8 +363,8 @@ def learned_macro_defs(
         if row is not None and source.stamp and row[0] == stamp:
             try:
                 found.extend(
-                    MacroDef(str(n), tuple(map(str, r)), str(ns), int(w), str(o), int(q))
-                    for n, r, ns, w, o, q in json.loads(row[1])
+                    MacroDef(str(n), tuple(map(str, r)), str(ns), int(w), str(o), int(q), bool(t))
+                    for n, r, ns, w, o, q, t in json.loads(row[1])
                 )
                 continue
             except (ValueError, TypeError):
@@ -374,7 +374,10 @@ def learned_macro_defs(
         except OSError:
             continue
         found.extend(defs)
-        rows = [[d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes] for d in defs]
+        rows = [
+            [d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes, d.makes_type]
+            for d in defs
+        ]
         fresh.append((source.path, stamp, json.dumps(rows)))
     if readonly:
         return found

@@ -1,0 +1,164 @@
+"""Forms found in rapidjson, a tree docgen had not read before: macros that make a
+dependent type (`RAPIDJSON_DISABLEIF_RETURN((cond), (bool)) operator==(...)`), a macro
+that is `if constexpr`, `typename` in an expression, and a conditional between the
+heads of one function and its body.  Each cost the grammar the class around it."""
+
+from __future__ import annotations
+
+import tree_sitter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_scan_cfamily import inventory
+
+from docgen.scan.cfamily import language, scan
+from docgen.scan.cpp_conditionals import head_conditionals_blanked
+from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
+from docgen.scan.cpp_macros import attribute_macros, macro_defs, statement_macros, type_macros
+from docgen.scan.settings import ScanSettings
+
+SETTINGS = settings(max_examples=100, deadline=None)  # derandomized by the test profile
+
+#: from rapidjson's internal/meta.h and pointer.h
+DEFINES = """\
+#define REMOVEFPTR_(type) typename ::rj::internal::RemoveSfinaeTag< ::rj::SfinaeTag&(*) type>::Type
+#define ENABLEIF(cond) \\
+    typename ::rj::internal::EnableIf<REMOVEFPTR_(cond)>::Type * = NULL
+#define DISABLEIF_RETURN(cond,returntype) \\
+    typename ::rj::internal::DisableIf \\
+        <REMOVEFPTR_(cond), REMOVEFPTR_(returntype)>::Type
+#if HAS_CXX17
+#define IF_CONSTEXPR if constexpr
+#else
+#define IF_CONSTEXPR if
+#endif
+#ifdef TWO_WAYS
+#define MIXED(x) typename x::type
+#else
+#define MIXED(x)
+#endif
+#define NOEXCEPT
+"""
+
+VALUE = """\
+namespace rj {
+template <typename Encoding>
+class GenericValue {
+public:
+#ifndef DOXYGEN_RUNNING
+    template <typename T>
+    explicit GenericValue(T b, ENABLEIF((internal::IsSame<bool, T>))) NOEXCEPT
+#else
+    explicit GenericValue(bool b) NOEXCEPT
+#endif
+        : data_() {
+        IF_CONSTEXPR (sizeof(T) == 1) { data_ = b; }
+    }
+    template <typename T> DISABLEIF_RETURN((internal::OrExpr<IsPointer<T>, IsValue<T> >), (bool))
+    operator==(const T& rhs) const { return *this == GenericValue(rhs); }
+    static GenericValue& Set(GenericValue& v, const char* s) {
+        return v.SetString(typename GenericValue::StringRef(s));
+    }
+    int data_;
+};
+}  // namespace rj
+"""
+
+
+def learned(source: str) -> ScanSettings:
+    return ScanSettings.learned(macro_defs(source.encode()), "cpp")
+
+
+def test_macros_that_make_a_dependent_type_are_learned_and_no_other() -> None:
+    defs = macro_defs(DEFINES.encode())
+    attributes = attribute_macros(defs)
+    assert not {"REMOVEFPTR_()", "ENABLEIF()", "DISABLEIF_RETURN()"} & attributes
+    # MIXED is empty in the other branch: an attribute macro, blanked whole as before
+    assert "MIXED()" in attributes
+    assert type_macros(defs, attributes) == ("DISABLEIF_RETURN", "ENABLEIF", "REMOVEFPTR_")
+    assert "IF_CONSTEXPR" in statement_macros(defs)  # `if` in every branch
+    settings = learned(DEFINES)
+    assert settings.type_macros == ("DISABLEIF_RETURN", "ENABLEIF", "REMOVEFPTR_")
+    assert ScanSettings.from_json(settings.to_json()) == settings
+    assert settings.key() != learned("#define ENABLEIF(cond) cond\n").key()
+
+
+def test_a_class_written_with_them_reads_whole() -> None:
+    c = scan("document.h", (DEFINES + VALUE).encode(), learned(DEFINES)).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    at = DEFINES.count("\n")
+    assert inventory(c) - {d for d in inventory(c) if d[0] == "macro"} == {
+        ("namespace", "rj", at + 1),
+        ("class", "rj::GenericValue", at + 3),
+        # the first branch's head, with the body after the conditional: one constructor
+        ("constructor", "rj::GenericValue::GenericValue", at + 7),
+        ("operator", "rj::GenericValue::operator==", at + 15),
+        ("method", "rj::GenericValue::Set", at + 16),
+        ("field", "rj::GenericValue::data_", at + 19),
+    }
+    # no word of a type macro's arguments is a name (`OrExpr` had been a field)
+    assert not {d.name for d in c.definitions} & {"OrExpr", "IsPointer", "IsValue", "internal"}
+    equals = next(d for d in c.definitions if d.name == "operator==")
+    assert equals.declaration.startswith("DISABLEIF_RETURN((internal::OrExpr<")  # as written
+    assert equals.is_definition
+
+
+def test_the_grammar_itself_refuses_these_forms() -> None:
+    def has_error(source: bytes) -> bool:
+        return tree_sitter.Parser(language("cpp")).parse(source).root_node.has_error
+
+    # The reason for the rewrites: if a newer grammar reads them, they can go.
+    assert has_error(b"T f() { return typename X::type(); }")
+    assert has_error(b"T f() { return typename X<T>::type{}; }")
+    assert has_error(b"struct A {\n#if X\n  A(int a)\n#else\n  A(long a)\n#endif\n  {}\n};\n")
+
+
+def test_typename_before_a_type_called_in_an_expression_is_blanked() -> None:
+    for before, after in (
+        (b"T f() { return typename X::type(); }", b"T f() { return          X::type(); }"),
+        (
+            b"f(x, typename std::is_same<A, B<C>>::type{});",
+            b"f(x,          std::is_same<A, B<C>>::type{});",
+        ),
+        (b"v = typename ::ns::T::R(s);", b"v =          ::ns::T::R(s);"),
+    ):
+        assert grammar_gaps_blanked(before) == after
+    for kept in (
+        b"void f(int a, typename T::R (*cb)(int));",  # a function's type: a declaration
+        b"template <typename T, typename U> struct A {};",
+        b"typename T::type x(1);",  # a declaration with its value
+        b"using R = typename T::type;",  # no call
+        b"std::function<typename T::R(int)> g;",  # a function type in template arguments
+    ):
+        assert grammar_gaps_blanked(kept) == kept
+
+
+def test_a_conditional_between_a_function_s_heads_and_its_body_keeps_the_first() -> None:
+    text = (
+        "#ifdef _WIN32\nint __cdecl main(int argc, char *argv[])\n"
+        "#else\nint main(int argc, char *argv[])\n#endif\n{\n  return 0;\n}\n"
+    )
+    blanked = head_conditionals_blanked(text.encode()).decode()
+    lines = text.split("\n")
+    assert blanked.split("\n") == [
+        line if i in (1, 5, 6, 7, 8) else " " * len(line) for i, line in enumerate(lines)
+    ]
+    for kept in (
+        "#if A\nint f(int a);\n#else\nint f(long a);\n#endif\n",  # declarations: no body after
+        "#if A\nint f(int a)\n#endif\n{ return 0; }\n",  # one branch
+        "#if A\nstruct S {\n#else\nstruct T {\n#endif\n};\n",  # a brace in a branch
+        "#if A\n#define X 1\n#else\n#define X 2\n#endif\n{\n",  # directives
+    ):
+        assert head_conditionals_blanked(kept.encode()) == kept.encode()
+
+
+@SETTINGS
+@given(st.text(alphabet=" \t\n#(){}:;,<>*&=aifdelsentypmr_XT", max_size=160))
+def test_the_rewrites_keep_every_byte_s_place(text: str) -> None:
+    data = text.encode()
+    for rewrite in (grammar_gaps_blanked, head_conditionals_blanked):
+        out = rewrite(data)
+        assert len(out) == len(data)
+        assert [i for i, b in enumerate(out) if b == ord("\n")] == [
+            i for i, b in enumerate(data) if b == ord("\n")
+        ]
