@@ -162,3 +162,50 @@ def test_the_rewrites_keep_every_byte_s_place(text: str) -> None:
         assert [i for i, b in enumerate(out) if b == ord("\n")] == [
             i for i, b in enumerate(data) if b == ord("\n")
         ]
+
+
+#: from libgit2's include/git2/common.h and pcre2 (vendored by libgit2)
+DECLARATORS = """\
+#if defined(_MSC_VER)
+# define GIT_CALLBACK(name) (__cdecl *name)
+#else
+# define GIT_CALLBACK(name) (*name)
+#endif
+#define PRIV(name) _pcre2_##name
+typedef int BOOL;
+
+typedef int GIT_CALLBACK(git_apply_delta_cb)(const void *delta, void *payload);
+struct git_odb_backend {
+  int GIT_CALLBACK(read)(void **out, struct git_odb_backend *backend);
+};
+extern const uint8_t PRIV(default_tables)[];
+BOOL
+PRIV(ckd_smul)(size_t *r, int a, int b)
+{
+  return 0;
+}
+JEMALLOC_EXPORT
+void (*test_hook)() = NULL;
+"""
+
+
+def test_macros_that_make_a_declarator_declare_the_name_they_are_given() -> None:
+    settings = learned(DECLARATORS)
+    assert settings.pointer_macros == ("GIT_CALLBACK",)
+    assert ("PRIV()", 1) in settings.wrapper_macros  # pasted: listed as the name written
+    c = scan("common.c", DECLARATORS.encode(), settings).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    found = {(d.kind, d.qualname, d.line) for d in c.definitions if d.kind != "macro"}
+    assert found == {
+        ("typedef", "BOOL", 7),
+        ("typedef", "git_apply_delta_cb", 9),
+        ("struct", "git_odb_backend", 10),
+        ("field", "git_odb_backend::read", 11),
+        # `BOOL` alone over the function's name is its type, no macro's use
+        ("function", "ckd_smul", 15),
+    }
+    # no macro is a name: `GIT_CALLBACK` had been a typedef, `PRIV` a function
+    assert not {d.name for d in c.definitions if d.kind != "macro"} & {"GIT_CALLBACK", "PRIV"}
+    typedef = next(d for d in c.definitions if d.name == "git_apply_delta_cb")
+    assert typedef.declaration.startswith("typedef int GIT_CALLBACK(git_apply_delta_cb)(")

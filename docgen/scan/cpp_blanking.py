@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import CANDIDATE, has_meaning
 from docgen.scan.cpp_source import (
@@ -58,6 +59,23 @@ _BLANK_LINE = re.compile(rb"[ \t]*\r?\n")
 _GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 
 
+#: a name called at the start of the next line, with a lower-case letter in it
+_NAME_CALLED_NEXT = re.compile(rb"\r?\n[ \t]*([A-Za-z_]\w*)[ \t]*\(")
+
+
+def _returns_next(data: bytes, written: bytes, end: int) -> bool:
+    """Whether the next line, written from its first column, is a function's name and
+    its parameters (C's GNU style puts the type on the line above): `data` may have a
+    wrapping macro blanked before the name (`PRIV(ckd_smul)(...)`)."""
+    called = _NAME_CALLED_NEXT.match(data, end)
+    if called is None or called.group(1).isupper():
+        return False
+    if called.group(1).decode("ascii") in KEYWORDS:  # `void (*hook)() = NULL;`
+        return False
+    first = data.index(b"\n", end) + 1
+    return written[first : first + 1] not in (b" ", b"\t")
+
+
 def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[bytes, frozenset[str]]:
     """A line that is one upper-case word and nothing else is a macro's use
     (`PROTOBUF_NAMESPACE_OPEN`, `C10_DIAGNOSTIC_POP`): no statement or declaration
@@ -75,7 +93,8 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
     Blanked, wherever it is defined (often in a file docgen never sees).  `written`: the
     file as written, when `data` has attribute macros blanked: a word left alone on its
     line by them is no macro (`FORCE_INLINE_TEMPLATE U32`, the type of a function whose
-    name starts the next line)."""
+    name starts the next line), and neither is a word in the first column over a
+    function's name in the first column of the next (`BOOL` / `pcre2_maketables(...)`)."""
     out = bytearray(data)
     names: set[str] = set()
     for match in _LONE_MACRO.finditer(data):
@@ -83,6 +102,8 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
         line = _LONE_MACRO.line_start(match)
         if written is not None and written[line : match.end()] != data[line : match.end()]:
             continue
+        if start == line and _returns_next(data, written or data, match.end()):
+            continue  # `BOOL` / `pcre2_maketables(...)`: the function's type, on a line of its own
         out[start:end] = b" " * (end - start)
         names.add(match.group(1).decode("ascii"))
     if b"(" not in data:
@@ -253,6 +274,14 @@ def neutralise(
         if name in prepared.statements:
             if calls.args_end(end) > end:  # `list_for_each(pos, head) {`: `if (pos, head) {`
                 out[start:end] = b"if".ljust(end - start)
+                used.add(name)
+            continue
+        if name in prepared.pointers:
+            inside = calls.arguments(end)
+            if inside is not None:  # `GIT_CALLBACK(name)` -> `           (*name)`
+                paren = inside[0] - 1
+                out[start : paren - 1] = data[start : paren - 1].translate(BLANKED)
+                out[paren - 1 : paren + 1] = b"(*"
                 used.add(name)
             continue
         if name in prepared.strings or name in prepared.types:

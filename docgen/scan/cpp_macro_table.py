@@ -34,6 +34,8 @@ class MacroTable:
     strings: frozenset[str] = frozenset()
     #: macros that make a type, read as a type of their own name (see `type_macros`)
     types: frozenset[str] = frozenset()
+    #: macros that make a pointer declarator of their argument (see `pointer_macros`)
+    pointers: frozenset[str] = frozenset()
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
@@ -53,6 +55,7 @@ class MacroTable:
         access: Iterable[tuple[str, str]] = (),
         strings: Iterable[str] = (),
         types: Iterable[str] = (),
+        pointers: Iterable[str] = (),
     ) -> MacroTable:
         table: dict[str, bool] = {}
         keeps = {name.removesuffix("()"): place for name, place in wrappers}
@@ -63,16 +66,26 @@ class MacroTable:
         specifiers = dict(access)
         stringized = frozenset(strings)
         typing = frozenset(types)
+        declaring = frozenset(pointers)
         every = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
         every.update(specifiers)
-        every.update(f"{name}()" for name in stringized | typing)
+        every.update(f"{name}()" for name in stringized | typing | declaring)
         for name in sorted(every):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
         opening = {name.removesuffix("()"): expansion for name, expansion in namespaces}
         unusual = tuple(sorted(n for n in table if not CANDIDATE.fullmatch(n.encode())))
         return cls(
-            table, opening, unusual, keeps, opens, dict(names), specifiers, stringized, typing
+            table,
+            opening,
+            unusual,
+            keeps,
+            opens,
+            dict(names),
+            specifiers,
+            stringized,
+            typing,
+            declaring,
         )
 
 

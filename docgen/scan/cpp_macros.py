@@ -16,7 +16,7 @@ written `NAME()` in the sets here; their argument list is blanked with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
@@ -39,6 +39,12 @@ CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
 _INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
 #: a body that is a dependent type: `typename ::rapidjson::internal::EnableIf<...>::Type`
 _DEPENDENT_TYPE = re.compile(r"\s*typename\s+(?:::\s*)?[A-Za-z_]")
+#: a body that makes a pointer declarator of a parameter: `(*name)`, `(__cdecl *name)`
+_POINTER_DECLARATOR = re.compile(r"\s*\(\s*(?:[A-Za-z_]\w*\s+)*\*\s*([A-Za-z_]\w*)\s*\)\s*")
+#: a body that pastes a parameter to a word: `_pcre2_##name`, `name##_t`
+_PASTED_NAME = re.compile(
+    r"\s*(?:[A-Za-z_]\w*\s*##\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*##\s*[A-Za-z_]\w*)\s*"
+)
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,10 @@ class MacroDef:
     #: a function-like macro whose body is a dependent type (`typename ...::Type`): its
     #: use stands where a type does, its arguments a parser cannot read (see `type_macros`)
     makes_type: bool = False
+    #: a function-like macro that makes a pointer declarator of its argument
+    #: (`#define GIT_CALLBACK(name) (*name)`, `(__cdecl *name)` on Windows): its use
+    #: declares that name (see `pointer_macros`)
+    pointer: bool = False
 
 
 _PARENTHESIS = re.compile(r"[()]")
@@ -132,6 +142,21 @@ def _opened_statement(body: str) -> str:
         return ""
     end = _after_closing(body, head.end())
     return head.group(1) if end is not None and not body[end:].strip() else ""
+
+
+def _declarator(body: str, params: list[str]) -> Callable[[str], MacroDef] | None:
+    """How a one-parameter macro whose use declares its argument is kept: a pointer
+    declarator (`(*name)`), or a name pasted to a word (`_pcre2_##name`), which docgen
+    lists under the name written, as a wrapper keeps it; None for any other body."""
+    if len(params) != 1:
+        return None
+    pointer = _POINTER_DECLARATOR.fullmatch(body)
+    if pointer is not None and pointer.group(1) == params[0]:
+        return lambda key: MacroDef(key, (), pointer=True)
+    pasted = _PASTED_NAME.fullmatch(body)
+    if pasted is not None and params[0] in pasted.groups():
+        return lambda key: MacroDef(key, (), wraps=1)
+    return None
 
 
 def has_meaning(name: str) -> bool:
@@ -203,6 +228,10 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         if match.group(2) and _DEPENDENT_TYPE.match(uncommented):
             found[MacroDef(key, (), makes_type=True)] = None
             continue
+        declarator = _declarator(uncommented, params)
+        if declarator is not None:
+            found[declarator(key)] = None
+            continue
         body = _strip_balanced(uncommented)
         apart = _calls_apart(body) if body is not None else None
         # operators, numbers, strings: not an attribute, but maybe a string of its arguments
@@ -242,7 +271,7 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        if not d.namespace and not d.wraps and not d.stringizes and not d.makes_type:
+        if not (d.namespace or d.wraps or d.stringizes or d.makes_type or d.pointer):
             by_name.setdefault(d.name, []).append(d.refs)
     known = _as_referred_to(BUILTIN_MACROS) | EXCEPTION_WORDS
     chosen: set[str] = set()
@@ -327,6 +356,16 @@ def type_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[s
     names in them.  Its use is read as a type of its own name, the arguments blanked."""
     making = {d.name for d in defs if d.makes_type}
     other = {d.name for d in defs if not d.makes_type} | set(attributes)
+    return tuple(sorted(name.removesuffix("()") for name in making - other))
+
+
+def pointer_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[str, ...]:
+    """Function-like macros every `#define` of which makes a pointer declarator of its
+    argument (see `MacroDef.pointer`), sorted, without `()`: libgit2's
+    `typedef int GIT_CALLBACK(git_apply_delta_cb)(...)` declares `git_apply_delta_cb`,
+    which a parser takes for the parameter of a function named `GIT_CALLBACK`."""
+    making = {d.name for d in defs if d.pointer}
+    other = {d.name for d in defs if not d.pointer} | set(attributes)
     return tuple(sorted(name.removesuffix("()") for name in making - other))
 
 

@@ -51,6 +51,9 @@ class ScanSettings:
     #: macros that make a dependent type, read as a type of their own name (see
     #: cpp_macros.type_macros)
     type_macros: tuple[str, ...] = ()
+    #: macros that make a pointer declarator of their argument, read as one (see
+    #: cpp_macros.pointer_macros)
+    pointer_macros: tuple[str, ...] = ()
 
     @classmethod
     def learned(
@@ -62,6 +65,7 @@ class ScanSettings:
             attribute_macros,
             name_macros,
             namespace_macros,
+            pointer_macros,
             statement_macros,
             type_macros,
             wrapper_macros,
@@ -79,6 +83,7 @@ class ScanSettings:
             access_macros(defs),
             string_macros(defs, attributes),
             type_macros(defs, attributes),
+            pointer_macros(defs, attributes),
         )
 
     @cached_property
@@ -95,6 +100,7 @@ class ScanSettings:
             self.access_macros,
             self.string_macros,
             self.type_macros,
+            self.pointer_macros,
         )
 
     def to_json(self) -> str:
@@ -109,6 +115,7 @@ class ScanSettings:
                 [list(pair) for pair in self.access_macros],
                 list(self.string_macros),
                 list(self.type_macros),
+                list(self.pointer_macros),
             ]
         )
 
@@ -126,6 +133,7 @@ class ScanSettings:
                 access,
                 strings,
                 types,
+                pointers,
             ) = json.loads(text)
             return cls(
                 frozenset(str(name) for name in attributes),
@@ -137,6 +145,7 @@ class ScanSettings:
                 tuple((str(name), str(word)) for name, word in access),
                 tuple(str(name) for name in strings),
                 tuple(str(name) for name in types),
+                tuple(str(name) for name in pointers),
             )
         except (ValueError, TypeError):
             return None
@@ -159,6 +168,8 @@ class ScanSettings:
             digest.update(f"{name}:#".encode() + b"\0")
         for name in self.type_macros:
             digest.update(f"{name}:type".encode() + b"\0")
+        for name in self.pointer_macros:
+            digest.update(f"{name}:*".encode() + b"\0")
         return digest.hexdigest()
 
 

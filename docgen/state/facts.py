@@ -363,8 +363,17 @@ def learned_macro_defs(
         if row is not None and source.stamp and row[0] == stamp:
             try:
                 found.extend(
-                    MacroDef(str(n), tuple(map(str, r)), str(ns), int(w), str(o), int(q), bool(t))
-                    for n, r, ns, w, o, q, t in json.loads(row[1])
+                    MacroDef(
+                        str(n),
+                        tuple(map(str, r)),
+                        str(ns),
+                        int(w),
+                        str(o),
+                        int(q),
+                        bool(t),
+                        bool(p),
+                    )
+                    for n, r, ns, w, o, q, t, p in json.loads(row[1])
                 )
                 continue
             except (ValueError, TypeError):
@@ -375,7 +384,10 @@ def learned_macro_defs(
             continue
         found.extend(defs)
         rows = [
-            [d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes, d.makes_type]
+            [
+                *(d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes),
+                *(d.makes_type, d.pointer),
+            ]
             for d in defs
         ]
         fresh.append((source.path, stamp, json.dumps(rows)))
