@@ -43,7 +43,7 @@ class Blanked:
 #: a line that is one upper-case word, or one of the Python C API's macros that declare
 #: an object's head (`PyObject_HEAD` in a struct body: torch/csrc's Python objects)
 _LONE_MACRO = LinePattern(
-    rb"[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9]|PyObject_(?:VAR_)?HEAD)[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))"
+    rb"[ \t]*(_?[A-Z][A-Z0-9_]*[A-Z0-9]|PyObject_(?:VAR_)?HEAD)[ \t]*(?://[^\n]*)?(?=\r?(?:\n|\Z))"
 )
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`), perhaps
 #: after one underscore (`_PS256_CONST_TYPE(min_norm_pos, int, 0x00800000);`)
