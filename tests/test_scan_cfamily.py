@@ -8,7 +8,8 @@ from docgen.facts import CDefinition, CFacts
 from docgen.scan.cfamily import dialect_for, scan
 from docgen.scan.cpp_blanking import neutralise
 from docgen.scan.cpp_macro_table import MacroTable
-from docgen.scan.cpp_macros import attribute_macros, macro_defs, namespace_macros
+from docgen.scan.cpp_macros import attribute_macros, macro_defs
+from docgen.scan.cpp_namespace_macros import namespace_macros
 from docgen.scan.settings import ScanSettings
 
 

@@ -13,11 +13,11 @@ from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import (
     attribute_macros,
     macro_defs,
-    namespace_macros,
     statement_macros,
     wrapper_macros,
 )
 from docgen.scan.cpp_macros_in_use import macros_in_use
+from docgen.scan.cpp_namespace_macros import namespace_macros
 from docgen.scan.cpp_source import kept_argument
 from docgen.scan.languages import defines_macros
 from docgen.scan.settings import ScanSettings

@@ -339,9 +339,10 @@ def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:
         if part.startswith("$"):
             index = int(part[1:]) - 1
             part = args[index] if index < len(args) else ""
-        if not part.isidentifier():
-            return None
-        names.append(part)
+        for name in part.split("::"):  # an argument may be qualified: `cuda::std`
+            if not name.isidentifier():
+                return None
+            names.append(name)
     while names:
         text = f"namespace {'::'.join(names)}{{"
         if len(text) <= width:

@@ -23,6 +23,7 @@ from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_disp
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_builtin_macros import BUILTIN_MACROS, RESERVED, SPECIFIER_WORDS
 from docgen.scan.cpp_conditionals import disabled_branches_blanked
+from docgen.scan.cpp_namespace_macros import composed_namespace, namespace_body
 from docgen.scan.cpp_source import directives_matching
 from docgen.scan.cpp_string_macros import parameter_name, stringizes
 
@@ -167,27 +168,8 @@ def has_meaning(name: str) -> bool:
 
 #: the head of a statement a macro's body opens: `for (`, `while (`, `if (`, `switch (`
 _STATEMENT_HEAD = re.compile(r"\s*(for|while|if|switch)\s*\(")
-_NAMESPACE_OPENING = re.compile(r"(?:\s*(?:inline\s+)?namespace\s+[A-Za-z_]\w*\s*\{)+\s*")
-_ONE_NAMESPACE = re.compile(r"namespace\s+([A-Za-z_]\w*)")
 #: an object-like macro's body that is `if` or `if constexpr`
 _IF_KEYWORD = re.compile(r"\s*if(?:\s+constexpr)?\s*")
-
-
-#: macro uses beside a namespace's braces (`namespace name { PYBIND11_WARNING_PUSH`)
-_MACRO_USES = re.compile(r"\s*(?:[A-Z][A-Z0-9_]*\b\s*(?:\([^()]*\)\s*)?)*")
-
-
-def _namespace_body(body: str, params: list[str]) -> str:
-    """ "a::$1" for a body that opens namespaces, "}" for one that closes them, else "".
-    Upper-case macro uses after the opening braces or around the closing ones are
-    left out: pybind11's open and close a pragma too."""
-    opening = _NAMESPACE_OPENING.match(body)
-    if opening is not None and _MACRO_USES.fullmatch(body, opening.end()):
-        names = _ONE_NAMESPACE.findall(body, 0, opening.end())
-        return "::".join(f"${params.index(n) + 1}" if n in params else n for n in names)
-    if "}" in body and _MACRO_USES.fullmatch(body.replace("}", " ")):
-        return "}"
-    return ""
 
 
 def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
@@ -214,10 +196,13 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
             raw = raw[close + 1 :]
         key = f"{name}()" if match.group(2) else name
         uncommented = _COMMENT.sub(" ", raw.replace("\\\n", " "))
-        namespace = _namespace_body(uncommented, params)
+        namespace = namespace_body(uncommented, params)
         if namespace:
             found[MacroDef(key, (), namespace)] = None
             continue
+        composed = composed_namespace(uncommented, params)
+        if composed:  # kept beside the reading below: a call that opens none is dropped
+            found[MacroDef(key, (), composed)] = None
         if match.group(2):
             opens = _opened_statement(uncommented)
         else:  # `#define RAPIDJSON_IF_CONSTEXPR if constexpr` (`if` for older compilers)
@@ -286,15 +271,6 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
                 known.update((name, name.removesuffix("()")))
                 changed = True
     return frozenset(chosen)
-
-
-def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
-    """Macros that open or close namespaces, each with one expansion (the first in sorted
-    order, so the choice does not depend on the order files were read)."""
-    chosen: dict[str, str] = {}
-    for name, namespace in sorted({(d.name, d.namespace) for d in defs if d.namespace}):
-        chosen.setdefault(name, namespace)
-    return tuple(sorted(chosen.items()))
 
 
 def _one_words(defs: Iterable[MacroDef]) -> dict[str, set[str]]:

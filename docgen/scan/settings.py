@@ -64,12 +64,12 @@ class ScanSettings:
             access_macros,
             attribute_macros,
             name_macros,
-            namespace_macros,
             pointer_macros,
             statement_macros,
             type_macros,
             wrapper_macros,
         )
+        from docgen.scan.cpp_namespace_macros import namespace_macros
         from docgen.scan.cpp_string_macros import string_macros
 
         attributes = attribute_macros(defs) | frozenset(configured)

@@ -1,0 +1,85 @@
+"""Namespace macros built out of one another (libcudacxx, part of NVIDIA's CCCL): each
+followed to the one it calls, so that what they open is named as a reader names it."""
+
+from __future__ import annotations
+
+from test_scan_cfamily import inventory
+
+from docgen.scan.cfamily import scan
+from docgen.scan.cpp_macros import macro_defs
+from docgen.scan.cpp_namespace_macros import composed_namespace, namespace_body, namespace_macros
+from docgen.scan.settings import ScanSettings
+
+#: from libcudacxx's cuda/std/__internal/namespaces.h
+NAMESPACES = """\
+#define _CCCL_PROLOGUE_INCLUDE_CHECK()
+#define _LIBCUDACXX_ABI_NAMESPACE _CCCL_PP_CAT(__, _LIBCUDACXX_CUDA_ABI_VERSION)
+#define _CCCL_BEGIN_NAMESPACE_NOVERSION(_NS)   \\
+  _CCCL_PROLOGUE_INCLUDE_CHECK() namespace _NS \\
+  {
+#define _CCCL_END_NAMESPACE_NOVERSION(_NS) \\
+  }                                        \\
+  _CCCL_PROLOGUE_INCLUDE_CHECK()
+#define _CCCL_BEGIN_NAMESPACE(_NS)                                                \\
+  _CCCL_BEGIN_NAMESPACE_NOVERSION(_NS) inline namespace _LIBCUDACXX_ABI_NAMESPACE \\
+  {
+#define _CCCL_END_NAMESPACE(_NS) \\
+  }                              \\
+  _CCCL_END_NAMESPACE_NOVERSION(_NS)
+#define _CCCL_BEGIN_NAMESPACE_CUDA_STD           _CCCL_BEGIN_NAMESPACE(cuda::std)
+#define _CCCL_END_NAMESPACE_CUDA_STD             _CCCL_END_NAMESPACE(cuda::std)
+#define _CCCL_BEGIN_NAMESPACE_CUDA               _CCCL_BEGIN_NAMESPACE(cuda)
+#define _CCCL_END_NAMESPACE_CUDA                 _CCCL_END_NAMESPACE(cuda)
+#define CHECKED(x) check(x)
+#define LOGGED(x) LOG_CALL(x)
+"""
+
+CHRONO = """\
+_CCCL_BEGIN_NAMESPACE_CUDA_STD
+namespace chrono
+{
+class year_month_day
+{
+  int __year_;
+};
+} // namespace chrono
+_CCCL_END_NAMESPACE_CUDA_STD
+"""
+
+
+def test_bodies_that_open_or_close_namespaces_or_call_a_macro() -> None:
+    assert namespace_body(" _CHECK() namespace _NS {", ["_NS"]) == "$1"  # a use before it
+    assert namespace_body(" } _CHECK()", ["_NS"]) == "}"
+    # a call given arguments may be a namespace macro: not read past as a use
+    assert namespace_body(" OTHER(_NS) inline namespace v2 {", ["_NS"]) == ""
+    assert composed_namespace(" OTHER(_NS) inline namespace v2 {", ["_NS"]) == "@OTHER($1)"
+    assert composed_namespace(" } OTHER(_NS)", ["_NS"]) == "@OTHER($1)"
+    assert composed_namespace(" BEGIN(cuda::std)", []) == "@BEGIN(cuda::std)"
+    assert composed_namespace(" a + OTHER(x)", ["x"]) == ""
+    assert composed_namespace(" } OTHER(x) namespace y {", ["x"]) == ""
+
+
+def test_composed_macros_take_what_the_macro_they_call_opens() -> None:
+    chosen = dict(namespace_macros(macro_defs(NAMESPACES.encode())))
+    assert chosen["_CCCL_BEGIN_NAMESPACE_NOVERSION()"] == "$1"
+    assert chosen["_CCCL_BEGIN_NAMESPACE()"] == "$1"  # the inline (ABI) namespace left out
+    assert chosen["_CCCL_BEGIN_NAMESPACE_CUDA_STD"] == "cuda::std"
+    assert chosen["_CCCL_BEGIN_NAMESPACE_CUDA"] == "cuda"
+    assert chosen["_CCCL_END_NAMESPACE_CUDA_STD"] == "}"
+    assert chosen["_CCCL_END_NAMESPACE()"] == "}"
+    # calls of macros that open no namespace
+    assert "CHECKED()" not in chosen and "LOGGED()" not in chosen
+
+
+def test_a_class_under_composed_macros_has_its_whole_scope() -> None:
+    settings = ScanSettings.learned(macro_defs(NAMESPACES.encode()), "cpp")
+    c = scan("year_month_day.h", CHRONO.encode(), settings).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("namespace", "cuda", 1),
+        ("namespace", "cuda::std", 1),
+        ("namespace", "cuda::std::chrono", 2),
+        ("class", "cuda::std::chrono::year_month_day", 4),
+        ("field", "cuda::std::chrono::year_month_day::__year_", 6),
+    }
