@@ -1,5 +1,7 @@
-"""Namespace macros built out of one another (libcudacxx, part of NVIDIA's CCCL): each
-followed to the one it calls, so that what they open is named as a reader names it."""
+"""Forms of NVIDIA's CCCL (libcudacxx, CUB, Thrust), a tree docgen had not read before:
+namespace macros built out of one another, each followed to the one it calls so that
+what they open is named as a reader names it; a macro that declares a call operator;
+macro uses in a class body that read as members without a type."""
 
 from __future__ import annotations
 
@@ -83,3 +85,42 @@ def test_a_class_under_composed_macros_has_its_whole_scope() -> None:
         ("class", "cuda::std::chrono::year_month_day", 4),
         ("field", "cuda::std::chrono::year_month_day::__year_", 6),
     }
+
+
+#: from libcudacxx's __cccl/dialect.h, __utility/immovable.h and __variant/variant_match.h
+OPERATORS = """\
+#if _CCCL_HAS_STATIC_CALL_OPERATOR()
+#  define _CCCL_STATIC_CALL_OPERATOR(...) static operator()(__VA_ARGS__)
+#else
+#  define _CCCL_STATIC_CALL_OPERATOR(...) operator()(__VA_ARGS__) const
+#endif
+#define _CCCL_IMMOVABLE(_XP) _XP(_XP&&) = delete
+#define _CCCL_API
+struct __overload_bool
+{
+  template <class _Up>
+  _CCCL_API inline auto _CCCL_STATIC_CALL_OPERATOR(bool, _Up&&) -> int;
+  _CCCL_IMMOVABLE(__overload_bool);
+  __overload_bool(int);
+};
+"""
+
+
+def test_a_macro_that_declares_a_call_operator_is_read_as_one() -> None:
+    settings = ScanSettings.learned(macro_defs(OPERATORS.encode()), "cpp")
+    assert settings.written_macros == (("_CCCL_STATIC_CALL_OPERATOR", "operator()"),)
+    assert ScanSettings.from_json(settings.to_json()) == settings
+    c = scan("variant_match.h", OPERATORS.encode(), settings).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    # no member is named after a macro: the operator is `operator()`, and a macro's use
+    # without a type (`_CCCL_IMMOVABLE(...)`) is no member (only a constructor has none)
+    assert {(d.kind, d.qualname, d.line) for d in c.definitions if d.kind != "macro"} == {
+        ("struct", "__overload_bool", 8),
+        ("operator", "__overload_bool::operator()", 11),
+        ("constructor", "__overload_bool::__overload_bool", 13),
+    }
+    call = next(d for d in c.definitions if d.name == "operator()")
+    assert (
+        call.declaration == "_CCCL_API inline auto _CCCL_STATIC_CALL_OPERATOR(bool, _Up&&) -> int"
+    )

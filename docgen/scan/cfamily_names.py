@@ -4,6 +4,7 @@ keywords, blanked macros and misread heads out."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
@@ -28,6 +29,10 @@ class Walked:
     registrations: tuple[Registration, ...] = ()
     gpu_calls: set[tuple[int, str]] = field(default_factory=set)
     test_cases: set[tuple[int, str]] = field(default_factory=set)
+
+
+#: a macro's name: what a declaration without a type that is no constructor calls
+_MACRO_USE = re.compile(r"_?[A-Z][A-Z0-9_]*[A-Z0-9]")
 
 
 class Frame(NamedTuple):
@@ -89,6 +94,13 @@ class Recorder:
             return  # a misread head: no enclosing name may be other than an identifier
         if kind != "macro" and name.lstrip("~") in blanked:  # a macro's own #define stays
             return
+        if (
+            kind in ("method", "function")
+            and not qualifier
+            and _MACRO_USE.fullmatch(name)
+            and node.child_by_field_name("type") is None
+        ):
+            return  # `_CCCL_IMMOVABLE(__opstate_t);`: only a constructor goes without a type
         if (
             kind in CALLABLE_KINDS
             and (not is_definition or MACRO_NAME.match(name))

@@ -243,6 +243,9 @@ class Source:
             text = self.text(inner) if inner is not None else bare(self.text(node))
         else:
             text = self.text(node)
+            if node.type == "operator_name" and not text.startswith("operator"):
+                # a macro that declares one, written as it (`_CCCL_STATIC_CALL_OPERATOR(x)`)
+                text = self.parsed[node.start_byte : node.end_byte].decode("ascii", "replace")
         return [*parts, " ".join(text.split())]
 
 

@@ -276,6 +276,12 @@ def neutralise(
                 out[start:end] = b"if".ljust(end - start)
                 used.add(name)
             continue
+        if name in prepared.writes:  # `_CCCL_STATIC_CALL_OPERATOR(x)` -> `operator()(x)`
+            spelled = prepared.writes[name].encode()
+            if len(spelled) <= end - start and calls.args_end(end) > end:
+                out[start:end] = spelled.ljust(end - start)
+                used.add(name)
+            continue
         if name in prepared.pointers:
             inside = calls.arguments(end)
             if inside is not None:  # `GIT_CALLBACK(name)` -> `           (*name)`

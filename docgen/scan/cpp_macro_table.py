@@ -36,6 +36,8 @@ class MacroTable:
     types: frozenset[str] = frozenset()
     #: macros that make a pointer declarator of their argument (see `pointer_macros`)
     pointers: frozenset[str] = frozenset()
+    #: macro -> the name of the function it declares (see `written_macros`)
+    writes: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def any_unusual(self) -> re.Pattern[bytes] | None:
@@ -56,6 +58,7 @@ class MacroTable:
         strings: Iterable[str] = (),
         types: Iterable[str] = (),
         pointers: Iterable[str] = (),
+        written: Iterable[tuple[str, str]] = (),
     ) -> MacroTable:
         table: dict[str, bool] = {}
         keeps = {name.removesuffix("()"): place for name, place in wrappers}
@@ -67,9 +70,10 @@ class MacroTable:
         stringized = frozenset(strings)
         typing = frozenset(types)
         declaring = frozenset(pointers)
+        writes = dict(written)
         every = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
         every.update(specifiers)
-        every.update(f"{name}()" for name in stringized | typing | declaring)
+        every.update(f"{name}()" for name in stringized | typing | declaring | writes.keys())
         for name in sorted(every):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
@@ -86,6 +90,7 @@ class MacroTable:
             stringized,
             typing,
             declaring,
+            writes,
         )
 
 

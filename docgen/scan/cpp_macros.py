@@ -42,6 +42,12 @@ _INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
 _DEPENDENT_TYPE = re.compile(r"\s*typename\s+(?:::\s*)?[A-Za-z_]")
 #: a body that makes a pointer declarator of a parameter: `(*name)`, `(__cdecl *name)`
 _POINTER_DECLARATOR = re.compile(r"\s*\(\s*(?:[A-Za-z_]\w*\s+)*\*\s*([A-Za-z_]\w*)\s*\)\s*")
+#: a body that declares a call operator of the macro's arguments: `static
+#: operator()(__VA_ARGS__)`, `operator()(__VA_ARGS__) const`
+_DECLARED_CALLABLE = re.compile(
+    r"\s*(?:(?:static|inline|constexpr)\s+)*(operator\s*\(\s*\))"
+    r"\s*\(\s*([A-Za-z_]\w*)\s*\)\s*(?:(?:const|noexcept)\b\s*)*"
+)
 #: a body that pastes a parameter to a word: `_pcre2_##name`, `name##_t`
 _PASTED_NAME = re.compile(
     r"\s*(?:[A-Za-z_]\w*\s*##\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*##\s*[A-Za-z_]\w*)\s*"
@@ -77,6 +83,10 @@ class MacroDef:
     #: (`#define GIT_CALLBACK(name) (*name)`, `(__cdecl *name)` on Windows): its use
     #: declares that name (see `pointer_macros`)
     pointer: bool = False
+    #: a function-like macro that declares a call operator of the arguments it is given
+    #: (`#define _CCCL_STATIC_CALL_OPERATOR(...) operator()(__VA_ARGS__) const`):
+    #: `operator()`, written over the macro's name (see `written_macros`)
+    writes: str = ""
 
 
 _PARENTHESIS = re.compile(r"[()]")
@@ -213,6 +223,10 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         if match.group(2) and _DEPENDENT_TYPE.match(uncommented):
             found[MacroDef(key, (), makes_type=True)] = None
             continue
+        declares = _DECLARED_CALLABLE.fullmatch(uncommented) if params else None
+        if declares is not None and declares.group(2) in [*params, "__VA_ARGS__"]:
+            found[MacroDef(key, (), writes=re.sub(r"\s+", "", declares.group(1)))] = None
+            continue
         declarator = _declarator(uncommented, params)
         if declarator is not None:
             found[declarator(key)] = None
@@ -256,7 +270,7 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        if not (d.namespace or d.wraps or d.stringizes or d.makes_type or d.pointer):
+        if not (d.namespace or d.wraps or d.stringizes or d.makes_type or d.pointer or d.writes):
             by_name.setdefault(d.name, []).append(d.refs)
     known = _as_referred_to(BUILTIN_MACROS) | EXCEPTION_WORDS
     chosen: set[str] = set()
@@ -333,6 +347,25 @@ def type_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[s
     making = {d.name for d in defs if d.makes_type}
     other = {d.name for d in defs if not d.makes_type} | set(attributes)
     return tuple(sorted(name.removesuffix("()") for name in making - other))
+
+
+def written_macros(
+    defs: Iterable[MacroDef], attributes: frozenset[str]
+) -> tuple[tuple[str, str], ...]:
+    """Function-like macros every `#define` of which declares the same function of its
+    arguments, a call operator (see `MacroDef.writes`), without `()`, each with its name:
+    CCCL's `_CCCL_API auto _CCCL_STATIC_CALL_OPERATOR(bool, _Up&&)` declares
+    `operator()`, and had been read as a method named after the macro."""
+    names: dict[str, set[str]] = {}
+    for d in defs:
+        names.setdefault(d.name, set()).add(d.writes)
+    return tuple(
+        sorted(
+            (name.removesuffix("()"), next(iter(written)))
+            for name, written in names.items()
+            if len(written) == 1 and "" not in written and name not in attributes
+        )
+    )
 
 
 def pointer_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[str, ...]:

@@ -54,6 +54,9 @@ class ScanSettings:
     #: macros that make a pointer declarator of their argument, read as one (see
     #: cpp_macros.pointer_macros)
     pointer_macros: tuple[str, ...] = ()
+    #: (macro, name) of macros that declare a function of their arguments, read as that
+    #: function's name (see cpp_macros.written_macros)
+    written_macros: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def learned(
@@ -68,6 +71,7 @@ class ScanSettings:
             statement_macros,
             type_macros,
             wrapper_macros,
+            written_macros,
         )
         from docgen.scan.cpp_namespace_macros import namespace_macros
         from docgen.scan.cpp_string_macros import string_macros
@@ -84,6 +88,7 @@ class ScanSettings:
             string_macros(defs, attributes),
             type_macros(defs, attributes),
             pointer_macros(defs, attributes),
+            written_macros(defs, attributes),
         )
 
     @cached_property
@@ -101,6 +106,7 @@ class ScanSettings:
             self.string_macros,
             self.type_macros,
             self.pointer_macros,
+            self.written_macros,
         )
 
     def to_json(self) -> str:
@@ -116,6 +122,7 @@ class ScanSettings:
                 list(self.string_macros),
                 list(self.type_macros),
                 list(self.pointer_macros),
+                [list(pair) for pair in self.written_macros],
             ]
         )
 
@@ -134,6 +141,7 @@ class ScanSettings:
                 strings,
                 types,
                 pointers,
+                written,
             ) = json.loads(text)
             return cls(
                 frozenset(str(name) for name in attributes),
@@ -146,6 +154,7 @@ class ScanSettings:
                 tuple(str(name) for name in strings),
                 tuple(str(name) for name in types),
                 tuple(str(name) for name in pointers),
+                tuple((str(name), str(text)) for name, text in written),
             )
         except (ValueError, TypeError):
             return None
@@ -170,6 +179,8 @@ class ScanSettings:
             digest.update(f"{name}:type".encode() + b"\0")
         for name in self.pointer_macros:
             digest.update(f"{name}:*".encode() + b"\0")
+        for name, text in self.written_macros:
+            digest.update(f"{name}:={text}".encode() + b"\0")
         return digest.hexdigest()
 
 

@@ -372,8 +372,9 @@ def learned_macro_defs(
                         int(q),
                         bool(t),
                         bool(p),
+                        str(x),
                     )
-                    for n, r, ns, w, o, q, t, p in json.loads(row[1])
+                    for n, r, ns, w, o, q, t, p, x in json.loads(row[1])
                 )
                 continue
             except (ValueError, TypeError):
@@ -386,7 +387,7 @@ def learned_macro_defs(
         rows = [
             [
                 *(d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes),
-                *(d.makes_type, d.pointer),
+                *(d.makes_type, d.pointer, d.writes),
             ]
             for d in defs
         ]
