@@ -73,12 +73,24 @@ _TEMPLATE_NAME = rb"[A-Za-z_]\w*(?:[ \t]*" + _TEMPLATE_ARGS + rb")?"
 #: typename T::type();`, `f(x, typename std::is_constructible<A, T>::type{})` (a
 #: function's type, `typename T::R (*)(int)`, is not taken)
 _EXPRESSION_TYPENAME = re.compile(
-    rb"(?:[(,=?]|\breturn)[ \t]*(typename)[ \t]+(?=(?:::)?"
+    rb"(typename)[ \t]+(?=(?:::)?"
     + _TEMPLATE_NAME
     + rb"(?:::"
     + _TEMPLATE_NAME
     + rb")+[ \t]*(?:\((?![ \t]*[*&])|\{))"
 )
+#: what an expression's `typename` follows (a literal first: the engine jumps to it)
+_EXPRESSION_BEFORE = re.compile(rb"(?:[(,=?]|\breturn)[ \t]*$")
+
+
+def _expression_typenames(parsed: bytes) -> Iterator[re.Match[bytes]]:
+    """`typename` before a dependent type called or braced, where an expression stands."""
+    for found in _EXPRESSION_TYPENAME.finditer(parsed):
+        start = found.start()
+        if _EXPRESSION_BEFORE.search(parsed, max(0, start - 12), start):
+            yield found
+
+
 #: a class's name as a member pointer qualifies it: `C::`, `ns::C<A, B>::`
 _MEMBER_CLASS = rb"(?:[A-Za-z_]\w*(?:<[^()<>\n]{0,60}>)?::)+"
 #: the class of a pointer to a member without a name: `(C::*)`, `T C::*>`
@@ -164,7 +176,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         else []
     )
     if b"typename" in parsed:
-        using_typenames += _EXPRESSION_TYPENAME.finditer(parsed)
+        using_typenames += _expression_typenames(parsed)
     type_macros = list(_type_macro_calls(parsed))
     member_pointers = list(_MEMBER_POINTER_CLASS.finditer(parsed)) if b"::*" in parsed else []
     friend_attributes = (
