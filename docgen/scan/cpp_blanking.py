@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import CANDIDATE, has_meaning
+from docgen.scan.cpp_namespace_macros import substituted
 from docgen.scan.cpp_source import (
     BLANKED,
     LINE_REST,
@@ -340,15 +341,9 @@ def _namespace_text(expansion: str, args: list[str], width: int) -> str | None:
     until it does; None when even one name does not fit."""
     if expansion == "}":
         return "}"
-    names = []
-    for part in expansion.split("::"):
-        if part.startswith("$"):
-            index = int(part[1:]) - 1
-            part = args[index] if index < len(args) else ""
-        for name in part.split("::"):  # an argument may be qualified: `cuda::std`
-            if not name.isidentifier():
-                return None
-            names.append(name)
+    names = substituted(expansion, args).split("::")  # an argument may be `cuda::std`
+    if not all(name.isidentifier() for name in names):
+        return None
     while names:
         text = f"namespace {'::'.join(names)}{{"
         if len(text) <= width:

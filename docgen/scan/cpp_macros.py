@@ -338,15 +338,23 @@ def statement_macros(defs: Iterable[MacroDef]) -> tuple[str, ...]:
     return tuple(sorted(name.removesuffix("()") for name in opening - other))
 
 
+def _made_by_every_definition(
+    defs: Iterable[MacroDef], attributes: frozenset[str], made: Callable[[MacroDef], bool]
+) -> tuple[str, ...]:
+    """The macros every `#define` of which is `made` so, sorted, without `()`; not those
+    made attribute macros by another."""
+    making = {d.name for d in defs if made(d)}
+    other = {d.name for d in defs if not made(d)} | set(attributes)
+    return tuple(sorted(name.removesuffix("()") for name in making - other))
+
+
 def type_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[str, ...]:
     """Function-like macros every `#define` of which makes a dependent type (see
     `MacroDef.makes_type`), sorted, without `()`: rapidjson's
     `RAPIDJSON_DISABLEIF_RETURN((cond), (bool)) operator==(...)`, whose arguments a
     parser reads as expressions, and so misses the operator and makes fields of the
     names in them.  Its use is read as a type of its own name, the arguments blanked."""
-    making = {d.name for d in defs if d.makes_type}
-    other = {d.name for d in defs if not d.makes_type} | set(attributes)
-    return tuple(sorted(name.removesuffix("()") for name in making - other))
+    return _made_by_every_definition(defs, attributes, lambda d: d.makes_type)
 
 
 def written_macros(
@@ -373,9 +381,7 @@ def pointer_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tupl
     argument (see `MacroDef.pointer`), sorted, without `()`: libgit2's
     `typedef int GIT_CALLBACK(git_apply_delta_cb)(...)` declares `git_apply_delta_cb`,
     which a parser takes for the parameter of a function named `GIT_CALLBACK`."""
-    making = {d.name for d in defs if d.pointer}
-    other = {d.name for d in defs if not d.pointer} | set(attributes)
-    return tuple(sorted(name.removesuffix("()") for name in making - other))
+    return _made_by_every_definition(defs, attributes, lambda d: d.pointer)
 
 
 def wrapper_macros(

@@ -66,7 +66,7 @@ def composed_namespace(body: str, params: list[str]) -> str:
     return f"@{call.group(2)}({','.join(written)})"
 
 
-def _resolved(expansion: str, args: list[str]) -> str:
+def substituted(expansion: str, args: list[str]) -> str:
     """An expansion with `$k` replaced by the k-th argument of a call of its macro."""
     if expansion == "}":
         return "}"
@@ -101,6 +101,6 @@ def namespace_macros(defs: Iterable[MacroDef]) -> tuple[tuple[str, str], ...]:
             if target is None:
                 continue
             args = called.group(2).split(",") if called.group(2) else []
-            chosen[name] = _resolved(target, args)
+            chosen[name] = substituted(target, args)
             changed = True
     return tuple(sorted(chosen.items()))
