@@ -12,8 +12,9 @@ from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily import language, scan
 from docgen.scan.cpp_conditionals import head_conditionals_blanked
+from docgen.scan.cpp_declaring_macros import type_macros
 from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
-from docgen.scan.cpp_macros import attribute_macros, macro_defs, statement_macros, type_macros
+from docgen.scan.cpp_macros import attribute_macros, macro_defs, statement_macros
 from docgen.scan.settings import ScanSettings
 
 SETTINGS = settings(max_examples=100, deadline=None)  # derandomized by the test profile
@@ -209,3 +210,46 @@ def test_macros_that_make_a_declarator_declare_the_name_they_are_given() -> None
     assert not {d.name for d in c.definitions if d.kind != "macro"} & {"GIT_CALLBACK", "PRIV"}
     typedef = next(d for d in c.definitions if d.name == "git_apply_delta_cb")
     assert typedef.declaration.startswith("typedef int GIT_CALLBACK(git_apply_delta_cb)(")
+
+
+#: from TensorRT's python/src/infer/pyPlugin.cpp
+HANDLERS = """\
+#define PLUGIN_API_CATCH(func) \\
+    catch (std::exception const& e) \\
+    { \\
+        std::cerr << "Exception caught in " << (func) << e.what() << std::endl; \\
+    } \\
+    catch (...) \\
+    { \\
+        std::cerr << "Exception caught in " << (func) << std::endl; \\
+    }
+#define TRY_ALL try
+#define CATCH_ALL catch (...)
+class Plugin {
+  int getNbOutputs() const noexcept override
+  {
+    try
+    {
+      return compute();
+    }
+    PLUGIN_API_CATCH("num_outputs")
+    return -1;
+  }
+  void terminate() noexcept;
+};
+"""
+
+
+def test_a_macro_of_catch_handlers_is_read_as_one() -> None:
+    settings = learned(HANDLERS)
+    # a handler with its block: the use is one; `catch (...)` alone leaves its block
+    assert settings.written_macros == (("PLUGIN_API_CATCH", "catch(...){}"),)
+    assert "CATCH_ALL" in settings.attribute_macros
+    c = scan("pyPlugin.cpp", HANDLERS.encode(), settings).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    assert {(d.kind, d.qualname) for d in c.definitions if d.kind != "macro"} == {
+        ("class", "Plugin"),
+        ("method", "Plugin::getNbOutputs"),
+        ("method", "Plugin::terminate"),
+    }

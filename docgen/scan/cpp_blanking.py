@@ -279,9 +279,15 @@ def neutralise(
             continue
         if name in prepared.writes:  # `_CCCL_STATIC_CALL_OPERATOR(x)` -> `operator()(x)`
             spelled = prepared.writes[name].encode()
-            if len(spelled) <= end - start and calls.args_end(end) > end:
+            called = calls.args_end(end)
+            if spelled.endswith(b"}"):  # handlers, `catch(...){}`: the arguments go too
+                end = called
+            elif called <= end:
+                continue  # not called: left as written
+            if len(spelled) <= end - start:
                 out[start:end] = spelled.ljust(end - start)
                 used.add(name)
+                last_end = end
             continue
         if name in prepared.pointers:
             inside = calls.arguments(end)

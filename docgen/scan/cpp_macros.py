@@ -16,13 +16,14 @@ written `NAME()` in the sets here; their argument list is blanked with them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_builtin_macros import BUILTIN_MACROS, RESERVED, SPECIFIER_WORDS
 from docgen.scan.cpp_conditionals import disabled_branches_blanked
+from docgen.scan.cpp_declaring_macros import declaring_reading
 from docgen.scan.cpp_namespace_macros import composed_namespace, namespace_body
 from docgen.scan.cpp_source import directives_matching
 from docgen.scan.cpp_string_macros import parameter_name, stringizes
@@ -38,20 +39,6 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 #: identifiers that can be macro names worth looking up: upper case, or `__` words
 CANDIDATE = re.compile(rb"\b(?:__[A-Za-z]\w*|[A-Z][A-Z0-9_]+)\b")
 _INCLUDE_GUARD = re.compile(r"_(?:H|HPP|HH|HXX|CUH|INCLUDED)_*$")
-#: a body that is a dependent type: `typename ::rapidjson::internal::EnableIf<...>::Type`
-_DEPENDENT_TYPE = re.compile(r"\s*typename\s+(?:::\s*)?[A-Za-z_]")
-#: a body that makes a pointer declarator of a parameter: `(*name)`, `(__cdecl *name)`
-_POINTER_DECLARATOR = re.compile(r"\s*\(\s*(?:[A-Za-z_]\w*\s+)*\*\s*([A-Za-z_]\w*)\s*\)\s*")
-#: a body that declares a call operator of the macro's arguments: `static
-#: operator()(__VA_ARGS__)`, `operator()(__VA_ARGS__) const`
-_DECLARED_CALLABLE = re.compile(
-    r"\s*(?:(?:static|inline|constexpr)\s+)*(operator\s*\(\s*\))"
-    r"\s*\(\s*([A-Za-z_]\w*)\s*\)\s*(?:(?:const|noexcept)\b\s*)*"
-)
-#: a body that pastes a parameter to a word: `_pcre2_##name`, `name##_t`
-_PASTED_NAME = re.compile(
-    r"\s*(?:[A-Za-z_]\w*\s*##\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*##\s*[A-Za-z_]\w*)\s*"
-)
 
 
 @dataclass(frozen=True)
@@ -85,7 +72,8 @@ class MacroDef:
     pointer: bool = False
     #: a function-like macro that declares a call operator of the arguments it is given
     #: (`#define _CCCL_STATIC_CALL_OPERATOR(...) operator()(__VA_ARGS__) const`):
-    #: `operator()`, written over the macro's name (see `written_macros`)
+    #: `operator()`, written over the macro's name; or `CATCH_ALL` for a macro of
+    #: `catch` handlers, written over the whole use (see `written_macros`)
     writes: str = ""
 
 
@@ -155,21 +143,6 @@ def _opened_statement(body: str) -> str:
     return head.group(1) if end is not None and not body[end:].strip() else ""
 
 
-def _declarator(body: str, params: list[str]) -> Callable[[str], MacroDef] | None:
-    """How a one-parameter macro whose use declares its argument is kept: a pointer
-    declarator (`(*name)`), or a name pasted to a word (`_pcre2_##name`), which docgen
-    lists under the name written, as a wrapper keeps it; None for any other body."""
-    if len(params) != 1:
-        return None
-    pointer = _POINTER_DECLARATOR.fullmatch(body)
-    if pointer is not None and pointer.group(1) == params[0]:
-        return lambda key: MacroDef(key, (), pointer=True)
-    pasted = _PASTED_NAME.fullmatch(body)
-    if pasted is not None and params[0] in pasted.groups():
-        return lambda key: MacroDef(key, (), wraps=1)
-    return None
-
-
 def has_meaning(name: str) -> bool:
     """Registration and test macros are read by the scanner, never blanked (some trees
     define them empty for builds that leave a kernel out)."""
@@ -220,16 +193,18 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         if opens:
             found[MacroDef(key, (), opens=opens)] = None
             continue
-        if match.group(2) and _DEPENDENT_TYPE.match(uncommented):
-            found[MacroDef(key, (), makes_type=True)] = None
-            continue
-        declares = _DECLARED_CALLABLE.fullmatch(uncommented) if params else None
-        if declares is not None and declares.group(2) in [*params, "__VA_ARGS__"]:
-            found[MacroDef(key, (), writes=re.sub(r"\s+", "", declares.group(1)))] = None
-            continue
-        declarator = _declarator(uncommented, params)
-        if declarator is not None:
-            found[declarator(key)] = None
+        declaring = declaring_reading(uncommented, params)
+        if declaring is not None:  # a type, a declarator, a call operator, handlers
+            found[
+                MacroDef(
+                    key,
+                    (),
+                    wraps=declaring.wraps,
+                    makes_type=declaring.makes_type,
+                    pointer=declaring.pointer,
+                    writes=declaring.writes,
+                )
+            ] = None
             continue
         body = _strip_balanced(uncommented)
         apart = _calls_apart(body) if body is not None else None
@@ -336,52 +311,6 @@ def statement_macros(defs: Iterable[MacroDef]) -> tuple[str, ...]:
     opening = {d.name for d in defs if d.opens}
     other = {d.name for d in defs if not d.opens}
     return tuple(sorted(name.removesuffix("()") for name in opening - other))
-
-
-def _made_by_every_definition(
-    defs: Iterable[MacroDef], attributes: frozenset[str], made: Callable[[MacroDef], bool]
-) -> tuple[str, ...]:
-    """The macros every `#define` of which is `made` so, sorted, without `()`; not those
-    made attribute macros by another."""
-    making = {d.name for d in defs if made(d)}
-    other = {d.name for d in defs if not made(d)} | set(attributes)
-    return tuple(sorted(name.removesuffix("()") for name in making - other))
-
-
-def type_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[str, ...]:
-    """Function-like macros every `#define` of which makes a dependent type (see
-    `MacroDef.makes_type`), sorted, without `()`: rapidjson's
-    `RAPIDJSON_DISABLEIF_RETURN((cond), (bool)) operator==(...)`, whose arguments a
-    parser reads as expressions, and so misses the operator and makes fields of the
-    names in them.  Its use is read as a type of its own name, the arguments blanked."""
-    return _made_by_every_definition(defs, attributes, lambda d: d.makes_type)
-
-
-def written_macros(
-    defs: Iterable[MacroDef], attributes: frozenset[str]
-) -> tuple[tuple[str, str], ...]:
-    """Function-like macros every `#define` of which declares the same function of its
-    arguments, a call operator (see `MacroDef.writes`), without `()`, each with its name:
-    CCCL's `_CCCL_API auto _CCCL_STATIC_CALL_OPERATOR(bool, _Up&&)` declares
-    `operator()`, and had been read as a method named after the macro."""
-    names: dict[str, set[str]] = {}
-    for d in defs:
-        names.setdefault(d.name, set()).add(d.writes)
-    return tuple(
-        sorted(
-            (name.removesuffix("()"), next(iter(written)))
-            for name, written in names.items()
-            if len(written) == 1 and "" not in written and name not in attributes
-        )
-    )
-
-
-def pointer_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[str, ...]:
-    """Function-like macros every `#define` of which makes a pointer declarator of its
-    argument (see `MacroDef.pointer`), sorted, without `()`: libgit2's
-    `typedef int GIT_CALLBACK(git_apply_delta_cb)(...)` declares `git_apply_delta_cb`,
-    which a parser takes for the parameter of a function named `GIT_CALLBACK`."""
-    return _made_by_every_definition(defs, attributes, lambda d: d.pointer)
 
 
 def wrapper_macros(

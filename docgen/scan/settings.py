@@ -63,15 +63,13 @@ class ScanSettings:
         cls, defs: Sequence[MacroDef], headers_as: str, configured: Iterable[str] = ()
     ) -> ScanSettings:
         """The settings a tree's `#define`s make, with the configured attribute macros."""
+        from docgen.scan.cpp_declaring_macros import pointer_macros, type_macros, written_macros
         from docgen.scan.cpp_macros import (
             access_macros,
             attribute_macros,
             name_macros,
-            pointer_macros,
             statement_macros,
-            type_macros,
             wrapper_macros,
-            written_macros,
         )
         from docgen.scan.cpp_namespace_macros import namespace_macros
         from docgen.scan.cpp_string_macros import string_macros
