@@ -60,7 +60,7 @@ _BLANK_LINE = re.compile(rb"[ \t]*\r?\n")
 _GOES_ON = re.compile(rb"[{(:;,=).\-]|(?:const|noexcept|override|final|try|throw|requires)\b")
 
 
-#: a name called at the start of the next line, with a lower-case letter in it
+#: a name called at the start of the next line (see `_returns_next`)
 _NAME_CALLED_NEXT = re.compile(rb"\r?\n[ \t]*([A-Za-z_]\w*)[ \t]*\(")
 
 

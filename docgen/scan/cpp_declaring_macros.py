@@ -74,7 +74,7 @@ def declaring_reading(body: str, params: list[str]) -> Declaring | None:
     return None
 
 
-def _made_by_every_definition(
+def made_by_every_definition(
     defs: Iterable[MacroDef], attributes: frozenset[str], made: Callable[[MacroDef], bool]
 ) -> tuple[str, ...]:
     """The macros every `#define` of which is `made` so, sorted, without `()`; not those
@@ -90,7 +90,7 @@ def type_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple[s
     `RAPIDJSON_DISABLEIF_RETURN((cond), (bool)) operator==(...)`, whose arguments a
     parser reads as expressions, and so misses the operator and makes fields of the
     names in them.  Its use is read as a type of its own name, the arguments blanked."""
-    return _made_by_every_definition(defs, attributes, lambda d: d.makes_type)
+    return made_by_every_definition(defs, attributes, lambda d: d.makes_type)
 
 
 def written_macros(
@@ -117,4 +117,4 @@ def pointer_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tupl
     argument (see `MacroDef.pointer`), sorted, without `()`: libgit2's
     `typedef int GIT_CALLBACK(git_apply_delta_cb)(...)` declares `git_apply_delta_cb`,
     which a parser takes for the parameter of a function named `GIT_CALLBACK`."""
-    return _made_by_every_definition(defs, attributes, lambda d: d.pointer)
+    return made_by_every_definition(defs, attributes, lambda d: d.pointer)

@@ -204,7 +204,7 @@ class Calls:
         if i < 0:
             return None
         if self._closing_in_code is None:
-            self._closing_in_code = _matched_parens_in_code(data)
+            self._closing_in_code = _matched_parens(data, _CALL_TOKEN)
         close = self._closing_in_code.get(i)
         if close is None or _DIRECTIVE_LINE.search(data, i, close):
             return None  # parentheses paired across `#if` branches: nothing is trusted
@@ -239,29 +239,18 @@ def _opening(data: bytes, pos: int, blanks: bytes) -> int:
     return i if i < len(data) and data[i] == ord("(") else -1
 
 
-def _matched_parens(data: bytes) -> dict[int, int]:
-    """Offset of each `(` -> offset of the `)` that closes it."""
+def _matched_parens(data: bytes, tokens: re.Pattern[bytes] = _PAREN) -> dict[int, int]:
+    """Offset of each `(` -> offset of the `)` that closes it, among the `tokens` of
+    `data` (`_CALL_TOKEN`: the parentheses of literals and comments left out)."""
     closing: dict[int, int] = {}
     open_at: list[int] = []
-    for paren in _PAREN.finditer(data):
-        if paren.group() == b"(":
-            open_at.append(paren.start())
-        elif open_at:
-            closing[open_at.pop()] = paren.start()
-    return closing
-
-
-_DIRECTIVE_LINE = re.compile(rb"\n[ \t]*#")
-
-
-def _matched_parens_in_code(data: bytes) -> dict[int, int]:
-    """`_matched_parens`, with the parentheses of literals and comments left out."""
-    closing: dict[int, int] = {}
-    open_at: list[int] = []
-    for token in _CALL_TOKEN.finditer(data):
+    for token in tokens.finditer(data):
         first = data[token.start()]
         if first == ord("("):
             open_at.append(token.start())
         elif first == ord(")") and open_at:
             closing[open_at.pop()] = token.start()
     return closing
+
+
+_DIRECTIVE_LINE = re.compile(rb"\n[ \t]*#")

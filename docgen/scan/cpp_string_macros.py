@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from docgen.scan.cpp_declaring_macros import made_by_every_definition
+
 if TYPE_CHECKING:
     from docgen.scan.cpp_macros import MacroDef
 
@@ -51,6 +53,4 @@ def string_macros(defs: Iterable[MacroDef], attributes: frozenset[str]) -> tuple
     without `()`: not those another `#define` uses as code or makes an attribute macro.
     (A `#define` that stringizes nothing is not read; some other branch's could
     still use the arguments as code, a case not met in the trees tried.)"""
-    stringizing = {d.name for d in defs if d.stringizes == 1}
-    other = {d.name for d in defs if d.stringizes != 1} | set(attributes)
-    return tuple(sorted(name.removesuffix("()") for name in stringizing - other))
+    return made_by_every_definition(defs, attributes, lambda d: d.stringizes == 1)

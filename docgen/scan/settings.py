@@ -49,13 +49,13 @@ class ScanSettings:
     #: cpp_string_macros)
     string_macros: tuple[str, ...] = ()
     #: macros that make a dependent type, read as a type of their own name (see
-    #: cpp_macros.type_macros)
+    #: cpp_declaring_macros.type_macros)
     type_macros: tuple[str, ...] = ()
     #: macros that make a pointer declarator of their argument, read as one (see
-    #: cpp_macros.pointer_macros)
+    #: cpp_declaring_macros.pointer_macros)
     pointer_macros: tuple[str, ...] = ()
     #: (macro, name) of macros that declare a function of their arguments, read as that
-    #: function's name (see cpp_macros.written_macros)
+    #: function's name (see cpp_declaring_macros.written_macros)
     written_macros: tuple[tuple[str, str], ...] = ()
 
     @classmethod
