@@ -40,11 +40,16 @@ def _render(indices: Sequence[int]) -> list[object]:
 
 
 def render_all(
-    jobs: Sequence[Callable[[], T]], workers: int, meanwhile: Callable[[], None] | None = None
+    jobs: Sequence[Callable[[], T]],
+    workers: int,
+    meanwhile: Callable[[], None] | None = None,
+    together: int = 1,
 ) -> list[T]:
     """Each job's result, in order; on `workers` processes when that pays.  `meanwhile`
     runs in this process while the workers render (after them without workers): work of
-    the build's own that no page waits for."""
+    the build's own that no page waits for.  Each run of `together` jobs (from the
+    first) goes to one worker: jobs that share what they compute (a file's two pages
+    share its anchors and views) compute it once."""
     if (
         workers < 2
         or len(jobs) < MIN_PAGES_FOR_POOL
@@ -54,9 +59,7 @@ def render_all(
         if meanwhile is not None:
             meanwhile()
         return results
-    chunks = max(workers * 8, 1)
-    slices = [list(range(start, len(jobs), chunks)) for start in range(chunks)]
-    slices = [s for s in slices if s]
+    slices = job_slices(len(jobs), workers, together)
     placed: dict[int, T] = {}
     context = multiprocessing.get_context("fork")
     with interrupts_blocked():  # no Ctrl-C inside a half-made worker (see workers._start)
@@ -71,3 +74,16 @@ def render_all(
             for i, result in zip(indices, done, strict=True):
                 placed[i] = cast(T, result)
     return [placed[i] for i in range(len(jobs))]
+
+
+def job_slices(count: int, workers: int, together: int = 1) -> list[list[int]]:
+    """The jobs' indices dealt out in turn, a run of `together` at a time, into eight
+    slices per worker: big folders' pages, planned side by side, spread over all."""
+    chunks = max(workers * 8, 1)
+    run = max(together, 1)
+    stride = chunks * run
+    slices = []
+    for start in range(0, min(stride, count), run):
+        firsts = range(start, count, stride)
+        slices.append([i for first in firsts for i in range(first, min(first + run, count))])
+    return slices

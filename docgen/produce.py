@@ -137,8 +137,8 @@ def make_pages(
         made.update((job.name, done) for (job, _), done in zip(changed, results, strict=True))
         return {job.name: made[job.name] for job in plan.pages}
     work = [partial(_make, finish, job, plan.previous.get(job.name)) for job in plan.pages]
-    with template_errors():
-        results = render_all(work, jobs, meanwhile)
+    with template_errors():  # a file's docs and keyword pages, planned side by side
+        results = render_all(work, jobs, meanwhile, together=2)
     return {job.name: done for job, done in zip(plan.pages, results, strict=True)}
 
 
