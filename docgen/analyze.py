@@ -276,7 +276,11 @@ CUDA_HEADERS = frozenset(
         "nvrtc.h",
     }
 )
-GTEST_HEADERS = frozenset({"gtest/gtest.h", "gmock/gmock.h"})
+#: the headers of googletest, Catch2 and doctest, as test files include them
+TEST_HEADERS = frozenset(
+    {"gtest/gtest.h", "gmock/gmock.h", "catch2/catch_test_macros.hpp", "catch2/catch_all.hpp"}
+    | {"catch2/catch.hpp", "catch.hpp", "doctest/doctest.h", "doctest.h"}
+)
 
 
 def _cfamily_tags(facts: FileFacts, text: str | None) -> Analysis:
@@ -286,9 +290,12 @@ def _cfamily_tags(facts: FileFacts, text: str | None) -> Analysis:
         return Analysis()
     collector = _Collector(text.split("\n") if text else [])
     for case in c.test_cases:
-        collector.add("test", case.line, f"defines the gtest case {case.name}")
+        named = case.name.startswith('"')  # Catch2's or doctest's, named by a string
+        collector.add(
+            "test", case.line, f"defines the {'test' if named else 'gtest'} case {case.name}"
+        )
     for inc in c.includes:
-        if inc.target in GTEST_HEADERS:
+        if inc.target in TEST_HEADERS:
             collector.add("test", inc.line, f"includes {inc.target}")
         if inc.target in CUDA_HEADERS:
             collector.add("gpu", inc.line, f"includes the CUDA header {inc.target}")

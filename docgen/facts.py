@@ -248,7 +248,9 @@ class CFacts:
     launches: tuple[KernelLaunch, ...] = ()
     registrations: tuple[Registration, ...] = ()
     gpu_calls: tuple[CodeUse, ...] = ()  # CUDA runtime / driver API calls
-    test_cases: tuple[CodeUse, ...] = ()  # `TEST(...)`-style gtest cases, name "Suite.Case"
+    #: gtest's `TEST(...)` cases named "Suite.Case"; Catch2's and doctest's
+    #: `TEST_CASE("...")` by their string, quotes kept
+    test_cases: tuple[CodeUse, ...] = ()
     error_lines: tuple[int, ...] = ()  # lines where the grammar found a syntax error
     neutralised: tuple[str, ...] = ()  # macro names blanked before parsing, sorted
 

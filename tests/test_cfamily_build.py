@@ -112,6 +112,10 @@ def test_tags_from_code(cpplike_built: Built) -> None:
     assert tags("src/cuda/Relu.cu") == '["gpu"]'
     assert tags("src/cuda/Kernels.cuh") == '["gpu"]'
     assert tags("tests/tensor_test.cpp") == '["test"]'
+    assert tags("tests/scalar_type_test.cpp") == '["test"]'  # doctest's, named by strings
+    page = (cpplike_built.out / "tests/scalar_type_test.cpp_docs.md").read_text()
+    assert 'defines the test case "every type is registered"' in page
+    assert "syntax error" not in page and "`Expected`" not in page  # the body's own type
     assert tags("src/Tensor.cpp") == "[]"  # "class NotAClass" only in a string
     kw = (cpplike_built.out / "src/Tensor.cpp_kw.md").read_text()
     assert "NotAClass" not in kw and "`while`" not in kw and "`for`" not in kw

@@ -208,6 +208,42 @@ def test_after_an_empty_line_nothing_goes_on_with_a_lone_call() -> None:
     assert lone_macros_blanked(going_on) == (going_on, frozenset())
 
 
+HELPER = """\
+#define binop_helper(op, name) \\
+  inline float name(half a, float b) { return float(a) op b; }
+
+binop_helper(+, operator+)
+binop_helper(-, operator-)
+
+template <typename T>
+constexpr bool is_complex = false;
+struct After {};
+"""
+
+
+def test_a_lower_case_macro_of_the_file_called_alone_at_file_scope_is_blanked() -> None:
+    # MLX's half_types.h: the calls, each alone on its line, had taken the namespace
+    # around them and what follows them into a syntax error
+    blanked, names = lone_macros_blanked(HELPER.encode())
+    lines = blanked.decode().split("\n")
+    assert lines[3:5] == [" " * len("binop_helper(+, operator+)")] * 2
+    assert lines[:3] == HELPER.split("\n")[:3] and lines[5:] == HELPER.split("\n")[5:]
+    assert names == {"binop_helper"}
+    c = facts("namespace mlx::core {\n" + HELPER + "} // namespace mlx::core\n", "h.h")
+    assert c.error_lines == ()
+    assert ("struct", "mlx::core::After", 10) in inventory(c)
+
+
+def test_a_lower_case_call_indented_or_followed_or_not_defined_here_stays() -> None:
+    source = (
+        b"#define check(x) do_check(x)\n"
+        b"void f() {\n  check(cudaMalloc(&p, 4))\n}\n"  # indented: a statement, evidence
+        b"check(a) const;\n"  # something follows it on its line
+        b"other(b)\n"  # a macro defined elsewhere, or none
+    )
+    assert lone_macros_blanked(source) == (source, frozenset())
+
+
 def test_an_upper_case_word_after_a_whole_type_keyword_is_an_attribute() -> None:
     # mem_eff_attention's `static void CUTLASS_DEVICE accumToSmem(`: six fake fields named
     # CUTLASS_DEVICE; after `const` the word is still the type (`const FOO f(`)

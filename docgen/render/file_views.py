@@ -329,6 +329,8 @@ def docs_view(
             registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
             launches=cfamily_views.launch_views(facts, c_items, linker),
         )
+        if not (detailed.c_definitions or detailed.registrations or detailed.launches):
+            detailed = None  # nothing to detail: the section is left out, as for Python
     elif facts.kind == "markdown":
         md_overview = _markdown_overview(facts.markdown) if facts.markdown else None
         overview = OverviewView(markdown=md_overview) if md_overview else None

@@ -46,6 +46,7 @@ from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
 from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.cpp_objc import ObjcBlock, objective_c_blanked
 from docgen.scan.cpp_stub_lines import stub_lines_blanked, stub_registrations
+from docgen.scan.cpp_test_cases import case_heads_blanked
 from docgen.scan.decode import decode_text
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import count_lines
@@ -111,7 +112,7 @@ def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     parsed, taken = enum_directives_blanked(parsed)
     if dialect == "c":
         return Prepared(dialect, blanked, lone, parsed, (), taken, objc)
-    parsed, stubs = stub_lines_blanked(grammar_gaps_blanked(parsed))
+    parsed, stubs = stub_lines_blanked(case_heads_blanked(grammar_gaps_blanked(parsed)))
     return Prepared(dialect, blanked, lone, parsed, stubs, taken, objc)
 
 

@@ -1,5 +1,5 @@
 """What a C-family file's code does beyond declaring names: operator registrations,
-dispatch stubs, gtest cases, kernel launches and CUDA calls.
+dispatch stubs, test cases, kernel launches and CUDA calls.
 
 Function bodies are opened only where their bytes can hold a launch or a call
 of interest, so most bodies cost nothing.
@@ -16,6 +16,7 @@ from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
     GPU_CALL,
     GPU_CALL_BYTES,
+    NAMED_TEST_MACROS,
     TEST_MACROS,
     macro_args,
     op_name,
@@ -50,12 +51,17 @@ class CodeFacts:
         return self.source.text(node)
 
     def macro_block(self, node: Node, macro: str, function: Node, body: Node | None) -> None:
-        """`TORCH_LIBRARY(ns, m) { ... }`, `TEST(Suite, Case) { ... }`: not functions."""
+        """`TORCH_LIBRARY(ns, m) { ... }`, `TEST(Suite, Case) { ... }`, `TEST_CASE("name")
+        { ... }`: not functions."""
         params = function.child_by_field_name("parameters")
         args = macro_args(self.text(params)) if params is not None else []
         line = node.start_point[0] + 1
         if macro in TEST_MACROS and len(args) >= 2:
             self.test_cases.add((line, f"{args[0]}.{args[1]}"))
+        elif macro in NAMED_TEST_MACROS:  # named by its first string, quotes kept
+            named = next((a for a in args if a.startswith('"') and a.endswith('"')), None)
+            if named is not None:
+                self.test_cases.add((line, named))
         elif macro in BLOCK_REGISTRATIONS and args:
             var = args[-1]
             ops = self.registered_ops(body, var) if body is not None else ()

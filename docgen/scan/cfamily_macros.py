@@ -1,5 +1,6 @@
 """Macros that mean something to a reader: operator registrations, dispatch stubs,
-gtest cases, and the CUDA calls a GPU tag is decided from.
+test cases (googletest's, Catch2's, doctest's), and the CUDA calls a GPU tag is
+decided from.
 
 These are read for what they do, never listed as functions.
 """
@@ -20,10 +21,32 @@ BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
         "STABLE_TORCH_LIBRARY_IMPL",
     }
 )
-#: `MACRO(Suite, Case) { body }` blocks that define a gtest case
+#: `MACRO(Suite, Case) { body }` blocks that define a googletest case
 TEST_MACROS: frozenset[str] = frozenset(
     {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "CUDA_TEST"}
 )
+#: `MACRO("name", ...) { body }` blocks that define a Catch2 or doctest case
+NAMED_TEST_MACROS: frozenset[str] = frozenset(
+    {
+        "TEST_CASE",
+        "TEST_CASE_METHOD",
+        "TEST_CASE_FIXTURE",
+        "TEST_CASE_TEMPLATE",
+        "TEST_CASE_TEMPLATE_DEFINE",
+        "SCENARIO",
+        "SCENARIO_METHOD",
+        "TEMPLATE_TEST_CASE",
+        "TEMPLATE_TEST_CASE_SIG",
+        "TEMPLATE_TEST_CASE_METHOD",
+        "TEMPLATE_TEST_CASE_METHOD_SIG",
+        "TEMPLATE_PRODUCT_TEST_CASE",
+        "TEMPLATE_PRODUCT_TEST_CASE_METHOD",
+        "TEMPLATE_LIST_TEST_CASE",
+        "TEMPLATE_LIST_TEST_CASE_METHOD",
+    }
+)
+#: every macro whose block is a test case's body
+TEST_CASE_MACROS = TEST_MACROS | NAMED_TEST_MACROS
 #: a test macro's suite or test name: one identifier
 _TEST_NAME = re.compile(r"[A-Za-z_]\w*")
 

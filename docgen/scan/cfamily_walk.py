@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
-    TEST_MACROS,
+    TEST_CASE_MACROS,
     gtest_body_scope,
     macro_args,
     split_commas,
@@ -222,7 +222,7 @@ class _Walker(Recorder):
         ):
             macro = self.text(name_node)
             self.code.macro_block(node, macro, function, body)
-            if body is not None and macro in TEST_MACROS:
+            if body is not None and macro in TEST_CASE_MACROS:
                 params = function.child_by_field_name("parameters")
                 test = gtest_body_scope(macro, macro_args(self.text(params)) if params else [])
                 return self.within(frame, body, None if test is None else (*frame.scope, *test))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from docgen.scan.cfamily_source import KEYWORDS
@@ -49,6 +49,8 @@ _LONE_MACRO = LinePattern(
 #: an upper-case word called at the start of a line (see `lone_macros_blanked`), perhaps
 #: after one underscore (`_PS256_CONST_TYPE(min_norm_pos, int, 0x00800000);`)
 _LONE_CALL = LinePattern(rb"[ \t]*(_?[A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
+#: a function-like macro the file defines itself: `#define name(`
+_DEFINES_CALLABLE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(")
 #: the rest after a call given a value: `= 1;` (no `==`; the value may go on to the next
 #: lines), then nothing or a comment
 _ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;{}]{0,200}?;" + LINE_REST.pattern)
@@ -131,7 +133,32 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
             continue  # a block macro's body, or a constructor's initializers, on the next line
         out[start:end] = data[start:end].translate(BLANKED)
         names.add(name)
+    for match in _own_macro_calls(data):
+        start, end = match.start(1), calls.args_end(match.end(1))
+        rest = LINE_REST.match(data, end)
+        if end <= match.end(1) or rest is None or directives.holds(start):
+            continue
+        if _BLANK_LINE.match(data, rest.end()) or not _GOES_ON.match(
+            data[rest.end() : rest.end() + 200].lstrip()
+        ):
+            out[start:end] = data[start:end].translate(BLANKED)
+            names.add(match.group(1).decode("ascii"))
     return bytes(out), frozenset(names)
+
+
+def _own_macro_calls(data: bytes) -> Iterator[re.Match[bytes]]:
+    """Calls from a line's first column, alone on it, of a function-like macro with a
+    lower-case letter that the file defines: `fp16_bf16_binop_helper(+, operator+)` at
+    file scope writes functions, but the grammar reads neither the call nor what
+    follows it.  (An upper-case one is read wherever it is defined, see above.)"""
+    if b"define" not in data:
+        return iter(())
+    own = {m.group(1) for m in _DEFINES_CALLABLE.finditer(data)}
+    own = {name for name in own if not name.isupper() and not has_meaning(name.decode())}
+    if not own:
+        return iter(())
+    names = b"|".join(re.escape(name) for name in sorted(own))
+    return LinePattern(b"(" + names + rb")[ \t]*\(").finditer(data)
 
 
 def calls_at_errors_blanked(data: bytes, error_rows: Iterable[int]) -> bytes:

@@ -19,7 +19,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from docgen.scan.cfamily_macros import BLOCK_REGISTRATIONS, TEST_MACROS, is_dispatch_macro
+from docgen.scan.cfamily_macros import (
+    BLOCK_REGISTRATIONS,
+    NAMED_TEST_MACROS,
+    TEST_MACROS,
+    is_dispatch_macro,
+)
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_builtin_macros import BUILTIN_MACROS, RESERVED, SPECIFIER_WORDS
 from docgen.scan.cpp_conditionals import disabled_branches_blanked
@@ -146,7 +151,12 @@ def _opened_statement(body: str) -> str:
 def has_meaning(name: str) -> bool:
     """Registration and test macros are read by the scanner, never blanked (some trees
     define them empty for builds that leave a kernel out)."""
-    return name in BLOCK_REGISTRATIONS or name in TEST_MACROS or is_dispatch_macro(name)
+    return (
+        name in BLOCK_REGISTRATIONS
+        or name in TEST_MACROS
+        or name in NAMED_TEST_MACROS
+        or is_dispatch_macro(name)
+    )
 
 
 #: the head of a statement a macro's body opens: `for (`, `while (`, `if (`, `switch (`

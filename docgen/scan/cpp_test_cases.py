@@ -1,0 +1,69 @@
+"""Catch2's and doctest's test cases, named by a string: made readable to the grammar.
+
+`TEST_CASE("adds two numbers") { ... }` reads to tree-sitter as a call with its `;`
+missing and a block of code at file scope: a syntax error at every test case, and
+the names after it at risk.  With the string blanked (offsets kept), the head reads
+as googletest's `TEST(Suite, Name) { ... }` does, a macro's block, which the walk
+records as a test case (its name cut from the original bytes).  The sections inside
+a case (`SECTION("...") { ... }`, doctest's `SUBCASE`, Catch2's `GIVEN`/`WHEN`/`THEN`)
+are blanked whole, leaving the block they open.
+"""
+
+from __future__ import annotations
+
+from docgen.scan.cfamily_macros import NAMED_TEST_MACROS
+from docgen.scan.cpp_source import Calls, LinePattern
+
+#: macros that open a section of a test case with a name: `SECTION("empty") { ... }`
+SECTION_MACROS: frozenset[str] = frozenset(
+    {
+        "SECTION",
+        "DYNAMIC_SECTION",
+        "SUBCASE",
+        "GIVEN",
+        "AND_GIVEN",
+        "WHEN",
+        "AND_WHEN",
+        "THEN",
+        "AND_THEN",
+    }
+)
+_HEAD = LinePattern(
+    rb"[ \t]*("
+    + b"|".join(sorted(name.encode() for name in NAMED_TEST_MACROS | SECTION_MACROS))
+    + rb")[ \t]*\("
+)
+#: what may stand between a head's `)` and its block's `{`
+_BLANKS = b" \t\r\n"
+
+
+def _blanked(data: bytearray, start: int, end: int) -> None:
+    """Spaces over `data[start:end]`, its line breaks kept."""
+    data[start:end] = bytes(b if b in b"\r\n" else 32 for b in data[start:end])
+
+
+def case_heads_blanked(parsed: bytes) -> bytes:
+    """`parsed` with each named test case's arguments blanked (`TEST_CASE(     ) {`) and
+    each section's head blanked whole: only where a string names it and a block follows
+    its `)`.  The same bytes when there is none."""
+    if b'"' not in parsed:
+        return parsed  # no head names anything with a string
+    heads = [m for m in _HEAD.finditer(parsed) if b'"' in parsed[m.end() : m.end() + 200]]
+    if not heads:
+        return parsed
+    calls = Calls(parsed)
+    out = bytearray(parsed)
+    for head in heads:
+        span = calls.arguments(head.end(1))
+        if span is None or b'"' not in parsed[span[0] : span[1]]:
+            continue
+        after = span[1] + 1
+        while after < len(parsed) and parsed[after] in _BLANKS:
+            after += 1
+        if after >= len(parsed) or parsed[after] != ord("{"):
+            continue  # no block: a use docgen does not read (a declaration, a call)
+        if head.group(1).decode("ascii") in SECTION_MACROS:
+            _blanked(out, head.start(1), span[1] + 1)
+        else:
+            _blanked(out, span[0], span[1])
+    return bytes(out)

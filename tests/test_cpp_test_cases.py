@@ -1,0 +1,81 @@
+"""Catch2's and doctest's test cases, named by strings: read as test cases, not errors."""
+
+from __future__ import annotations
+
+from docgen.analyze import _cfamily_tags
+from docgen.scan.cfamily import scan
+from docgen.scan.cpp_test_cases import case_heads_blanked
+from docgen.scan.settings import DEFAULT_SETTINGS
+
+CATCH2 = b"""#include <catch2/catch_test_macros.hpp>
+
+TEST_CASE("vectors can be sized", "[vector]") {
+  std::vector<int> v(5);
+  SECTION("resizing bigger") {
+    v.resize(10);
+    REQUIRE(v.size() == 10);
+  }
+}
+
+TEMPLATE_TEST_CASE("sums", "[sum]", int, float) {
+  CHECK(sum<TestType>() == 0);
+}
+
+struct Kept {
+  int value;
+};
+"""
+
+
+def test_heads_are_blanked_in_place() -> None:
+    blanked = case_heads_blanked(CATCH2)
+    assert len(blanked) == len(CATCH2)
+    assert blanked.count(b"\n") == CATCH2.count(b"\n")  # offsets and lines kept
+    lines = blanked.decode().split("\n")
+    arguments = len('"vectors can be sized", "[vector]"')
+    assert lines[2] == "TEST_CASE(" + " " * arguments + ") {"
+    assert lines[4].strip() == "{"  # a section's head goes whole, its block stays
+    assert lines[10].startswith("TEMPLATE_TEST_CASE(") and '"' not in lines[10]
+    assert lines[14:] == CATCH2.decode().split("\n")[14:]  # the rest as written
+
+
+def test_heads_without_a_block_or_a_string_stay() -> None:
+    source = (
+        b'TEST_CASE("declared only");\n'  # no block: not read as a case
+        b"TEST_CASE(Suite, Name) {\n}\n"  # no string: the grammar reads it already
+        b'  SECTION("s") REQUIRE(x);\n'
+    )
+    assert case_heads_blanked(source) == source
+    assert case_heads_blanked(b"int f();\n") == b"int f();\n"
+
+
+def test_cases_are_read_with_their_names_and_no_syntax_error() -> None:
+    facts = scan("tests/vector_test.cpp", CATCH2, DEFAULT_SETTINGS)
+    c = facts.cfamily
+    assert c is not None
+    assert facts.problems == ()  # every head an error before
+    assert [(t.name, t.line) for t in c.test_cases] == [
+        ('"vectors can be sized"', 3),
+        ('"sums"', 11),
+    ]
+    # the bodies are not names of the file; what follows them is
+    assert [(d.kind, d.qualname, d.line) for d in c.definitions] == [
+        ("struct", "Kept", 15),
+        ("field", "Kept::value", 16),
+    ]
+
+
+def test_a_fixture_case_is_named_by_its_string() -> None:
+    source = b'TEST_CASE_FIXTURE(Registry, "every type is registered") {\n  CHECK(n > 0);\n}\n'
+    c = scan("t.cpp", source, DEFAULT_SETTINGS).cfamily
+    assert c is not None
+    assert [(t.name, t.line) for t in c.test_cases] == [('"every type is registered"', 1)]
+
+
+def test_test_tag_evidence_names_the_case_and_the_header() -> None:
+    facts = scan("tests/vector_test.cpp", CATCH2, DEFAULT_SETTINGS)
+    (tag,) = _cfamily_tags(facts, CATCH2.decode()).tags
+    assert tag.name == "test"
+    reasons = [(e.line, e.reason) for e in tag.evidence]
+    assert (1, "includes catch2/catch_test_macros.hpp") in reasons
+    assert (3, 'defines the test case "vectors can be sized"') in reasons
