@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from docgen.analyze import _cfamily_tags
 from docgen.scan.cfamily import scan
-from docgen.scan.cpp_test_cases import case_heads_blanked
+from docgen.scan.cfamily_macros import NAMED_TEST_MACROS
+from docgen.scan.cpp_test_cases import _WORDS, SECTION_MACROS, case_heads_blanked
 from docgen.scan.settings import DEFAULT_SETTINGS
 
 CATCH2 = b"""#include <catch2/catch_test_macros.hpp>
@@ -37,6 +38,19 @@ def test_heads_are_blanked_in_place() -> None:
     assert lines[4].strip() == "{"  # a section's head goes whole, its block stays
     assert lines[10].startswith("TEMPLATE_TEST_CASE(") and '"' not in lines[10]
     assert lines[14:] == CATCH2.decode().split("\n")[14:]  # the rest as written
+
+
+def test_every_named_test_macro_is_found_by_the_quick_look() -> None:
+    """`case_heads_blanked` reads only files that hold one of its words."""
+    words = [w.decode() for w in _WORDS]
+    assert all(any(w in name for w in words) for name in NAMED_TEST_MACROS | SECTION_MACROS)
+    for name in sorted(NAMED_TEST_MACROS):
+        source = f'{name}("n") {{\n}}\n'.encode()
+        assert case_heads_blanked(source) == f"{name}(   ) {{\n}}\n".encode()
+    for name in sorted(SECTION_MACROS):  # in a test macro docgen does not know
+        source = f'MY_TEST("t") {{\n  {name}("n") {{\n  }}\n}}\n'.encode()
+        blanked = source.replace(f'{name}("n")'.encode(), b" " * (len(name) + 5))
+        assert case_heads_blanked(source) == blanked
 
 
 def test_heads_without_a_block_or_a_string_stay() -> None:

@@ -33,6 +33,8 @@ _HEAD = LinePattern(
     + b"|".join(sorted(name.encode() for name in NAMED_TEST_MACROS | SECTION_MACROS))
     + rb")[ \t]*\("
 )
+#: a word of every such macro's name (tested): a file without any is left as it is
+_WORDS = (b"TEST_CASE", b"SCENARIO", b"SECTION", b"SUBCASE", b"GIVEN", b"WHEN", b"THEN")
 #: what may stand between a head's `)` and its block's `{`
 _BLANKS = b" \t\r\n"
 
@@ -46,8 +48,8 @@ def case_heads_blanked(parsed: bytes) -> bytes:
     """`parsed` with each named test case's arguments blanked (`TEST_CASE(     ) {`) and
     each section's head blanked whole: only where a string names it and a block follows
     its `)`.  The same bytes when there is none."""
-    if b'"' not in parsed:
-        return parsed  # no head names anything with a string
+    if not any(word in parsed for word in _WORDS):
+        return parsed
     heads = [m for m in _HEAD.finditer(parsed) if b'"' in parsed[m.end() : m.end() + 200]]
     if not heads:
         return parsed
