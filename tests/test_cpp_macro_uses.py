@@ -244,6 +244,17 @@ def test_a_lower_case_call_indented_or_followed_or_not_defined_here_stays() -> N
     assert lone_macros_blanked(source) == (source, frozenset())
 
 
+def test_an_upper_case_class_defaulting_its_constructors_keeps_them() -> None:
+    # Taskflow's `struct UUID`: `= default;` ends a constructor, it is no value given
+    source = "struct UUID {\n  UUID(const UUID&) = default;\n  UUID(UUID&&) = delete;\n};\n"
+    assert lone_macros_blanked(source.encode()) == (source.encode(), frozenset())
+    assert {("constructor", "UUID::UUID", 2), ("constructor", "UUID::UUID", 3)} <= inventory(
+        facts(source, "uuid.hpp")
+    )
+    given = b"struct Options {\n  TORCH_ARG(int64_t, padding) = 0;\n};\n"
+    assert lone_macros_blanked(given)[1] == {"TORCH_ARG"}  # a value: the macro's use
+
+
 def test_an_upper_case_word_after_a_whole_type_keyword_is_an_attribute() -> None:
     # mem_eff_attention's `static void CUTLASS_DEVICE accumToSmem(`: six fake fields named
     # CUTLASS_DEVICE; after `const` the word is still the type (`const FOO f(`)

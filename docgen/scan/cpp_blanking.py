@@ -52,8 +52,11 @@ _LONE_CALL = LinePattern(rb"[ \t]*(_?[A-Z][A-Z0-9_]*[A-Z0-9_])[ \t]*\(")
 #: a function-like macro the file defines itself: `#define name(`
 _DEFINES_CALLABLE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(")
 #: the rest after a call given a value: `= 1;` (no `==`; the value may go on to the next
-#: lines), then nothing or a comment
-_ASSIGNED_REST = re.compile(rb"[ \t]*=(?!=)[^;{}]{0,200}?;" + LINE_REST.pattern)
+#: lines; not `= default;` nor `= delete;`, which end a constructor: `UUID(const UUID&)
+#: = default;`), then nothing or a comment
+_ASSIGNED_REST = re.compile(
+    rb"[ \t]*=(?!=)(?![ \t]*(?:default|delete)[ \t]*;)[^;{}]{0,200}?;" + LINE_REST.pattern
+)
 #: a function declared inside a call's arguments: a type, then a name called
 _DECLARED_INSIDE = re.compile(rb"[\w>*&]\s+(?:[*&]+\s*)?[A-Za-z_]\w*\s*\(")
 #: an empty line: nothing after it goes on with the call before it
