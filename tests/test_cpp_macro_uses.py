@@ -255,6 +255,30 @@ def test_an_upper_case_class_defaulting_its_constructors_keeps_them() -> None:
     assert lone_macros_blanked(given)[1] == {"TORCH_ARG"}  # a value: the macro's use
 
 
+def test_an_upper_case_class_name_after_an_alignment_is_no_attribute() -> None:
+    # Highway's `struct alignas(16) K64V64 {`: the word after a `)` and before a body is
+    # an attribute after a function's parameters, a class's name after `alignas(...)`
+    source = (
+        b"struct alignas(16) K64V64 {\n  int key;\n};\n"
+        b"struct __attribute__((aligned(8))) KEYV {\n  int k;\n};\n"
+        b"class __declspec(dllexport) WIDGET {\n  int w;\n};\n"
+        b"void f() GUARDED {\n}\n"
+    )
+    assert macros_in_use(source) == {"GUARDED"}
+    kinds = inventory(facts(source.decode(), "base.h"))
+    assert {("struct", "K64V64", 1), ("struct", "KEYV", 4), ("class", "WIDGET", 7)} <= kinds
+    assert ("function", "f", 10) in kinds
+
+
+def test_an_upper_case_scoped_enum_is_no_attribute_of_the_word_class() -> None:
+    # FBGEMM's `enum class QKV { Q, K, V };`: `class` is no enum's name for QKV to follow
+    source = (
+        b"enum class QKV { Q, K, V };\nenum Vt MY_TYPE { X };\nenum class Kind MY_TYPE2 { Y };\n"
+    )
+    assert macros_in_use(source) == {"MY_TYPE", "MY_TYPE2"}
+    assert ("enum", "QKV", 1) in inventory(facts(source.decode(), "kv.cu"))
+
+
 def test_an_upper_case_word_after_a_whole_type_keyword_is_an_attribute() -> None:
     # mem_eff_attention's `static void CUTLASS_DEVICE accumToSmem(`: six fake fields named
     # CUTLASS_DEVICE; after `const` the word is still the type (`const FOO f(`)

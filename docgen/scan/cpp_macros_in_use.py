@@ -35,7 +35,8 @@ _TRAILING_ATTRIBUTE = re.compile(rb"\)[ \t]*(?:const\s+)?([A-Z][A-Z0-9_]*[A-Z0-9
 #: an upper-case word between an enum's name and its body, where only `: type` can stand:
 #: `enum FlatBuffersVTableOffset FLATBUFFERS_VTABLE_UNDERLYING_TYPE {`
 _ENUM_BASE = re.compile(  # a literal first: the engine jumps from one `enum` to the next
-    rb"enum(?:[ \t]+(?:class|struct))?[ \t]+[A-Za-z_]\w*[ \t]+([A-Z][A-Z0-9_]*[A-Z0-9])\s*\{"
+    rb"enum(?:[ \t]+(?:class|struct))?[ \t]+(?!(?:class|struct)\b)[A-Za-z_]\w*[ \t]+"
+    rb"([A-Z][A-Z0-9_]*[A-Z0-9])\s*\{"
 )
 #: an upper-case word between a type and the function it declares, where no second type
 #: can stand: `static cutlass::MatrixCoord CUTLASS_DEVICE get_lane_offset(` (found from
@@ -75,19 +76,24 @@ def _declares_with_value(code: bytes, call: re.Match[bytes]) -> bool:
     return _SPECIAL_VALUE.match(code, call.end()) is None
 
 
-_NEW = re.compile(rb"\bnew\s*$")
 #: how a byte read backwards moves the depth of parentheses
 _PAREN_DEPTH = {ord(")"): 1, ord("("): -1}
 
 
+#: what a parenthesis after which a class's name can stand opens: `struct alignas(16)
+#: K64V64 {` (Highway), `class __declspec(dllexport) FOO {`
+_BEFORE_NAME = re.compile(rb"(?:\bnew|\balignas|_Alignas|__declspec|__attribute__\s*\(?)\s*$")
+
+
 def _placement(data: bytes, close: int) -> bool:
-    """Whether the parenthesis closing at `close` holds a placement new's address (what
-    follows is a type: `new (&storage) SRWLOCK;`)."""
+    """Whether the parenthesis closing at `close` holds no function's parameters but a
+    placement new's address or an attribute's arguments, after which a type or a
+    class's name stands (`new (&storage) SRWLOCK;`, `struct alignas(16) K64V64 {`)."""
     depth = 0
     for i in range(close, max(-1, close - 2000), -1):
         depth += _PAREN_DEPTH.get(data[i], 0)
         if depth == 0:
-            return _NEW.search(data, max(0, i - 20), i) is not None
+            return _BEFORE_NAME.search(data, max(0, i - 20), i) is not None
     return True  # not found near: not taken for a declaration
 
 
