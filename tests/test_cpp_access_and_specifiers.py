@@ -114,6 +114,21 @@ def test_only_a_conditional_that_holds_nothing_but_specifiers_loses_its_directiv
         assert specifier_conditionals_blanked(data) == data
 
 
+def test_a_conditional_left_empty_by_blanked_attributes_loses_its_directives() -> None:
+    # FBGEMM's car.cu: `template <...>` / `#if defined(USE_ROCM)` / `__launch_bounds__(512)`
+    # / `#endif` / `__global__ void one_shot_all_reduce(`: the kernel was lost
+    source = (
+        b"template <int kWorldSize>\n#if defined(USE_ROCM)\n__launch_bounds__(512)\n#endif\n"
+        b"    __global__ void one_shot_all_reduce(int rank) {}\n"
+    )
+    c = scan("car.cu", source, ScanSettings.learned((), "cpp")).cfamily
+    assert c is not None and c.error_lines == ()
+    (kernel,) = c.definitions
+    assert (kernel.kind, kernel.name, kernel.line) == ("kernel", "one_shot_all_reduce", 5)
+    assert kernel.template == "template <int kWorldSize>"
+    assert specifier_conditionals_blanked(b"#ifdef A\n\n#endif\n") == b"        \n\n      \n"
+
+
 def test_a_keyword_a_header_defines_stays_a_keyword() -> None:
     # glext.h's `#define extern extern` had made `extern` an attribute macro of the whole
     # tree, and every `extern "C" {` a syntax error; CUTLASS's `#define constexpr` (for old

@@ -256,18 +256,20 @@ def linkage_guards_blanked(data: bytes) -> bytes:
 
 
 #: a conditional with one branch that holds only specifiers, inside a declaration:
-#: `template <...>` / `#if defined(JSON_HAS_CPP_14)` / `constexpr` / `#endif` / `auto get()`
+#: `template <...>` / `#if defined(JSON_HAS_CPP_14)` / `constexpr` / `#endif` / `auto get()`,
+#: or nothing once attribute macros are blanked (`#if defined(USE_ROCM)` /
+#: `__launch_bounds__(512)` / `#endif` between a kernel's template head and its type)
 _SPECIFIERS = rb"(?:constexpr|consteval|constinit|inline|static|explicit|virtual|thread_local)"
 _SPECIFIER_CONDITIONAL = LinePattern(
     rb"([ \t]*#[ \t]*if(?:n?def)?\b[^\n\\]*)\r?\n"
-    rb"(?:[ \t]*(?://[^\n]*|(?:" + _SPECIFIERS + rb"[ \t]*)+)\r?\n)+"
+    rb"(?:[ \t]*(?://[^\n]*|(?:" + _SPECIFIERS + rb"[ \t]*)+)?\r?\n)+"
     rb"([ \t]*#[ \t]*endif\b[^\n\\]*)"
 )
 
 
 def specifier_conditionals_blanked(data: bytes) -> bytes:
     """The directives of a conditional whose one branch holds only specifiers (`constexpr`,
-    `inline`, `thread_local`, ...) and `//` comments, blanked: the grammars end a
+    `inline`, `thread_local`, ...), `//` comments and blanks, blanked: the grammars end a
     declaration at a directive, and its branch is a word of it.  The same bytes when
     there is none (most files)."""
     if b"#" not in data or b"endif" not in data:
