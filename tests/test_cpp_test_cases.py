@@ -48,7 +48,7 @@ def test_every_named_test_macro_is_found_by_the_quick_look() -> None:
         source = f'{name}("n") {{\n}}\n'.encode()
         assert case_heads_blanked(source) == f"{name}(   ) {{\n}}\n".encode()
     for name in sorted(SECTION_MACROS):  # in a test macro docgen does not know
-        source = f'MY_TEST("t") {{\n  {name}("n") {{\n  }}\n}}\n'.encode()
+        source = f'MY_CASE("t") {{\n  {name}("n") {{\n  }}\n}}\n'.encode()
         blanked = source.replace(f'{name}("n")'.encode(), b" " * (len(name) + 5))
         assert case_heads_blanked(source) == blanked
 
@@ -93,3 +93,22 @@ def test_test_tag_evidence_names_the_case_and_the_header() -> None:
     reasons = [(e.line, e.reason) for e in tag.evidence]
     assert (1, "includes catch2/catch_test_macros.hpp") in reasons
     assert (3, 'defines the test case "vectors can be sized"') in reasons
+
+
+def test_a_trees_own_test_macro_called_with_a_string_is_a_test_case() -> None:
+    # CCCL's `C2H_TEST("name", "[tag]", types) { ... }`, its wrapper of Catch2's
+    source = (
+        b'C2H_TEST("device reduce", "[reduce]", types)\n{\n'
+        b"  using T = c2h::get<0, TestType>;\n"
+        b'  SECTION("empty") { CHECK(true); }\n}\n'
+        b'MY_CASE("not a test") {\n}\n'  # no TEST in its name: left as it is
+        b'INSTANTIATE_TEST_SUITE_P(P, S, Values("a"));\n'  # no block
+    )
+    c = scan("reduce.cu", source, DEFAULT_SETTINGS).cfamily
+    assert c is not None
+    assert [(t.name, t.line) for t in c.test_cases] == [('"device reduce"', 1)]
+    assert [d.name for d in c.definitions] == []  # `T` is the test body's own
+    blanked = case_heads_blanked(source)
+    arguments = len('"device reduce", "[reduce]", types')
+    assert blanked.startswith(b"C2H_TEST(" + b" " * arguments + b")\n{")
+    assert blanked.split(b"\n")[5:] == source.split(b"\n")[5:]

@@ -16,9 +16,9 @@ from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
     GPU_CALL,
     GPU_CALL_BYTES,
-    NAMED_TEST_MACROS,
     TEST_MACROS,
     macro_args,
+    names_a_test,
     op_name,
     string_value,
 )
@@ -58,7 +58,8 @@ class CodeFacts:
         line = node.start_point[0] + 1
         if macro in TEST_MACROS and len(args) >= 2:
             self.test_cases.add((line, f"{args[0]}.{args[1]}"))
-        elif macro in NAMED_TEST_MACROS:  # named by its first string, quotes kept
+        elif names_a_test(macro, self.text(params) if params is not None else ""):
+            # named by its first string, quotes kept
             named = next((a for a in args if a.startswith('"') and a.endswith('"')), None)
             if named is not None:
                 self.test_cases.add((line, named))

@@ -45,8 +45,19 @@ NAMED_TEST_MACROS: frozenset[str] = frozenset(
         "TEMPLATE_LIST_TEST_CASE_METHOD",
     }
 )
-#: every macro whose block is a test case's body
-TEST_CASE_MACROS = TEST_MACROS | NAMED_TEST_MACROS
+#: a macro of a tree's own that opens a test case named by a string: upper case, with
+#: `TEST` in its name (CCCL's `C2H_TEST("name", "[tag]", types)`)
+_OWN_TEST_MACRO = re.compile(r"[A-Z_][A-Z0-9_]*TEST[A-Z0-9_]*")
+
+
+def names_a_test(macro: str, arguments: str) -> bool:
+    """Whether `MACRO(arguments) { ... }` defines a test case named by a string: one of
+    Catch2's or doctest's, or a tree's own test macro called with a string."""
+    if macro in NAMED_TEST_MACROS:
+        return True
+    return '"' in arguments and _OWN_TEST_MACRO.fullmatch(macro) is not None
+
+
 #: a test macro's suite or test name: one identifier
 _TEST_NAME = re.compile(r"[A-Za-z_]\w*")
 

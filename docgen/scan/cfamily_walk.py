@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
-    TEST_CASE_MACROS,
+    TEST_MACROS,
     gtest_body_scope,
     macro_args,
+    names_a_test,
     split_commas,
 )
 from docgen.scan.cfamily_names import Frame, Recorder, Walked, callable_kind
@@ -222,15 +223,14 @@ class _Walker(Recorder):
         ):
             macro = self.text(name_node)
             self.code.macro_block(node, macro, function, body)
-            if body is not None and macro in TEST_CASE_MACROS:
-                params = function.child_by_field_name("parameters")
-                test = gtest_body_scope(macro, macro_args(self.text(params)) if params else [])
+            arguments = self.text(function.child_by_field_name("parameters"))
+            if body is not None and (macro in TEST_MACROS or names_a_test(macro, arguments)):
+                test = gtest_body_scope(macro, macro_args(arguments))
                 return self.within(frame, body, None if test is None else (*frame.scope, *test))
             if body is None or macro in BLOCK_REGISTRATIONS:
                 return []
             return [
-                Frame(c, frame.scope, frame.in_class, frame.file_local)
-                for c in reversed(body.named_children)
+                Frame(c, frame.scope, "", frame.file_local) for c in reversed(body.named_children)
             ]
         self.callable(frame, function, name_node, body, body is not None)
         if body is None:

@@ -11,7 +11,7 @@ are blanked whole, leaving the block they open.
 
 from __future__ import annotations
 
-from docgen.scan.cfamily_macros import NAMED_TEST_MACROS
+from docgen.scan.cfamily_macros import names_a_test
 from docgen.scan.cpp_source import Calls, LinePattern
 
 #: macros that open a section of a test case with a name: `SECTION("empty") { ... }`
@@ -28,13 +28,10 @@ SECTION_MACROS: frozenset[str] = frozenset(
         "AND_THEN",
     }
 )
-_HEAD = LinePattern(
-    rb"[ \t]*("
-    + b"|".join(sorted(name.encode() for name in NAMED_TEST_MACROS | SECTION_MACROS))
-    + rb")[ \t]*\("
-)
+#: an upper-case call at a line's start: a test macro's or a section's when its name says
+_HEAD = LinePattern(rb"[ \t]*([A-Z_][A-Z0-9_]*)[ \t]*\(")
 #: a word of every such macro's name (tested): a file without any is left as it is
-_WORDS = (b"TEST_CASE", b"SCENARIO", b"SECTION", b"SUBCASE", b"GIVEN", b"WHEN", b"THEN")
+_WORDS = (b"TEST", b"SCENARIO", b"SECTION", b"SUBCASE", b"GIVEN", b"WHEN", b"THEN")
 #: what may stand between a head's `)` and its block's `{`
 _BLANKS = b" \t\r\n"
 
@@ -45,9 +42,10 @@ def _blanked(data: bytearray, start: int, end: int) -> None:
 
 
 def case_heads_blanked(parsed: bytes) -> bytes:
-    """`parsed` with each named test case's arguments blanked (`TEST_CASE(     ) {`) and
-    each section's head blanked whole: only where a string names it and a block follows
-    its `)`.  The same bytes when there is none."""
+    """`parsed` with each named test case's arguments blanked (`TEST_CASE(     ) {`, and
+    a tree's own `C2H_TEST(...) {`, see `names_a_test`) and each section's head blanked
+    whole: only where a string names it and a block follows its `)`.  The same bytes
+    when there is none."""
     if not any(word in parsed for word in _WORDS):
         return parsed
     heads = [m for m in _HEAD.finditer(parsed) if b'"' in parsed[m.end() : m.end() + 200]]
@@ -56,15 +54,19 @@ def case_heads_blanked(parsed: bytes) -> bytes:
     calls = Calls(parsed)
     out = bytearray(parsed)
     for head in heads:
+        name = head.group(1).decode("ascii")
         span = calls.arguments(head.end(1))
         if span is None or b'"' not in parsed[span[0] : span[1]]:
+            continue
+        arguments = parsed[span[0] - 1 : span[1] + 1].decode("utf-8", "replace")
+        if name not in SECTION_MACROS and not names_a_test(name, arguments):
             continue
         after = span[1] + 1
         while after < len(parsed) and parsed[after] in _BLANKS:
             after += 1
         if after >= len(parsed) or parsed[after] != ord("{"):
             continue  # no block: a use docgen does not read (a declaration, a call)
-        if head.group(1).decode("ascii") in SECTION_MACROS:
+        if name in SECTION_MACROS:
             _blanked(out, head.start(1), span[1] + 1)
         else:
             _blanked(out, span[0], span[1])
