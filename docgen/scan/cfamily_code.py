@@ -53,12 +53,12 @@ class CodeFacts:
     def macro_block(self, node: Node, macro: str, function: Node, body: Node | None) -> None:
         """`TORCH_LIBRARY(ns, m) { ... }`, `TEST(Suite, Case) { ... }`, `TEST_CASE("name")
         { ... }`: not functions."""
-        params = function.child_by_field_name("parameters")
-        args = macro_args(self.text(params)) if params is not None else []
+        arguments = self.text(function.child_by_field_name("parameters"))
+        args = macro_args(arguments)
         line = node.start_point[0] + 1
         if macro in TEST_MACROS and len(args) >= 2:
             self.test_cases.add((line, f"{args[0]}.{args[1]}"))
-        elif names_a_test(macro, self.text(params) if params is not None else ""):
+        elif names_a_test(macro, arguments):
             # named by its first string, quotes kept
             named = next((a for a in args if a.startswith('"') and a.endswith('"')), None)
             if named is not None:

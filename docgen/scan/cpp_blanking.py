@@ -130,9 +130,7 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
             if stop is None or not _at_file_scope(data, _LONE_CALL.line_start(match), start):
                 continue
             end = stop
-        elif not _BLANK_LINE.match(data, rest.end()) and _GOES_ON.match(
-            data[rest.end() : rest.end() + 200].lstrip()
-        ):
+        elif _next_line_goes_on(data, rest.end()):
             continue  # a block macro's body, or a constructor's initializers, on the next line
         out[start:end] = data[start:end].translate(BLANKED)
         names.add(name)
@@ -141,12 +139,18 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
         rest = LINE_REST.match(data, end)
         if end <= match.end(1) or rest is None or directives.holds(start):
             continue
-        if _BLANK_LINE.match(data, rest.end()) or not _GOES_ON.match(
-            data[rest.end() : rest.end() + 200].lstrip()
-        ):
+        if not _next_line_goes_on(data, rest.end()):
             out[start:end] = data[start:end].translate(BLANKED)
             names.add(match.group(1).decode("ascii"))
     return bytes(out), frozenset(names)
+
+
+def _next_line_goes_on(data: bytes, line: int) -> bool:
+    """Whether the line at `line` goes on with a call alone on the line before it (a
+    block's `{`, initializers' `:`, `const` ...); after an empty line nothing does."""
+    if _BLANK_LINE.match(data, line):
+        return False
+    return _GOES_ON.match(data[line : line + 200].lstrip()) is not None
 
 
 def _own_macro_calls(data: bytes) -> Iterator[re.Match[bytes]]:

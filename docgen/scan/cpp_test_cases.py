@@ -12,7 +12,7 @@ are blanked whole, leaving the block they open.
 from __future__ import annotations
 
 from docgen.scan.cfamily_macros import names_a_test
-from docgen.scan.cpp_source import Calls, LinePattern
+from docgen.scan.cpp_source import BLANKED, Calls, LinePattern
 
 #: macros that open a section of a test case with a name: `SECTION("empty") { ... }`
 SECTION_MACROS: frozenset[str] = frozenset(
@@ -34,11 +34,6 @@ _HEAD = LinePattern(rb"[ \t]*([A-Z_][A-Z0-9_]*)[ \t]*\(")
 _WORDS = (b"TEST", b"SCENARIO", b"SECTION", b"SUBCASE", b"GIVEN", b"WHEN", b"THEN")
 #: what may stand between a head's `)` and its block's `{`
 _BLANKS = b" \t\r\n"
-
-
-def _blanked(data: bytearray, start: int, end: int) -> None:
-    """Spaces over `data[start:end]`, its line breaks kept."""
-    data[start:end] = bytes(b if b in b"\r\n" else 32 for b in data[start:end])
 
 
 def case_heads_blanked(parsed: bytes) -> bytes:
@@ -66,8 +61,6 @@ def case_heads_blanked(parsed: bytes) -> bytes:
             after += 1
         if after >= len(parsed) or parsed[after] != ord("{"):
             continue  # no block: a use docgen does not read (a declaration, a call)
-        if name in SECTION_MACROS:
-            _blanked(out, head.start(1), span[1] + 1)
-        else:
-            _blanked(out, span[0], span[1])
+        start, end = (head.start(1), span[1] + 1) if name in SECTION_MACROS else span
+        out[start:end] = parsed[start:end].translate(BLANKED)
     return bytes(out)
