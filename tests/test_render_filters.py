@@ -292,6 +292,16 @@ def test_make_href_matches_links_href_inside_the_tree(from_page: str, to_path: s
     assert make_href(from_page, to_path, "L3") == href(from_page, to_path, "L3")
 
 
+@given(st.lists(st.tuples(page_paths, page_paths | st.just("../../y")), max_size=6))
+def test_links_made_once_per_folder_match_links_made_afresh(
+    pairs: list[tuple[str, str]],
+) -> None:
+    # Pages of one folder share each link made (see `encoded_relative`): whatever pages
+    # came before, a page's link is the one made for it alone.
+    for from_page, to_path in [*pairs, *reversed(pairs)]:
+        assert Linker(from_page, "..").to_page(to_path) == href(from_page, to_path)
+
+
 @pytest.mark.parametrize("cwd", ["/", "/tmp"])
 def test_source_links_do_not_depend_on_the_working_directory(
     cwd: str, monkeypatch: pytest.MonkeyPatch

@@ -6,6 +6,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import quote
 
 from docgen.facts import Heading
@@ -57,7 +58,7 @@ class Linker:
     def _path(self, target: str) -> str:
         encoded = self._paths.get(target)
         if encoded is None:
-            encoded = self._paths[target] = encode_path(relative_from(self._folder, target))
+            encoded = self._paths[target] = encoded_relative(self._folder, target)
         return encoded
 
     def to_page(self, target: str, anchor: str = "") -> str:
@@ -102,6 +103,14 @@ class Linker:
 
     def source_link(self, label: str, path: str) -> LinkView:
         return LinkView(label, self.to_source(path))
+
+
+@lru_cache(maxsize=1 << 16)
+def encoded_relative(folder: tuple[str, ...], target: str) -> str:
+    """The link from a page folder (split) to an output path, encoded.  Pages are
+    rendered a folder at a time, and a folder's pages link to the same pages and
+    sources: each such link is made once per folder, not once per page."""
+    return encode_path(relative_from(folder, target))
 
 
 def is_markdown(path: str) -> bool:

@@ -24,6 +24,9 @@ def keyword_entries(by_name: dict[str, list[KeywordTarget]]) -> tuple[KeywordEnt
     entries = []
     for name in sorted(by_name):
         places = by_name[name]
+        if len(places) == 1:  # most names: the one place is linked, whatever its width
+            entries.append(KeywordEntry(name, (places[0],), 0, 1, ()))
+            continue
         budget = ENTRY_WIDTH - ENTRY_FRAME - 2 * len(name)
         linked: list[KeywordTarget] = []
         for target in places[:ENTRY_TARGETS]:
