@@ -44,6 +44,8 @@ def test_the_grammar_itself_refuses_these_forms() -> None:
     assert has_error(b"template <class R, class C>\nstruct K<R (C::*)() const> {};\n")
     assert has_error(b"template <class T, class C>\nstruct K<T C::*> {};\n")
     assert has_error(b"void f() { auto g = [] __device__ (int i) { return i; }; }")
+    assert has_error(b"template struct HeapArray<CMin<float, int64_t>>;")
+    assert has_error(b'void f() { printf("%" PRId64 " points", n); }')
 
 
 def test_braced_defaults_read_as_zero_with_every_byte_in_place() -> None:
@@ -437,3 +439,62 @@ def test_a_defaulted_pointer_parameter_without_a_name_is_read_as_named() -> None
 def test_multiplications_and_compound_assignments_are_left_alone() -> None:
     for code in (b"x *= 2;\n", b"y = a * b;\n", b"z = *p == q;\n", b"w = 2 * = 3;\n"):
         assert grammar_gaps_blanked(code) == code
+
+
+#: from faiss: its `.cpp` files instantiate their class templates and print with
+#: `<cinttypes>`'s macros (each line a syntax error)
+INSTANTIATIONS = b"""\
+namespace faiss {
+template struct HeapArray<CMin<float, int64_t>>;
+extern template class Tensor2DTemplate<int32_t>;  // declared only
+template void fvec_madd<SIMDLevel::NONE>(size_t n, const float* a);
+void train(int64_t n) {
+    printf("begin train shard %d on %" PRId64 " points\\n", 1, n);
+    fail("at " __FILE__ ":" C10_STRINGIZE(__LINE__));
+    asm volatile("ld.global.u32 %0;" : "=r"(r));
+}
+#define FORMAT "%" PRId64
+template struct Kept<int>;
+}  // namespace faiss
+"""
+
+
+def test_class_instantiations_and_macros_after_strings_are_read_around() -> None:
+    rewritten = grammar_gaps_blanked(INSTANTIATIONS)
+    assert not has_error(rewritten)
+    assert len(rewritten) == len(INSTANTIATIONS)
+    lines = rewritten.split(b"\n")
+    assert lines[1].strip() == b""  # the instantiation, which names nothing
+    assert lines[2].strip() == b"// declared only"  # with its `extern`
+    assert lines[3] == INSTANTIATIONS.split(b"\n")[3]  # a function's: the grammar reads it
+    assert lines[5].endswith(b'on %"        " points\\n", 1, n);')
+    original = INSTANTIATIONS.split(b"\n")
+    for n, macros in ((6, (b"__FILE__", b"C10_STRINGIZE(__LINE__)")), (7, ())):
+        expected = original[n]
+        for macro in macros:  # a call with its arguments
+            expected = expected.replace(macro, b" " * len(macro))
+        assert lines[n] == expected
+    assert lines[9] == b'#define FORMAT "%" PRId64'  # a directive: not read as code
+    c = facts(INSTANTIATIONS.decode(), "Heap.cpp")
+    assert c.error_lines == ()
+    assert {(d.kind, d.qualname) for d in c.definitions} == {
+        ("namespace", "faiss"),
+        ("function", "faiss::train"),
+        ("macro", "FORMAT"),
+    }
+
+
+def test_words_that_stand_after_strings_in_cpp_itself_are_left_alone() -> None:
+    for code in (
+        b'extern "C" BOOL WINAPI DllMain(int a);\n',
+        b'extern "C++" ABC f();\n',
+        b'int f() { return "x"[0] and "y"[0]; }\n',
+        b'const char* s = R"DOC(a "QUOTED" b)DOC";\n',
+        b'long operator "" _km(unsigned long long x);\n',
+        b'const wchar_t* w = L"wide" L"er";\n',
+        b'#include "TensorIterator.h"\nTEST(Suite, Name) {}\n',
+        b'// the "quoted" word (in a comment\n// over two lines)\nint x;\n',
+        b"/** no template class as a friend\n of classes. **/\n#define BROKEN 1\nint y;\n",
+        b"// a template class of ours\nint z;\n",
+    ):
+        assert grammar_gaps_blanked(code) == code, code

@@ -13,18 +13,23 @@ C::*>`), for an attribute before `friend` (`[[nodiscard]] friend T& value_of(...
 in c10's `strong_type.h`), for CUDA's execution space of a lambda (`[=] __device__
 (int i) {`, PyTorch's `DistributionTemplates.h`), for a pointer parameter without a
 name but with a default (SFINAE's `std::enable_if_t<...>* = nullptr` in a template's
-parameters, `const char* = nullptr` in a function's) nor for a macro that makes a
-type (`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t)
-prof_tctx_tree_t;` in jemalloc; C's grammar reads those): each makes a syntax error,
-and the generated headers of PyTorch hold thousands of them. The bytes the grammar
-reads get `0` in place of the braces, the string and the name (newlines kept),
+parameters, `const char* = nullptr` in a function's), for a macro that makes a type
+(`ql_head(tcache_t) tcache_ql;`, `typedef rb_tree(prof_tctx_t) prof_tctx_tree_t;` in
+jemalloc; C's grammar reads those), for an explicit instantiation of a class
+template (`template struct HeapArray<CMin<float, int64_t>>;` in faiss) nor for a
+macro after a string literal that it continues (`"%" PRId64 " points"`, `"at "
+__FILE__ ":" C10_STRINGIZE(__LINE__)`; C's grammar reads those): each makes a syntax
+error, and the generated headers of PyTorch hold thousands of them. The bytes the
+grammar reads get `0` in place of the braces, the string and the name (newlines kept),
 spaces in place of `= delete`, of the enum's type, of `typename` after `using`, of
 an attribute before `friend`, of `typename` in an expression, of a lambda's
 execution space and of a member pointer's class (a plain pointer for the grammar),
 `_` for the name a defaulted pointer parameter lacks (in place of the blank after
-its `*`), one name in place of `operator[]`, and `<...>` in place of a type macro's
-parentheses (a template's arguments), so that every offset stays the original's;
-what a page shows is cut from the original bytes.
+its `*`), one name in place of `operator[]`, `<...>` in place of a type macro's
+parentheses (a template's arguments), and spaces in place of a class template's
+explicit instantiation (it names nothing) and of a macro after a string (with its
+arguments), so that every offset stays the original's; what a page shows is cut
+from the original bytes.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import re
 from collections.abc import Iterator
 
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_source import BLANKED, LinePattern, whole_word_matches
+from docgen.scan.cpp_source import BLANKED, Calls, Directives, LinePattern, whole_word_matches
 
 #: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
 _BRACED_DEFAULT = re.compile(rb"=\s*\{")
@@ -121,6 +126,69 @@ _TYPE_MACRO_END = re.compile(rb"\)[ \t]+([A-Za-z_]\w*)[ \t]*;")
 _NOT_TYPE_MACRO = frozenset(w.encode() for w in KEYWORDS | {"override", "final"})
 
 
+#: an explicit instantiation of a class template, on one line: `template struct A<int>;`,
+#: `extern template class B<T>;` (a literal first: the engine jumps from one `template`
+#: to the next; no comment, directive or string inside, where English can say it)
+_CLASS_INSTANTIATION = re.compile(
+    rb"template[ \t]+(?:class|struct|union)[ \t]+[A-Za-z_:][^;{}/#\"\n]*;"
+)
+#: `extern` before an instantiation, which goes with it
+_EXTERN_BEFORE = re.compile(rb"(?<!\w)extern[ \t]+$")
+#: a word after a closing quote and a blank on its line: `"%" PRId64`, `"at " __FILE__`
+_MACRO_AFTER = re.compile(rb"[ \t]+([A-Za-z_]\w*)(?![\w\"'])")
+#: the same, found first in the whole file (the engine jumps from one quote to the next):
+#: a file without one (most) is not tokenized
+_ANY_WORD_AFTER_QUOTE = re.compile(rb'"[ \t]+[A-Za-z_]')
+#: words that stand after a string in C++ itself (`"a" and b`, `"x" if`, ...), and the
+#: strings a word may follow there: `extern "C" BOOL f();`, `operator "" _km`
+_NOT_MACROS = frozenset(w.encode() for w in KEYWORDS | {"__asm__", "_Pragma"})
+_NO_MACRO_AFTER = re.compile(rb'(?:(?<!\w)extern[ \t]*"C(?:\+\+)?"|(?<!\w)operator[ \t]*"")$')
+#: a comment, a string or a character literal, found in turn: a quote is known to open
+#: or close a string, and one in a comment is left alone
+_TOKEN = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"' + rb"|'(?:[^'\\\n]|\\.)*'", re.S)
+
+
+def _class_instantiations(parsed: bytes) -> Iterator[tuple[int, int]]:
+    """The span of each explicit instantiation of a class template, `extern` included."""
+    directives = Directives(parsed)
+    for found in whole_word_matches(_CLASS_INSTANTIATION, parsed):
+        start = found.start()
+        if directives.holds(start):
+            continue  # a macro's body: the grammar does not read it
+        extern = _EXTERN_BEFORE.search(parsed, max(0, start - 20), start)
+        yield (extern.start() if extern is not None else start), found.end()
+
+
+def _opens_line_with_hash(parsed: bytes, pos: int) -> bool:
+    """Whether the line of `pos` is a directive's first (found without a pass over the
+    file's directives)."""
+    line = parsed.rfind(b"\n", 0, pos) + 1
+    return parsed[line:pos].lstrip(b" \t").startswith(b"#")
+
+
+def _string_macros(parsed: bytes) -> Iterator[tuple[int, int]]:
+    """The span of each macro that stands after a string literal and a blank on its line
+    (a suffix touches its quote), with its arguments where it is called there: no word
+    but a keyword can stand there in C++ itself."""
+    if _ANY_WORD_AFTER_QUOTE.search(parsed) is None:
+        return
+    directives, calls = Directives(parsed), Calls(parsed)
+    for token in _TOKEN.finditer(parsed):
+        start, end = token.span()
+        if parsed[start] != ord('"'):
+            continue  # a comment or a character literal
+        after = _MACRO_AFTER.match(parsed, end)
+        if after is None or after.group(1) in _NOT_MACROS:
+            continue  # most strings; or C++'s own word
+        if _NO_MACRO_AFTER.search(parsed, max(0, start - 16), end):
+            continue  # `extern "C"`, a literal operator's `""`
+        if _opens_line_with_hash(parsed, start) or directives.holds(start):
+            continue  # an `#include`'s name, a macro's body: the grammar does not read them
+        word_end = after.end(1)
+        call_end = calls.args_end(word_end)
+        yield after.start(1), call_end if b"\n" not in parsed[word_end:call_end] else word_end
+
+
 def closing_brace(data: bytes, opened: int) -> int | None:
     """Where the brace opened at `opened` closes (nested braces counted), or None."""
     depth = 0
@@ -160,7 +228,8 @@ def _operator_calls(parsed: bytes) -> Iterator[re.Match[bytes]]:
 def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with every form of the module's docstring rewritten: braced default
     arguments and a conditional's strings and header names read as `0`, operators
-    called by name as one name, a type macro's parentheses as a template's; `= delete`
+    called by name as one name, a type macro's parentheses as a template's; a class
+    template's explicit instantiation, a macro after a string, `= delete`
     on a function, an anonymous enum's type, `using typename`, an attribute before
     `friend`, a lambda's execution space and a member pointer's class blanked, and a
     defaulted pointer parameter named `_`.  The same bytes when it has none of them
@@ -185,13 +254,17 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         else []
     )
     unnamed_pointers = list(_UNNAMED_POINTER_DEFAULT.finditer(parsed)) if b"* " in parsed else []
+    instantiations = list(_class_instantiations(parsed)) if b"template" in parsed else []
+    string_macros = list(_string_macros(parsed)) if b'"' in parsed else []
     lambda_spaces = (
         list(_LAMBDA_SPACE.finditer(parsed))
         if b"__device__" in parsed or b"__host__" in parsed
         else []
     )
     if not (
-        unnamed_pointers
+        instantiations
+        or string_macros
+        or unnamed_pointers
         or lambda_spaces
         or has_braced
         or has_deleted
@@ -205,6 +278,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     ):
         return parsed
     out = bytearray(parsed)
+    for start, end in (*instantiations, *string_macros):
+        _blank(out, start, end)
     for space in lambda_spaces:  # `[=] __device__ (` -> `[=]            (`
         _blank(out, *space.span(1))
     for pointer in unnamed_pointers:  # `T* = nullptr` -> `T*_= nullptr`
