@@ -50,15 +50,19 @@ class CodeFacts:
     def text(self, node: Node | None) -> str:
         return self.source.text(node)
 
-    def macro_block(self, node: Node, macro: str, function: Node, body: Node | None) -> None:
+    def macro_block(
+        self, node: Node, macro: str, function: Node, body: Node | None
+    ) -> list[str] | None:
         """`TORCH_LIBRARY(ns, m) { ... }`, `TEST(Suite, Case) { ... }`, `TEST_CASE("name")
-        { ... }`: not functions."""
+        { ... }`: not functions.  The macro's arguments when its block is a test case's
+        body (the walk gives what the body defines the test's scope), else None."""
         arguments = self.text(function.child_by_field_name("parameters"))
         args = macro_args(arguments)
+        named_test = names_a_test(macro, arguments)
         line = node.start_point[0] + 1
         if macro in TEST_MACROS and len(args) >= 2:
             self.test_cases.add((line, f"{args[0]}.{args[1]}"))
-        elif names_a_test(macro, arguments):
+        elif named_test:
             # named by its first string, quotes kept
             named = next((a for a in args if a.startswith('"') and a.endswith('"')), None)
             if named is not None:
@@ -72,6 +76,7 @@ class CodeFacts:
             )
         if body is not None:
             self.body(body)
+        return args if macro in TEST_MACROS or named_test else None
 
     def statement_macro(self, node: Node) -> None:
         line, end_line = node.start_point[0] + 1, node.end_point[0] + 1

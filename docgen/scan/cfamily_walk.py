@@ -13,10 +13,7 @@ from typing import TYPE_CHECKING
 from docgen.scan.cfamily_code import in_order
 from docgen.scan.cfamily_macros import (
     BLOCK_REGISTRATIONS,
-    TEST_MACROS,
     gtest_body_scope,
-    macro_args,
-    names_a_test,
     split_commas,
 )
 from docgen.scan.cfamily_names import Frame, Recorder, Walked, callable_kind
@@ -222,10 +219,9 @@ class _Walker(Recorder):
             and not frame.in_class
         ):
             macro = self.text(name_node)
-            self.code.macro_block(node, macro, function, body)
-            arguments = self.text(function.child_by_field_name("parameters"))
-            if body is not None and (macro in TEST_MACROS or names_a_test(macro, arguments)):
-                test = gtest_body_scope(macro, macro_args(arguments))
+            test_args = self.code.macro_block(node, macro, function, body)
+            if body is not None and test_args is not None:
+                test = gtest_body_scope(macro, test_args)
                 return self.within(frame, body, None if test is None else (*frame.scope, *test))
             if body is None or macro in BLOCK_REGISTRATIONS:
                 return []

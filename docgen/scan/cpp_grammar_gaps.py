@@ -38,7 +38,14 @@ import re
 from collections.abc import Iterator
 
 from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_source import BLANKED, Calls, Directives, LinePattern, whole_word_matches
+from docgen.scan.cpp_source import (
+    BLANKED,
+    LITERAL_OR_COMMENT,
+    Calls,
+    Directives,
+    LinePattern,
+    whole_word_matches,
+)
 
 #: `= {` of a default argument (a literal first: the engine jumps from one `=` to the next)
 _BRACED_DEFAULT = re.compile(rb"=\s*\{")
@@ -143,14 +150,13 @@ _ANY_WORD_AFTER_QUOTE = re.compile(rb'"[ \t]+[A-Za-z_]')
 #: strings a word may follow there: `extern "C" BOOL f();`, `operator "" _km`
 _NOT_MACROS = frozenset(w.encode() for w in KEYWORDS | {"__asm__", "_Pragma"})
 _NO_MACRO_AFTER = re.compile(rb'(?:(?<!\w)extern[ \t]*"C(?:\+\+)?"|(?<!\w)operator[ \t]*"")$')
-#: a comment, a string or a character literal, found in turn: a quote is known to open
-#: or close a string, and one in a comment is left alone
-_TOKEN = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"' + rb"|'(?:[^'\\\n]|\\.)*'", re.S)
+#: a literal or a comment, found in turn: a quote is known to open or close a string, and
+#: one in a comment is left alone
+_LITERAL_OR_COMMENT = re.compile(LITERAL_OR_COMMENT)
 
 
-def _class_instantiations(parsed: bytes) -> Iterator[tuple[int, int]]:
+def _class_instantiations(parsed: bytes, directives: Directives) -> Iterator[tuple[int, int]]:
     """The span of each explicit instantiation of a class template, `extern` included."""
-    directives = Directives(parsed)
     for found in whole_word_matches(_CLASS_INSTANTIATION, parsed):
         start = found.start()
         if directives.holds(start):
@@ -166,14 +172,14 @@ def _opens_line_with_hash(parsed: bytes, pos: int) -> bool:
     return parsed[line:pos].lstrip(b" \t").startswith(b"#")
 
 
-def _string_macros(parsed: bytes) -> Iterator[tuple[int, int]]:
+def _string_macros(parsed: bytes, directives: Directives) -> Iterator[tuple[int, int]]:
     """The span of each macro that stands after a string literal and a blank on its line
     (a suffix touches its quote), with its arguments where it is called there: no word
     but a keyword can stand there in C++ itself."""
     if _ANY_WORD_AFTER_QUOTE.search(parsed) is None:
         return
-    directives, calls = Directives(parsed), Calls(parsed)
-    for token in _TOKEN.finditer(parsed):
+    calls = Calls(parsed)
+    for token in _LITERAL_OR_COMMENT.finditer(parsed):
         start, end = token.span()
         if parsed[start] != ord('"'):
             continue  # a comment or a character literal
@@ -254,8 +260,11 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         else []
     )
     unnamed_pointers = list(_UNNAMED_POINTER_DEFAULT.finditer(parsed)) if b"* " in parsed else []
-    instantiations = list(_class_instantiations(parsed)) if b"template" in parsed else []
-    string_macros = list(_string_macros(parsed)) if b'"' in parsed else []
+    directives = Directives(parsed)  # found once, if either asks
+    instantiations = (
+        list(_class_instantiations(parsed, directives)) if b"template" in parsed else []
+    )
+    string_macros = list(_string_macros(parsed, directives)) if b'"' in parsed else []
     lambda_spaces = (
         list(_LAMBDA_SPACE.finditer(parsed))
         if b"__device__" in parsed or b"__host__" in parsed

@@ -20,11 +20,14 @@ SEMICOLON_REST = re.compile(rb"[ \t]*;" + LINE_REST.pattern)
 #: more than this per call
 _CALL_REACH = 1 << 11
 _PAREN = re.compile(rb"[()]")
+#: a string or character literal (to its line's end where its quote does not close) or a
+#: comment: where brackets, quotes and words are text, not code
+LITERAL_OR_COMMENT = (
+    rb"\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"
+)
 #: what a call's arguments are read by: brackets, commas, and literals and comments,
 #: which hide both
-_CALL_TOKEN = re.compile(
-    rb"[()\[\]{},]|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?|//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?"
-)
+_CALL_TOKEN = re.compile(rb"[()\[\]{},]|" + LITERAL_OR_COMMENT)
 
 
 #: a byte that can end a name: before a keyword a pattern starts with, it makes the
