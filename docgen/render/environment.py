@@ -39,6 +39,9 @@ def make_environment(template_dirs: Sequence[Path] = ()) -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
         auto_reload=False,
+        # A plain dict, not Jinja's locked LRU: a page looks its frame and macros up
+        # again at every render, and a theme holds a few dozen templates at most.
+        cache_size=-1,
         bytecode_cache=_user_bytecode_cache(),
     )
     env.filters.update(FILTERS)

@@ -117,8 +117,9 @@ _LAMBDA_SPACE = re.compile(
     rb"\][ \t]*((?:__host__|__device__)(?:[ \t]+(?:__host__|__device__))*)(?=[ \t]*\()"
 )
 #: the blank after the `*` of a pointer parameter without a name but with a default:
-#: `std::enable_if_t<cond>* = nullptr`, `const char* = nullptr` (`* =` is no operator)
-_UNNAMED_POINTER_DEFAULT = re.compile(rb"(?<=[\w>*])\*([ \t])[ \t]*=(?!=)")
+#: `std::enable_if_t<cond>* = nullptr`, `const char* = nullptr` (`* =` is no operator);
+#: the `*` first, what stands before it looked at behind it, so the engine jumps to a `*`
+_UNNAMED_POINTER_DEFAULT = re.compile(rb"\*(?<=[\w>*]\*)([ \t])[ \t]*=(?!=)")
 #: a macro call that makes a type, then the name it declares, on a line of its own:
 #: `ql_head(tcache_slow_t) tcache_ql;`, `typedef rb_tree(T) tree_t;` (no statement
 #: or declaration of C++ reads `name(type) name;`: a keyword or `override` is excluded)
