@@ -4,8 +4,6 @@ macros shown by where they stand (generated flatbuffers and protobuf headers, CU
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from test_scan_cfamily import by_qualname, facts, inventory
 
 from docgen.scan.cpp_blanking import lone_macros_blanked
@@ -318,64 +316,3 @@ def test_a_word_over_a_function_s_name_is_its_type() -> None:
     ):
         blanked, names = lone_macros_blanked(source)
         assert names and blanked != source, source
-
-
-def test_a_word_on_preprocessor_lines_only_is_not_in_use() -> None:
-    # torch's jit_opt_limit.h: `#define JIT_OPT_ALLOWED opt_limit(__FILE__)` holds the
-    # place of an attribute before a function's name, but nothing is blanked on a
-    # preprocessor line, and a comment naming the macro is no use of it either
-    source = (
-        b"#define JIT_OPT_ALLOWED opt_limit(__FILE__)\n"
-        b"// call JIT_OPT_ALLOWED before a pass\n"
-        b"TORCH_API bool opt_limit(const char* pass_name);\n"
-    )
-    assert macros_in_use(source) == {"TORCH_API"}
-    # the same word in code is in use
-    assert macros_in_use(source + b"static void JIT_OPT_ALLOWED run();\n") == {
-        "TORCH_API",
-        "JIT_OPT_ALLOWED",
-    }
-
-
-def test_known_macros_are_left_out() -> None:
-    source = b"class TORCH_API Foo {};\nArena* PROTOBUF_NULLABLE arena;\n"
-    assert macros_in_use(source) == {"TORCH_API", "PROTOBUF_NULLABLE"}
-    assert macros_in_use(source, {"TORCH_API"}) == {"PROTOBUF_NULLABLE"}
-    assert macros_in_use(source, {"TORCH_API", "PROTOBUF_NULLABLE"}) == set()
-
-
-#: lines from which a file is drawn: attribute places, directives, comments, known words
-LINES = st.lists(
-    st.sampled_from(
-        [
-            b"class TORCH_API Foo {};",
-            b"class MY_EXPORT MY_ALIGN(8) Arena final {",
-            b"Arena* MY_NULLABLE arena;",
-            b"int f() MY_PURE {",
-            b"static void MY_DEVICE run(int lane);",
-            b"MY_INLINE bool allocate(int n);",
-            b"enum Kind MY_TYPE { A };",
-            b"entries[] MY_SECTION(cold);",
-            b"#define MY_DEVICE __device__",
-            b"#if defined(MY_TARGET_VERSION) && MY_PURE",
-            b"#define LIMIT opt_limit(x) \\",
-            b"  MY_CONTINUED value(y)",
-            b"#endif",
-            b"// MY_NULLABLE in a comment, MY_TYPE too",
-            b"/* class MY_COMMENTED Foo { */",
-            b"TORCH_CHECK(x > 0);",
-            b"};",
-            b"}",
-        ]
-    ),
-    max_size=12,
-)
-
-
-@given(LINES, st.sets(st.sampled_from(["TORCH_API", "MY_DEVICE", "MY_PURE", "MY_TYPE"])))
-@settings(max_examples=150, deadline=None)
-def test_known_macros_only_leave_themselves_out(lines: list[bytes], known: set[str]) -> None:
-    # A file is read further only when an unknown word stands outside its directives:
-    # what `known` leaves out is exactly the known words, never a word beside them.
-    source = b"\n".join(lines) + b"\n"
-    assert macros_in_use(source, known) == macros_in_use(source) - known

@@ -105,8 +105,7 @@ def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     dialect = dialect_for(path, data, settings)
     code = null_directives_blanked(disabled_branches_blanked(data))  # no `#if 0` name exists
     code, objc = objective_c_blanked(code)
-    table = settings.macro_table
-    blanked = neutralise(code, table, macros_in_use(code, table.function_like))
+    blanked = neutralise(code, settings.macro_table, macros_in_use(code))
     parsed, lone = lone_macros_blanked(blanked.data, code)
     parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
     parsed = head_conditionals_blanked(specifier_conditionals_blanked(parsed))

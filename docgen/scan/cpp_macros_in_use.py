@@ -8,7 +8,6 @@ admit no other upper-case word, so a word written there is such a macro.
 from __future__ import annotations
 
 import re
-from collections.abc import Container
 
 from docgen.scan.cfamily_source import KEYWORDS
 from docgen.scan.cpp_builtin_macros import RESERVED
@@ -17,10 +16,6 @@ from docgen.scan.cpp_source import LinePattern, whole_word_matches
 #: a class head up to its bases, template arguments or body: `class A_API Name FINAL {`
 _CLASS_HEAD = re.compile(rb"\b(?:class|struct|union)[ \t]+([A-Za-z_][\w \t]*?)[ \t]*[:{<]")
 _UPPER = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")
-#: an upper-case word as the places below capture it, a whole word
-_UPPER_WORD = re.compile(rb"\b[A-Z][A-Z0-9_]*[A-Z0-9]\b")
-#: a preprocessor line with its continued lines, after the line end before it
-_DIRECTIVE = re.compile(rb"\n[ \t]*#[^\n\\]*(?:\\.[^\n\\]*)*", re.S)
 #: an upper-case call in a class head, before the name: `class PROTOBUF_EXPORT
 #: PROTOBUF_ALIGNAS(8) Arena final {` (its arguments go with it, see `neutralise`)
 _CLASS_HEAD_CALL = re.compile(
@@ -109,14 +104,7 @@ def _without_comments(data: bytes) -> bytes:
     return _COMMENTS.sub(lambda m: b" " * (m.end() - m.start()), data)
 
 
-def _words_outside_directives(code: bytes) -> set[str]:
-    """The upper-case words of `code` that stand outside preprocessor lines: where
-    `neutralise` blanks a macro."""
-    lines = _DIRECTIVE.sub(b"\n", b"\n" + code) if b"#" in code else code
-    return {word.decode("ascii") for word in set(_UPPER_WORD.findall(lines))}
-
-
-def macros_in_use(data: bytes, known: Container[str] = frozenset()) -> frozenset[str]:
+def macros_in_use(data: bytes) -> frozenset[str]:
     """Macros this file's own declarations show to be attributes, defined where docgen
     cannot see (a generated or installed header, or another library): `class
     PROTOC_EXPORT Foo {` (a type has a one-word name, so the other upper-case words of
@@ -124,17 +112,8 @@ def macros_in_use(data: bytes, known: Container[str] = frozenset()) -> frozenset
     written between a `*` and the name it declares), `f() ABSL_ATTRIBUTE_PURE {`
     (none between a function's parameters and its body either), and the places of
     `_ENUM_BASE`, `_BEFORE_FUNCTION_NAME`, `_LEADING_ATTRIBUTE` and `_ATTRIBUTE_CALL`.
-    Read in the code only: a comment's English can look like any of them.  A word that
-    stands only on preprocessor lines, where nothing is blanked, is left out, and so are
-    the `known` macros, those the caller blanks already: a file with no other upper-case
-    word (most of a generated tree) is not read further."""
+    Read in the code only: a comment's English can look like any of them."""
     code = _without_comments(data)
-    unknown = {w for w in _words_outside_directives(code) - RESERVED if w not in known}
-    return frozenset(_found(code) & unknown) if unknown else frozenset()
-
-
-def _found(code: bytes) -> set[str]:
-    """The words the places of `macros_in_use` hold."""
     found: set[str] = set()
     if b"*" in code or b"&" in code:
         found.update(m.group(1).decode("ascii") for m in _POINTER_QUALIFIER.finditer(code))
@@ -162,7 +141,7 @@ def _found(code: bytes) -> set[str]:
         if not _declares_with_value(code, m)
     )
     if b"class" not in code and b"struct" not in code and b"union" not in code:
-        return found
+        return frozenset(found - RESERVED)
     for m in _CLASS_HEAD_CALL.finditer(code):  # the call, and the macros before it
         found.update((*m.group(1).decode("ascii").split(), m.group(2).decode("ascii")))
     for match in _CLASS_HEAD.finditer(code):
@@ -173,4 +152,4 @@ def _found(code: bytes) -> set[str]:
         if len(upper) == len(words):
             upper = upper[:-1]  # all upper case: the last one is the name
         found.update(upper)
-    return found
+    return frozenset(found - RESERVED)
