@@ -633,3 +633,29 @@ def test_a_constructor_of_an_upper_case_class_is_no_macro_use() -> None:
     }
     # Outside its class, an upper-case call is still a macro's use.
     assert inventory(facts("class A {};\nDECLARE_THING(x);\n")) == {("class", "A", 1)}
+
+
+def test_classes_below_a_macro_opened_block_s_statements_are_read() -> None:
+    # pybind11's tests: `TEST_SUBMODULE(name, m) { ... }` defines enums in inner blocks
+    # and classes in lambdas (enums found by Universal Ctags 73.8 -> 98.4 %); what the
+    # block defines at its top was read already, and is read once
+    c = facts(
+        "TEST_SUBMODULE(docstring_options, m) {\n"
+        "  struct Foo { int value; };\n"
+        "  {\n"
+        "    enum class Mode { kA, kB };\n"
+        "  }\n"
+        '  m.def("dupes", []() { class Dupe1 {}; });\n'
+        "  for (int i = 0; i < 2; ++i) { union U { int a; }; }\n"
+        "}\n",
+        "test_docstring_options.cpp",
+    )
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("struct", "Foo", 2),
+        ("field", "Foo::value", 2),
+        ("enum", "Mode", 4),
+        ("class", "Dupe1", 6),
+        ("union", "U", 7),
+        ("field", "U::a", 7),
+    }

@@ -278,6 +278,34 @@ def local_types(body: Node) -> list[Node]:
     return sorted(found, key=lambda n: n.start_byte)
 
 
+#: the statements of a block the walk does not read, where a class may stand inside
+BLOCK_STATEMENTS = frozenset(
+    {
+        "compound_statement",
+        "expression_statement",
+        "if_statement",
+        "for_statement",
+        "for_range_loop",
+        "while_statement",
+        "do_statement",
+        "switch_statement",
+        "try_statement",
+        "return_statement",
+    }
+)
+
+
+def types_below(block: Node) -> list[Node]:
+    """The outermost classes with a body below a block's statements (in an inner block,
+    a lambda, a loop): not those at its top, which are declarations of their own."""
+    return [
+        found
+        for statement in block.named_children
+        if statement.type in BLOCK_STATEMENTS
+        for found in local_types(statement)
+    ]
+
+
 def function_declarator(node: Node | None) -> Node | None:
     while node is not None:
         if node.type == "function_declarator":

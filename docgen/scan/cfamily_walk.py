@@ -29,6 +29,7 @@ from docgen.scan.cfamily_source import (
     namespace_parts,
     one_line,
     split_qualified,
+    types_below,
     unwrap,
 )
 from docgen.scan.cfamily_typedefs import type_definition
@@ -227,7 +228,7 @@ class _Walker(Recorder):
                 return []
             return [
                 Frame(c, frame.scope, "", frame.file_local) for c in reversed(body.named_children)
-            ]
+            ] + self.nested_types(frame, body)
         self.callable(frame, function, name_node, body, body is not None)
         if body is None:
             return []
@@ -235,6 +236,15 @@ class _Walker(Recorder):
         if name_node is None:
             return self.within(frame, body, None)
         return self.within(frame, body, (*frame.scope, *self.source.qualified_parts(name_node)))
+
+    def nested_types(self, frame: Frame, body: Node) -> list[Frame]:
+        """The classes a macro-opened block (`TEST_SUBMODULE(name, m) {`) defines below its
+        statements, named as those at its top (none in a block the grammar guessed, nor in
+        C, whose blocks the walk reads as they are)."""
+        text = self.source.data[body.start_byte : body.end_byte]
+        if self.misread_blocks or not (_closed(body) and LOCAL_TYPE.search(text)):
+            return []
+        return [Frame(c, frame.scope, "", frame.file_local) for c in types_below(body)]
 
     def within(self, frame: Frame, body: Node, scope: tuple[str, ...] | None) -> list[Frame]:
         """What a function body names: its `#define`s, file-wide wherever they are

@@ -18,7 +18,8 @@ parameters, `const char* = nullptr` in a function's), for a macro that makes a t
 jemalloc; C's grammar reads those), for an explicit instantiation of a class
 template (`template struct HeapArray<CMin<float, int64_t>>;` in faiss) nor for a
 macro after a string literal that it continues (`"%" PRId64 " points"`, `"at "
-__FILE__ ":" C10_STRINGIZE(__LINE__)`; C's grammar reads those): each makes a syntax
+__FILE__ ":" C10_STRINGIZE(__LINE__)`; C's grammar reads those) nor for a macro's
+empty last argument (`PYBIND11_OVERRIDE(int, Base, get, );`): each makes a syntax
 error, and the generated headers of PyTorch hold thousands of them. The bytes the
 grammar reads get `0` in place of the braces, the string and the name (newlines kept),
 spaces in place of `= delete`, of the enum's type, of `typename` after `using`, of
@@ -27,13 +28,15 @@ execution space and of a member pointer's class (a plain pointer for the grammar
 `_` for the name a defaulted pointer parameter lacks (in place of the blank after
 its `*`), one name in place of `operator[]`, `<...>` in place of a type macro's
 parentheses (a template's arguments), and spaces in place of a class template's
-explicit instantiation (it names nothing) and of a macro after a string (with its
+explicit instantiation (it names nothing), of the comma before an empty last
+argument and of a macro after a string (with its
 arguments), so that every offset stays the original's; what a page shows is cut
 from the original bytes.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -154,6 +157,9 @@ _NO_MACRO_AFTER = re.compile(rb'(?:(?<!\w)extern[ \t]*"C(?:\+\+)?"|(?<!\w)operat
 #: a literal or a comment, found in turn: a quote is known to open or close a string, and
 #: one in a comment is left alone
 _LITERAL_OR_COMMENT = re.compile(LITERAL_OR_COMMENT)
+#: a comma before nothing but blanks and a closing parenthesis: a macro's empty last
+#: argument (`PYBIND11_OVERRIDE(int, Base, get, );`), which no call of C or C++ has
+_EMPTY_LAST_ARGUMENT = re.compile(rb",(?=\s*\))")
 
 
 def _class_instantiations(parsed: bytes, directives: Directives) -> Iterator[tuple[int, int]]:
@@ -164,6 +170,22 @@ def _class_instantiations(parsed: bytes, directives: Directives) -> Iterator[tup
             continue  # a macro's body: the grammar does not read it
         extern = _EXTERN_BEFORE.search(parsed, max(0, start - 20), start)
         yield (extern.start() if extern is not None else start), found.end()
+
+
+def _empty_last_arguments(parsed: bytes, directives: Directives) -> list[int]:
+    """Where the comma before each empty last argument stands, outside literals,
+    comments and directives (`"(6, )"` is text, a macro's body is not read)."""
+    commas = [found.start() for found in _EMPTY_LAST_ARGUMENT.finditer(parsed)]
+    if not commas:
+        return []
+    text = [token.span() for token in _LITERAL_OR_COMMENT.finditer(parsed)]
+    starts = [start for start, _ in text]
+    kept = []
+    for comma in commas:
+        at = bisect.bisect_right(starts, comma) - 1
+        if (at < 0 or comma >= text[at][1]) and not directives.holds(comma):
+            kept.append(comma)
+    return kept
 
 
 def _opens_line_with_hash(parsed: bytes, pos: int) -> bool:
@@ -236,7 +258,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     """`parsed` with every form of the module's docstring rewritten: braced default
     arguments and a conditional's strings and header names read as `0`, operators
     called by name as one name, a type macro's parentheses as a template's; a class
-    template's explicit instantiation, a macro after a string, `= delete`
+    template's explicit instantiation, a macro after a string, the comma before a
+    macro's empty last argument, `= delete`
     on a function, an anonymous enum's type, `using typename`, an attribute before
     `friend`, a lambda's execution space and a member pointer's class blanked, and a
     defaulted pointer parameter named `_`.  The same bytes when it has none of them
@@ -266,6 +289,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
         list(_class_instantiations(parsed, directives)) if b"template" in parsed else []
     )
     string_macros = list(_string_macros(parsed, directives)) if b'"' in parsed else []
+    empty_arguments = _empty_last_arguments(parsed, directives)
     lambda_spaces = (
         list(_LAMBDA_SPACE.finditer(parsed))
         if b"__device__" in parsed or b"__host__" in parsed
@@ -273,6 +297,7 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     )
     if not (
         instantiations
+        or empty_arguments
         or string_macros
         or unnamed_pointers
         or lambda_spaces
@@ -290,6 +315,8 @@ def grammar_gaps_blanked(parsed: bytes) -> bytes:
     out = bytearray(parsed)
     for start, end in (*instantiations, *string_macros):
         _blank(out, start, end)
+    for comma in empty_arguments:  # `get, )` -> `get  )`
+        out[comma] = ord(" ")
     for space in lambda_spaces:  # `[=] __device__ (` -> `[=]            (`
         _blank(out, *space.span(1))
     for pointer in unnamed_pointers:  # `T* = nullptr` -> `T*_= nullptr`
