@@ -465,6 +465,9 @@ struct PyA : A {
   int get() const override { PYBIND11_OVERRIDE(Result, A, get, ); }
   int put(int x) override { PYBIND11_OVERRIDE(Result, A, put,
   ); }
+  int size() override { PYBIND11_OVERRIDE(Result, A, size, /*no args*/); }
+  void run(int a,  // a comment (with parentheses)
+           int b);
 };
 const char* shape = "(6, )";  // shape: (6, )
 """
@@ -476,13 +479,19 @@ def test_a_macro_s_empty_last_argument_is_read() -> None:
     assert has_error(b"void f() { M(a, ); }")  # the grammar's gap
     rewritten = grammar_gaps_blanked(OVERRIDES)
     # only the commas in code: the directive's, the string's and the comment's stay
-    assert rewritten == OVERRIDES.replace(b"get, )", b"get  )").replace(b"put,\n", b"put \n")
+    assert rewritten == (
+        OVERRIDES.replace(b"get, )", b"get  )")
+        .replace(b"put,\n", b"put \n")
+        .replace(b"size, /*", b"size  /*")
+    )
     c = facts(OVERRIDES.decode(), "test_trampolines.cpp")
     assert c.error_lines == ()
     assert {(d.kind, d.qualname) for d in c.definitions if d.kind != "macro"} == {
         ("struct", "PyA"),
         ("method", "PyA::get"),
         ("method", "PyA::put"),
+        ("method", "PyA::size"),
+        ("method", "PyA::run"),
     }
 
 

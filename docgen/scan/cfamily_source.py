@@ -278,6 +278,11 @@ def local_types(body: Node) -> list[Node]:
     return sorted(found, key=lambda n: n.start_byte)
 
 
+def macro_definitions(node: Node) -> list[Node]:
+    """The `#define`s anywhere under `node`."""
+    return descendants(node, "preproc_def") + descendants(node, "preproc_function_def")
+
+
 #: the statements of a block the walk does not read, where a class may stand inside
 BLOCK_STATEMENTS = frozenset(
     {
@@ -324,3 +329,10 @@ def unwrap(node: Node | None) -> Node | None:
             (c for c in node.named_children if c.type.endswith(("declarator", "identifier"))), None
         )
     return node
+
+
+def closed_by_itself(body: Node) -> bool:
+    """Whether a body ends with its own `}`: one the grammar had to add after an error
+    may hold the rest of the file, whose classes are no body's."""
+    last = body.children[-1] if body.children else None
+    return last is not None and last.type == "}" and not last.is_missing

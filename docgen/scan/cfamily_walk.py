@@ -23,9 +23,10 @@ from docgen.scan.cfamily_source import (
     LOCAL_TYPE,
     MACRO_NAME,
     TRANSPARENT,
-    descendants,
+    closed_by_itself,
     function_declarator,
     local_types,
+    macro_definitions,
     namespace_parts,
     one_line,
     split_qualified,
@@ -228,7 +229,7 @@ class _Walker(Recorder):
                 return []
             return [
                 Frame(c, frame.scope, "", frame.file_local) for c in reversed(body.named_children)
-            ] + self.nested_types(frame, body)
+            ] + self.nested_names(frame, body)
         self.callable(frame, function, name_node, body, body is not None)
         if body is None:
             return []
@@ -237,14 +238,17 @@ class _Walker(Recorder):
             return self.within(frame, body, None)
         return self.within(frame, body, (*frame.scope, *self.source.qualified_parts(name_node)))
 
-    def nested_types(self, frame: Frame, body: Node) -> list[Frame]:
-        """The classes a macro-opened block (`TEST_SUBMODULE(name, m) {`) defines below its
-        statements, named as those at its top (none in a block the grammar guessed, nor in
-        C, whose blocks the walk reads as they are)."""
+    def nested_names(self, frame: Frame, body: Node) -> list[Frame]:
+        """What a macro-opened block (`TEST_SUBMODULE(name, m) {`) defines below its
+        statements: classes, named as those at its top, and `#define`s, each read once
+        (none in a block the grammar guessed, nor in C, whose blocks the walk reads)."""
         text = self.source.data[body.start_byte : body.end_byte]
-        if self.misread_blocks or not (_closed(body) and LOCAL_TYPE.search(text)):
+        if self.misread_blocks or not closed_by_itself(body):
             return []
-        return [Frame(c, frame.scope, "", frame.file_local) for c in types_below(body)]
+        classes = types_below(body) if LOCAL_TYPE.search(text) else []
+        defines = macro_definitions(body) if b"define" in text else []
+        below = [Frame(c, frame.scope, "", frame.file_local) for c in classes]
+        return below + [Frame(c, (), "", frame.file_local) for c in defines]
 
     def within(self, frame: Frame, body: Node, scope: tuple[str, ...] | None) -> list[Frame]:
         """What a function body names: its `#define`s, file-wide wherever they are
@@ -253,12 +257,8 @@ class _Walker(Recorder):
         text = self.source.data[body.start_byte : body.end_byte]
         within: list[Frame] = []
         if b"define" in text:
-            within += [
-                Frame(c, (), "", frame.file_local)
-                for c in descendants(body, "preproc_def")
-                + descendants(body, "preproc_function_def")
-            ]
-        if scope is not None and _closed(body) and LOCAL_TYPE.search(text):
+            within += [Frame(c, (), "", frame.file_local) for c in macro_definitions(body)]
+        if scope is not None and closed_by_itself(body) and LOCAL_TYPE.search(text):
             within += [Frame(c, scope, "", True) for c in local_types(body)]
         return within
 
@@ -384,13 +384,6 @@ class _Walker(Recorder):
                         True,
                     )
         return pushed
-
-
-def _closed(body: Node) -> bool:
-    """Whether a body ends with its own `}`: one the grammar had to add after an error
-    may hold the rest of the file, whose classes are no body's."""
-    last = body.children[-1] if body.children else None
-    return last is not None and last.type == "}" and not last.is_missing
 
 
 def walk(

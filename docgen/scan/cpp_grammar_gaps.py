@@ -157,9 +157,11 @@ _NO_MACRO_AFTER = re.compile(rb'(?:(?<!\w)extern[ \t]*"C(?:\+\+)?"|(?<!\w)operat
 #: a literal or a comment, found in turn: a quote is known to open or close a string, and
 #: one in a comment is left alone
 _LITERAL_OR_COMMENT = re.compile(LITERAL_OR_COMMENT)
-#: a comma before nothing but blanks and a closing parenthesis: a macro's empty last
-#: argument (`PYBIND11_OVERRIDE(int, Base, get, );`), which no call of C or C++ has
-_EMPTY_LAST_ARGUMENT = re.compile(rb",(?=\s*\))")
+#: a comma before nothing but blanks, comments and a closing parenthesis: a macro's empty
+#: last argument (`PYBIND11_OVERRIDE(int, Base, get, );`, `get, /*no args*/)`), which
+#: no call of C or C++ has (a comment taken whole, to its `*/` or its line's end: no `)`
+#: inside one is taken for the call's, and the search stays linear)
+_EMPTY_LAST_ARGUMENT = re.compile(rb",(?=(?:\s|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*\n)*\))")
 
 
 def _class_instantiations(parsed: bytes, directives: Directives) -> Iterator[tuple[int, int]]:
