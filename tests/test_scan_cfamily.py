@@ -7,6 +7,7 @@ import pytest
 from docgen.facts import CDefinition, CFacts
 from docgen.scan.cfamily import dialect_for, scan
 from docgen.scan.cpp_blanking import neutralise
+from docgen.scan.cpp_conditionals import first_branches
 from docgen.scan.cpp_macro_table import MacroTable
 from docgen.scan.cpp_macros import attribute_macros, macro_defs
 from docgen.scan.cpp_namespace_macros import namespace_macros
@@ -658,4 +659,71 @@ def test_classes_below_a_macro_opened_block_s_statements_are_read() -> None:
         ("class", "Dupe1", 6),
         ("union", "U", 7),
         ("field", "U::a", 7),
+    }
+
+
+BRANCHED = b"""\
+#if !defined(STABLE_ONLY)
+namespace outer {
+template <typename T>
+class storage {
+ public:
+  ~storage() {
+#ifdef GRAAL
+#    if VERSION >= 3
+    if (ready() == 0 || finalizing() != 0) {
+#    else
+    if (ready() == 0 || old_finalizing() != 0) {
+#    endif
+      return;
+    }
+#endif
+    release(key_);
+  }
+  T* get() const;
+};
+#if defined(FAST)
+struct hash_a { int h; };
+#elif defined(SLOW)
+struct hash_b { int h; };
+#else
+struct hash_c { int h; };
+#endif
+}  // namespace outer
+#else
+#error "not with STABLE_ONLY"
+#endif
+"""
+
+
+def test_later_branches_are_taken_in_turn_and_an_error_only_branch_never() -> None:
+    second = first_branches(BRANCHED, 1)[0].split(b"\n")
+    assert second[1] == b"namespace outer {"  # the guard's `#error` branch is no reading
+    assert b"old_finalizing" in second[10] and not second[8].strip()
+    assert second[22] == b"struct hash_b { int h; };" and not second[20].strip()
+    third = first_branches(BRANCHED, 2)[0].split(b"\n")
+    assert third[24] == b"struct hash_c { int h; };" and not third[22].strip()
+    assert first_branches(BRANCHED, 3)[0] == first_branches(BRANCHED, 2)[0]  # no fourth
+    assert first_branches(BRANCHED)[0] == first_branches(BRANCHED, 0)[0]
+
+
+def test_a_first_branches_reading_gets_the_names_of_the_later_branches_too() -> None:
+    # pybind11's internals.h: a destructor opens `if (...) {` in both branches of a
+    # conditional, so one syntax error held the file and its names lost their scopes;
+    # the first branches read without one, and the `#elif` and `#else` names are read
+    # from the second and third branches (torch's autograd Functions.h: 711 structs)
+    c = scan("storage.h", BRANCHED).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("namespace", "outer", 2),
+        ("class", "outer::storage", 4),
+        ("destructor", "outer::storage::~storage", 6),
+        ("method", "outer::storage::get", 18),
+        ("struct", "outer::hash_a", 21),
+        ("field", "outer::hash_a::h", 21),
+        ("struct", "outer::hash_b", 23),
+        ("field", "outer::hash_b::h", 23),
+        ("struct", "outer::hash_c", 25),
+        ("field", "outer::hash_c::h", 25),
     }

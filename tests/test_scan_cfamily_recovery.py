@@ -150,7 +150,9 @@ def test_an_inline_namespace_in_a_nested_head_is_a_namespace() -> None:
 
 
 def test_heads_in_other_branches_are_not_nested() -> None:
-    # as ATen's TopKImpl.h: the first branches are read, not both heads as one nest
+    # as ATen's TopKImpl.h: the first branches are read, not both heads as one nest; the
+    # other branch's head is read on its own line, and the code of both stays in the
+    # first branch's scope (one `loop`, not one per namespace)
     source = (
         "#pragma once\nnamespace at::native {\n\n#ifdef CPU_CAPABILITY\n"
         "inline namespace CPU_CAPABILITY {\n#else\ninline namespace DEFAULT {\n#endif\n\n"
@@ -158,8 +160,13 @@ def test_heads_in_other_branches_are_not_nested() -> None:
     )
     c = facts(source, "TopKImpl.h")
     assert c.error_lines == ()
-    assert ("function", "at::native::CPU_CAPABILITY::loop", 11) in inventory(c)
-    assert not any("DEFAULT" in d.qualname for d in c.definitions)
+    assert inventory(c) == {
+        ("namespace", "at", 2),
+        ("namespace", "at::native", 2),
+        ("namespace", "at::native::CPU_CAPABILITY", 5),
+        ("namespace", "at::native::DEFAULT", 7),
+        ("function", "at::native::CPU_CAPABILITY::loop", 11),
+    }
 
 
 GGML_MACROS = """\

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -209,6 +210,64 @@ def _no_name_lost_and_fewer_errors(
     return error_lines(retry)[1] < error_lines(root)[1]
 
 
+#: readings of a file's later branches at most (the second, third ... of each)
+LATER_READINGS = 3
+
+
+def _misread_whole(root: tree_sitter.Node) -> bool:
+    """Whether one syntax error holds at least half the file at its top level (or is
+    the whole tree): pybind11's `internals.h`, whose destructor opens `if (...) {` in
+    both branches of an `#ifdef`, lost its namespace and a class that way."""
+    size = max(1, root.end_byte)
+    return root.is_error or any(
+        child.is_error and 2 * (child.end_byte - child.start_byte) >= size
+        for child in root.children
+    )
+
+
+def _later_branches(
+    parsed: bytes, read: Callable[[bytes], tuple[tree_sitter.Node, Walked]]
+) -> list[Walked]:
+    """The walks of the second, third ... branches of every conditional, each read
+    without a syntax error, until no conditional has another branch."""
+    found: list[Walked] = []
+    last = first_branches(parsed)[0]
+    for take in range(1, LATER_READINGS + 1):
+        branches = first_branches(parsed, take)[0]
+        if branches == last:
+            break
+        last = branches
+        again, walked = read(branches)
+        if not again.has_error:
+            found.append(walked)
+    return found
+
+
+def _together(first: Walked, others: list[Walked]) -> Walked:
+    """`first` with what only the other readings found, each in the walk's order: the
+    names on lines where `first` has none (a branch's own heads and code; the code of
+    all branches stays in the scopes of the first), kernel launches, registrations,
+    GPU calls and test cases."""
+    named = {d.line for d in first.definitions}
+    more = []
+    for other in others:
+        found = [d for d in other.definitions if d.line not in named]
+        named.update(d.line for d in found)
+        more += found
+        first.gpu_calls |= other.gpu_calls
+        first.test_cases |= other.test_cases
+    first.definitions = tuple(
+        sorted((*first.definitions, *more), key=lambda d: (d.line, d.qualname, d.kind))
+    )
+    # (first seen first: a stable sort keeps ties as the readings gave them)
+    launches = dict.fromkeys(k for w in (first, *others) for k in w.launches)
+    first.launches = tuple(sorted(launches, key=lambda k: (k.line, k.kernel)))
+    first.registrations = in_order(
+        dict.fromkeys(r for w in (first, *others) for r in w.registrations)
+    )
+    return first
+
+
 def _conditional_at_error(parsed: bytes, root: tree_sitter.Node) -> bool:
     """Whether a conditional's line is one of the first lines with a syntax error, or
     next to one (what the reading of `parenthesized_conditionals_blanked` can mend)."""
@@ -259,6 +318,15 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if _reads_better(walked, rewalked, root, retry) or (whole and not retry.has_error):
             root, walked = retry, rewalked
+            if not whole and not retry.has_error:  # the other branches' names too
+                walked = _together(rewalked, _later_branches(parsed, read))
+        elif not retry.has_error and _misread_whole(root):
+            # One error swallowed the file, so names lost their scopes: the first
+            # branches, with the names of the second, third ... branches read each in
+            # turn without an error, are kept when they find as many names in all.
+            together = _together(rewalked, _later_branches(parsed, read))
+            if len(together.definitions) >= len(walked.definitions):
+                root, walked = retry, together
 
     # Two more readings, each kept when it finds more names or loses none with fewer
     # errors: conditionals inside parentheses (parameters, arguments) with every branch

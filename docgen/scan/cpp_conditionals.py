@@ -154,14 +154,50 @@ def _blanked_keeping_splices(text: bytes) -> bytes:
     return bytes(blanked)
 
 
-def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
-    """The file as if the first branch of every `#if`/`#ifdef` were taken: the code of the
-    other branches and the conditional lines themselves blanked (lines kept); `#define`
-    and `#include` lines stay in every branch.  A second reading for a file whose
-    branches each open a class or a function head, which no grammar can nest inside a
-    conditional.  Also (row, start byte, end byte) of every line blanked, so that the
-    parser reads again only what changed."""
+#: a line an `#error`-only branch may hold beside its `#error`: blank, or a comment
+_ERROR_BRANCH_LINE = re.compile(rb"[ \t]*(?:#[ \t]*(?:error|warning)\b.*|//.*|)\r?$")
+
+
+def _kept_branches(lines: list[bytes], take: int) -> set[int]:
+    """The line opening the branch each conditional keeps when the `take`-th is taken
+    (its last when it has fewer), an `#error`-only branch never (a header's guard)."""
+    groups: list[list[int]] = []  # per open conditional: where its branches start
+    kept: set[int] = set()
+    continued = False
+    for i, line in enumerate(lines):
+        ends = line.rstrip().endswith(b"\\")
+        if continued:
+            continued = ends
+            continue
+        continued = ends and line.lstrip().startswith(b"#")
+        match = CONDITIONAL.match(line)
+        word = match.group(1) if match else None
+        if word is not None and word.startswith(b"if"):
+            groups.append([i])
+        elif word == b"endif" and groups:
+            starts = groups.pop()
+            ends_at = [*starts[1:], i]
+            readable = [
+                start
+                for start, stop in zip(starts, ends_at, strict=True)
+                if not all(_ERROR_BRANCH_LINE.match(x) for x in lines[start + 1 : stop])
+            ] or starts
+            kept.add(readable[min(take, len(readable) - 1)])
+        elif word is not None and groups:
+            groups[-1].append(i)
+    return kept
+
+
+def first_branches(data: bytes, take: int = 0) -> tuple[bytes, tuple[tuple[int, int, int], ...]]:
+    """The file as if the first branch of every `#if`/`#ifdef` were taken (the `take`-th
+    with `take`, see `_kept_branches`): the code of the other branches and the
+    conditional lines themselves blanked (lines kept); `#define` and `#include` lines
+    stay in every branch.  A second reading for a file whose branches each open a class
+    or a function head, which no grammar can nest inside a conditional.  Also (row,
+    start byte, end byte) of every line blanked, so that the parser reads again only
+    what changed."""
     lines = data.split(b"\n")
+    kept = _kept_branches(lines, take) if take else set()
     skipping: list[bool] = []  # per open conditional: is this branch blanked?
     continued = blank_continued = False  # inside a directive's backslash-continued lines
     changed: list[int] = []
@@ -177,12 +213,12 @@ def first_branches(data: bytes) -> tuple[bytes, tuple[tuple[int, int, int], ...]
         if match:
             word = match.group(1)
             if word.startswith(b"if"):
-                skipping.append(False)
+                skipping.append(bool(take) and i not in kept)
             elif word == b"endif":
                 if skipping:
                     skipping.pop()
             elif skipping:
-                skipping[-1] = True
+                skipping[-1] = not take or i not in kept
             changed.append(i)
             continued, blank_continued = ends, True
         elif line.lstrip().startswith(b"#"):
