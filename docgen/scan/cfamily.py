@@ -226,12 +226,13 @@ def _misread_whole(root: tree_sitter.Node) -> bool:
 
 
 def _later_branches(
-    parsed: bytes, read: Callable[[bytes], tuple[tree_sitter.Node, Walked]]
+    parsed: bytes, first: bytes, read: Callable[[bytes], tuple[tree_sitter.Node, Walked]]
 ) -> list[Walked]:
     """The walks of the second, third ... branches of every conditional, each read
-    without a syntax error, until no conditional has another branch."""
+    without a syntax error, until no conditional has another branch (`first`: the
+    first branches' reading, already made)."""
     found: list[Walked] = []
-    last = first_branches(parsed)[0]
+    last = first
     for take in range(1, LATER_READINGS + 1):
         branches = first_branches(parsed, take)[0]
         if branches == last:
@@ -319,12 +320,12 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         if _reads_better(walked, rewalked, root, retry) or (whole and not retry.has_error):
             root, walked = retry, rewalked
             if not whole and not retry.has_error:  # the other branches' names too
-                walked = _together(rewalked, _later_branches(parsed, read))
+                walked = _together(rewalked, _later_branches(parsed, retry_data, read))
         elif not retry.has_error and _misread_whole(root):
             # One error swallowed the file, so names lost their scopes: the first
             # branches, with the names of the second, third ... branches read each in
             # turn without an error, are kept when they find as many names in all.
-            together = _together(rewalked, _later_branches(parsed, read))
+            together = _together(rewalked, _later_branches(parsed, retry_data, read))
             if len(together.definitions) >= len(walked.definitions):
                 root, walked = retry, together
 

@@ -242,9 +242,9 @@ class _Walker(Recorder):
         """What a macro-opened block (`TEST_SUBMODULE(name, m) {`) defines below its
         statements: classes, named as those at its top, and `#define`s, each read once
         (none in a block the grammar guessed, nor in C, whose blocks the walk reads)."""
-        text = self.source.data[body.start_byte : body.end_byte]
         if self.misread_blocks or not closed_by_itself(body):
             return []
+        text = self.source.data[body.start_byte : body.end_byte]
         classes = types_below(body) if LOCAL_TYPE.search(text) else []
         defines = macro_definitions(body) if b"define" in text else []
         below = [Frame(c, frame.scope, "", frame.file_local) for c in classes]

@@ -8,6 +8,7 @@ them.  Lines and offsets stay the file's own.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from docgen.scan.cpp_source import (
     BLANKED,
@@ -158,21 +159,37 @@ def _blanked_keeping_splices(text: bytes) -> bytes:
 _ERROR_BRANCH_LINE = re.compile(rb"[ \t]*(?:#[ \t]*(?:error|warning)\b.*|//.*|)\r?$")
 
 
+def _read_lines(lines: list[bytes]) -> Iterator[tuple[int, bytes | None, bool]]:
+    """Each line as the conditionals read it: (index, the conditional's word, or b"" on
+    another directive's line and None on code; whether it continues a conditional's
+    line).  A directive's continued lines are given the word of no conditional."""
+    continued = in_conditional = False  # inside a directive's backslash-continued lines
+    for i, line in enumerate(lines):
+        ends = line.rstrip().endswith(b"\\")
+        if continued:
+            continued = ends
+            yield i, b"", in_conditional
+            continue
+        match = CONDITIONAL.match(line)
+        if match:
+            continued, in_conditional = ends, True
+            yield i, match.group(1), False
+        elif line.lstrip().startswith(b"#"):
+            continued, in_conditional = ends, False
+            yield i, b"", False
+        else:
+            yield i, None, False
+
+
 def _kept_branches(lines: list[bytes], take: int) -> set[int]:
     """The line opening the branch each conditional keeps when the `take`-th is taken
     (its last when it has fewer), an `#error`-only branch never (a header's guard)."""
     groups: list[list[int]] = []  # per open conditional: where its branches start
     kept: set[int] = set()
-    continued = False
-    for i, line in enumerate(lines):
-        ends = line.rstrip().endswith(b"\\")
-        if continued:
-            continued = ends
+    for i, word, _ in _read_lines(lines):
+        if not word:
             continue
-        continued = ends and line.lstrip().startswith(b"#")
-        match = CONDITIONAL.match(line)
-        word = match.group(1) if match else None
-        if word is not None and word.startswith(b"if"):
+        if word.startswith(b"if"):
             groups.append([i])
         elif word == b"endif" and groups:
             starts = groups.pop()
@@ -183,7 +200,7 @@ def _kept_branches(lines: list[bytes], take: int) -> set[int]:
                 if not all(_ERROR_BRANCH_LINE.match(x) for x in lines[start + 1 : stop])
             ] or starts
             kept.add(readable[min(take, len(readable) - 1)])
-        elif word is not None and groups:
+        elif groups:
             groups[-1].append(i)
     return kept
 
@@ -199,19 +216,14 @@ def first_branches(data: bytes, take: int = 0) -> tuple[bytes, tuple[tuple[int, 
     lines = data.split(b"\n")
     kept = _kept_branches(lines, take) if take else set()
     skipping: list[bool] = []  # per open conditional: is this branch blanked?
-    continued = blank_continued = False  # inside a directive's backslash-continued lines
     changed: list[int] = []
-
-    for i, line in enumerate(lines):
-        ends = line.rstrip().endswith(b"\\")
-        if continued:
-            if blank_continued:
+    for i, word, continues_conditional in _read_lines(lines):
+        if continues_conditional:
+            changed.append(i)
+        elif word is None:
+            if any(skipping):
                 changed.append(i)
-            continued = ends
-            continue
-        match = CONDITIONAL.match(line)
-        if match:
-            word = match.group(1)
+        elif word:
             if word.startswith(b"if"):
                 skipping.append(bool(take) and i not in kept)
             elif word == b"endif":
@@ -219,11 +231,6 @@ def first_branches(data: bytes, take: int = 0) -> tuple[bytes, tuple[tuple[int, 
                     skipping.pop()
             elif skipping:
                 skipping[-1] = not take or i not in kept
-            changed.append(i)
-            continued, blank_continued = ends, True
-        elif line.lstrip().startswith(b"#"):
-            continued, blank_continued = ends, False
-        elif any(skipping):
             changed.append(i)
     spans = []
     starts = [0]
