@@ -1,23 +1,26 @@
 """What C, C++ and CUDA pages cost: a cold build with them against one without them.
 
-    python bench/cfamily.py [REPO] [--jobs N] [--pairs N] [--floor] [--older DOCGEN]
+    python bench/cfamily.py [REPO] [--jobs N] [--pairs N] [--floor] [--unparsed]
+                            [--older DOCGEN]
 
 REPO defaults to the torch corpus of `bench/run.py` (`bench/corpora/torch`, 9,431
-C-family headers beside 2,285 Python files; `python bench/run.py --prepare-only
---corpus torch` makes it).  The two builds run in turn, `--pairs` times, cold, into
-output folders under `bench/results/` that do not exist yet (the last ones are moved
-aside and deleted after the builds: see `run.fresh`; the disk is synced before each
-build).  Medians of wall and CPU seconds are printed, with the range of the ratios of
-single pairs; the one "without" leaves every C-family file out with an `exclude`
-configuration.  `--floor` adds a third build to each round: the C-family files read up
-to and with tree-sitter's parse (macros learned and blanked), then given plain text
-pages (`bench/cfamily_floor.py`), so the cost of reading names and making their
-pages stands apart from what any C-family page costs first.  `--older DOCGEN` adds the
-build without C-family files made by another `docgen` command (an older commit
-installed in a virtualenv of its own), so that the C-family pages of today can be set
-beside the build they were first measured against.  Universal Ctags over the
-same C-family files is timed beside them when `ctags` is on the PATH.  Prints a
-Markdown table.
+C-family headers beside 2,285 Python files; `python bench/run.py --prepare-only --corpus
+torch` makes it).  The two builds run in turn, `--pairs` times, cold, into output
+folders under `bench/results/` that do not exist yet (the last ones are moved aside and
+deleted after the builds: see `run.fresh`; the disk is synced before each build).
+Medians of wall and CPU seconds are printed, with the range of the ratios of single
+pairs, then every build's times round by round; the one "without" leaves every C-family
+file out with an `exclude` configuration.  `--floor` adds a build to each round: the
+C-family files read up to and with tree-sitter's parse (macros learned and blanked),
+then given plain text pages (`bench/cfamily_floor.py`), so the cost of reading names and
+making their pages stands apart from what any C-family page costs first.  `--unparsed`
+adds one whose C-family files get plain text pages without being parsed at all, as
+before docgen read them.  `--older DOCGEN` adds the two builds of another `docgen`
+command (an older commit installed in a virtualenv of its own): without the C-family
+files, and with them as that commit pages them, so that the C-family pages of today can
+be set beside the builds their cost target was set from.  Universal Ctags over the same
+C-family files is timed beside them when `ctags` is on the PATH.  Prints a Markdown
+table.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ DOCGEN = {
     "without": [sys.executable, "-m", "docgen"],
     "with": [sys.executable, "-m", "docgen"],
     "floor": [sys.executable, str(BENCH / "cfamily_floor.py")],
+    "unparsed": [sys.executable, str(BENCH / "cfamily_floor.py"), "--unparsed"],
 }
 #: the builds that leave the C-family files out (through `--config`)
 EXCLUDING = ("without", "older")
@@ -105,6 +109,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also time the C-family files parsed but given plain text pages",
     )
     parser.add_argument(
+        "--unparsed",
+        action="store_true",
+        help="also time the C-family files given plain text pages without a parse",
+    )
+    parser.add_argument(
         "--older",
         metavar="DOCGEN",
         help="also time the build without C-family files by this other docgen command",
@@ -116,10 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     config = RESULTS / "cfamily-exclude.toml"
     config.write_text("exclude = [" + ", ".join(f'"*{s}"' for s in SUFFIXES) + "]\n")
     names = ["without", "with", *(["floor"] if args.floor else [])]
+    names += ["unparsed"] if args.unparsed else []
     commands = dict(DOCGEN)
     if args.older:
-        commands["older"] = [args.older]
-        names.append("older")
+        commands["older"] = commands["older-with"] = [args.older]
+        names += ["older", "older-with"]
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     for _ in range(args.pairs):  # in turn, so that a drift of the machine hits all
         for name in names:
@@ -145,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         "without": "without C-family files",
         "with": "with C-family pages",
         "floor": "with C-family files parsed, plain text pages",
+        "unparsed": "with C-family files unparsed, plain text pages",
         "older": f"without C-family files, by {args.older}",
+        "older-with": f"with C-family files, by {args.older}",
     }
     for key in names:
         print(f"| cold build {labels[key]} (-j {args.jobs}) | {wall[key]:.1f} | {cpu[key]:.1f} |")
@@ -156,8 +168,21 @@ def main(argv: list[str] | None = None) -> int:
             f"| ratio {key}/without ({target}pairs {low:.2f}-{high:.2f}) "
             f"| {wall[key] / wall['without']:.2f} | {cpu[key] / cpu['without']:.2f} |"
         )
+    if args.older:  # the builds the target was set from, and today's pages beside them
+        for key in ("older-with", "with"):
+            ratios = sorted(w / o for (w, _), (o, _) in zip(runs[key], runs["older"], strict=True))
+            print(
+                f"| ratio {key}/older (pairs {ratios[0]:.2f}-{ratios[-1]:.2f}) "
+                f"| {wall[key] / wall['older']:.2f} | {cpu[key] / cpu['older']:.2f} |"
+            )
     if ctags is not None:
         print(f"| Universal Ctags over the C-family files (1 process) | {ctags:.1f} | |")
+    print()  # every build, so that a pair the machine slowed shows itself
+    print("| round | " + " | ".join(names) + " |")
+    print("|---:|" + "---:|" * len(names))
+    for i in range(args.pairs):
+        cells = " | ".join(f"{runs[k][i][0]:.1f} s ({runs[k][i][1]:.0f} CPU)" for k in names)
+        print(f"| {i + 1} | {cells} |")
     return 0
 
 

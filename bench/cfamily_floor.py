@@ -1,6 +1,6 @@
 """`docgen` with the C-family scanner cut down to what any C-family page needs first.
 
-    python bench/cfamily_floor.py build REPO --out OUT [docgen's other flags]
+    python bench/cfamily_floor.py [--unparsed] build REPO --out OUT [docgen's other flags]
 
 Each C, C++ or CUDA file is read as the real scanner reads it up to the parse: its
 dialect chosen, its attribute macros learned and blanked, its lone macro lines and
@@ -8,6 +8,8 @@ directive comments blanked, and tree-sitter's parse made.  Then nothing of the t
 is walked: the file gets the plain text facts (and so plain text pages) that every
 text file has.  `bench/cfamily.py --floor` times a cold build of this beside the
 real ones: what a C-family file costs before a single name is read from it.
+With `--unparsed` the files are not even parsed: plain text pages straight away, as
+docgen gave C-family files before it read them (`bench/cfamily.py --unparsed`).
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
 
 
 def main() -> None:
+    unparsed = "--unparsed" in sys.argv[1:2]
+    if unparsed:
+        del sys.argv[1]
     module = types.ModuleType(MODULE)
-    module.scan = scan  # type: ignore[attr-defined]
+    module.scan = text.scan if unparsed else scan  # type: ignore[attr-defined]
     sys.modules[MODULE] = module  # the workers fork from this process and inherit it
     for language in ("c", "cpp", "cuda"):
         table.SCANNERS[language] = MODULE
