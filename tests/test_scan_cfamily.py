@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from docgen.facts import CDefinition, CFacts
+from docgen.facts import CDefinition, CFacts, CKind
 from docgen.scan.cfamily import dialect_for, scan
+from docgen.scan.cfamily_names import outside_bodies
 from docgen.scan.cpp_blanking import neutralise
 from docgen.scan.cpp_conditionals import first_branches
 from docgen.scan.cpp_macro_table import MacroTable
@@ -727,3 +728,112 @@ def test_a_first_branches_reading_gets_the_names_of_the_later_branches_too() -> 
         ("struct", "outer::hash_c", 25),
         ("field", "outer::hash_c::h", 25),
     }
+
+
+#: ggml's mmf.cuh: each branch of a kernel's conditional opens `if constexpr (...) {...}
+#: else {` and one `}` after them all closes it, so reading every branch at once, one
+#: syntax error held the file and the kernels' local typedefs read as the file's own
+BRANCH_OPENED_ELSE = b"""\
+struct mmf_data {
+    int n;
+};
+
+template <typename T, int rows>
+__launch_bounds__(64, 1)
+static __global__ void mul_mat_f(const T * __restrict__ x, float * __restrict__ dst) {
+#if defined(MMA_AVAILABLE) || defined(WMMA_AVAILABLE)
+#if defined(WMMA_AVAILABLE)
+    if constexpr (rows != 16) {NO_DEVICE_CODE;} else {
+    typedef tile<16, 8, T, layout()> tile_A;
+    typedef tile<16, 8, float, J_MAJOR> tile_C;
+#elif defined(MFMA_AVAILABLE)
+    if constexpr (rows != 32) {NO_DEVICE_CODE;} else {
+    typedef tile<32, 8, T, I_MAJOR> tile_A;
+    typedef tile<32, 8, float, J_MAJOR> tile_C;
+#else
+#ifdef VOLTA_AVAILABLE
+    if constexpr (rows != 8) {NO_DEVICE_CODE;} else {
+    typedef tile<8, 4, T, I_MAJOR> tile_A;
+    typedef tile<8, 8, float, I_MAJOR> tile_C;
+#else
+    if constexpr (rows != 4) {NO_DEVICE_CODE;} else {
+    typedef tile<4, 8, T> tile_A;
+    typedef tile<4, 8, float> tile_C;
+#endif // VOLTA_AVAILABLE
+#endif // WMMA_AVAILABLE
+    dst[0] = x[0];
+    }
+#else
+    NO_DEVICE_CODE;
+#endif
+}
+
+template <typename T, int rows>
+__launch_bounds__(64, 1)
+static __global__ void mul_mat_f_ids(const T * __restrict__ x, float * __restrict__ dst) {
+#if defined(MMA_AVAILABLE) || defined(WMMA_AVAILABLE)
+#if defined(WMMA_AVAILABLE)
+    if constexpr (rows != 16) {NO_DEVICE_CODE;} else {
+    typedef tile<16, 8, T, layout()> tile_A;
+    typedef tile<16, 8, float, J_MAJOR> tile_C;
+#elif defined(MFMA_AVAILABLE)
+    if constexpr (rows != 32) {NO_DEVICE_CODE;} else {
+    typedef tile<32, 8, T, I_MAJOR> tile_A;
+    typedef tile<32, 8, float, J_MAJOR> tile_C;
+#else
+#ifdef VOLTA_AVAILABLE
+    if constexpr (rows != 8) {NO_DEVICE_CODE;} else {
+    typedef tile<8, 4, T, I_MAJOR> tile_A;
+    typedef tile<8, 8, float, I_MAJOR> tile_C;
+#else
+    if constexpr (rows != 4) {NO_DEVICE_CODE;} else {
+    typedef tile<4, 8, T> tile_A;
+    typedef tile<4, 8, float> tile_C;
+#endif // VOLTA_AVAILABLE
+#endif // WMMA_AVAILABLE
+    dst[0] = x[0];
+    }
+#else
+    NO_DEVICE_CODE;
+#endif
+}
+
+void after(int x);
+"""
+
+
+def test_a_reading_without_the_error_is_kept_over_one_that_lists_a_body_s_typedefs() -> None:
+    c = scan("mmf.cuh", BRANCH_OPENED_ELSE).cfamily
+    assert c is not None
+    assert c.error_lines == ()
+    assert inventory(c) == {
+        ("struct", "mmf_data", 1),
+        ("field", "mmf_data::n", 2),
+        ("kernel", "mul_mat_f", 7),
+        ("kernel", "mul_mat_f_ids", 37),
+        ("function", "after", 65),
+    }
+
+
+def test_outside_bodies_leaves_out_names_on_the_lines_of_a_function_s_body() -> None:
+    def named(kind: CKind, line: int, end_line: int, is_definition: bool = True) -> CDefinition:
+        return CDefinition(kind, f"n{line}", f"n{line}", line, end_line, "", is_definition)
+
+    reading = [
+        named("function", 5, 20),
+        named("method", 8, 12),  # nested in the first: one span
+        named("function", 30, 30),  # a one-line body holds no other line
+        named("function", 40, 40, is_definition=False),
+        named("struct", 50, 60),  # a class's body is no function's
+    ]
+    names = [named("typedef", n, n) for n in (3, 5, 6, 12, 20, 21, 30, 40, 55)]
+    assert [d.line for d in outside_bodies(names, reading)] == [3, 5, 21, 30, 40, 55]
+
+
+def test_a_function_try_block_in_a_class_body_is_a_definition() -> None:
+    # tree-sitter-cpp leaves the `try` unlabelled there (ggml's SYCL buffer context)
+    source = b"struct ctx {\n    ~ctx() try {\n        release();\n    } catch (...) {\n    }\n};\n"
+    c = scan("ctx.cpp", source).cfamily
+    assert c is not None
+    found = by_qualname(c, "ctx::~ctx")
+    assert (found.kind, found.is_definition, found.end_line) == ("destructor", True, 5)

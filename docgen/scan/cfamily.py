@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from docgen.facts import CDefinition, CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan import cfamily_walk
 from docgen.scan.cfamily_code import in_order
-from docgen.scan.cfamily_names import Walked
+from docgen.scan.cfamily_names import Walked, outside_bodies
 from docgen.scan.cpp_blanking import (
     Blanked,
     calls_at_errors_blanked,
@@ -324,9 +324,12 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         elif not retry.has_error and _misread_whole(root):
             # One error swallowed the file, so names lost their scopes: the first
             # branches, with the names of the second, third ... branches read each in
-            # turn without an error, are kept when they find as many names in all.
+            # turn without an error, are kept when they find as many names in all (but
+            # for those the error put outside the function bodies they stand in).
             together = _together(rewalked, _later_branches(parsed, retry_data, read))
-            if len(together.definitions) >= len(walked.definitions):
+            if len(together.definitions) >= len(
+                outside_bodies(walked.definitions, together.definitions)
+            ):
                 root, walked = retry, together
 
     # Two more readings, each kept when it finds more names or loses none with fewer

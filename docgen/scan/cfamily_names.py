@@ -5,6 +5,8 @@ keywords, blanked macros and misread heads out."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
@@ -29,6 +31,32 @@ class Walked:
     registrations: tuple[Registration, ...] = ()
     gpu_calls: set[tuple[int, str]] = field(default_factory=set)
     test_cases: set[tuple[int, str]] = field(default_factory=set)
+
+
+def outside_bodies(
+    names: Sequence[CDefinition], reading: Sequence[CDefinition]
+) -> list[CDefinition]:
+    """`names` but those on a line inside the body of a function `reading` defines: a
+    reading that one syntax error swallowed lists a body's local typedefs as the file's
+    own names, which a reading without the error rightly leaves to the function."""
+    bodies = sorted(
+        (d.line, d.end_line)
+        for d in reading
+        if d.kind in CALLABLE_KINDS and d.is_definition and d.end_line > d.line
+    )
+    merged: list[tuple[int, int]] = []
+    for start, end in bodies:
+        if merged and start <= merged[-1][1]:  # nested or touching: one span
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    starts = [start for start, _ in merged]
+    kept = []
+    for d in names:
+        at = bisect_left(starts, d.line) - 1  # the last body whose head is above the name
+        if at < 0 or d.line > merged[at][1]:
+            kept.append(d)
+    return kept
 
 
 #: a macro's name: what a declaration without a type that is no constructor calls

@@ -336,3 +336,12 @@ def closed_by_itself(body: Node) -> bool:
     may hold the rest of the file, whose classes are no body's."""
     last = body.children[-1] if body.children else None
     return last is not None and last.type == "}" and not last.is_missing
+
+
+def function_body(node: Node) -> Node | None:
+    """A function definition's body: its block, or the `try` of a function-try-block,
+    which tree-sitter-cpp leaves unlabelled in a class body (`~ctx() try { ... }`)."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in node.named_children if c.type == "try_statement"), None)
+    return body

@@ -24,6 +24,7 @@ from docgen.scan.cfamily_source import (
     MACRO_NAME,
     TRANSPARENT,
     closed_by_itself,
+    function_body,
     function_declarator,
     local_types,
     macro_definitions,
@@ -203,7 +204,7 @@ class _Walker(Recorder):
         A macro-opened block (`NAMESPACE_BEGIN(x) { ... }`) is read through."""
         node = frame.node
         declarator = node.child_by_field_name("declarator")
-        body = node.child_by_field_name("body")
+        body = function_body(node)
         function = function_declarator(declarator)
         if function is None:
             inner = declarator

@@ -11,6 +11,7 @@ BUILTIN_MACROS: frozenset[str] = frozenset(
         "__declspec()",
         "__launch_bounds__()",
         "__align__()",
+        "__builtin_align__()",
         "TORCH_API",
         "TORCH_PYTHON_API",
         "TORCH_CUDA_CPP_API",
