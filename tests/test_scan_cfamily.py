@@ -733,73 +733,42 @@ def test_a_first_branches_reading_gets_the_names_of_the_later_branches_too() -> 
 #: ggml's mmf.cuh: each branch of a kernel's conditional opens `if constexpr (...) {...}
 #: else {` and one `}` after them all closes it, so reading every branch at once, one
 #: syntax error held the file and the kernels' local typedefs read as the file's own
-BRANCH_OPENED_ELSE = b"""\
-struct mmf_data {
-    int n;
-};
-
+_MMF_KERNEL = """\
 template <typename T, int rows>
 __launch_bounds__(64, 1)
-static __global__ void mul_mat_f(const T * __restrict__ x, float * __restrict__ dst) {
+static __global__ void {name}(const T * __restrict__ x, float * __restrict__ dst) {{
 #if defined(MMA_AVAILABLE) || defined(WMMA_AVAILABLE)
 #if defined(WMMA_AVAILABLE)
-    if constexpr (rows != 16) {NO_DEVICE_CODE;} else {
+    if constexpr (rows != 16) {{NO_DEVICE_CODE;}} else {{
     typedef tile<16, 8, T, layout()> tile_A;
     typedef tile<16, 8, float, J_MAJOR> tile_C;
 #elif defined(MFMA_AVAILABLE)
-    if constexpr (rows != 32) {NO_DEVICE_CODE;} else {
+    if constexpr (rows != 32) {{NO_DEVICE_CODE;}} else {{
     typedef tile<32, 8, T, I_MAJOR> tile_A;
     typedef tile<32, 8, float, J_MAJOR> tile_C;
 #else
 #ifdef VOLTA_AVAILABLE
-    if constexpr (rows != 8) {NO_DEVICE_CODE;} else {
+    if constexpr (rows != 8) {{NO_DEVICE_CODE;}} else {{
     typedef tile<8, 4, T, I_MAJOR> tile_A;
     typedef tile<8, 8, float, I_MAJOR> tile_C;
 #else
-    if constexpr (rows != 4) {NO_DEVICE_CODE;} else {
+    if constexpr (rows != 4) {{NO_DEVICE_CODE;}} else {{
     typedef tile<4, 8, T> tile_A;
     typedef tile<4, 8, float> tile_C;
 #endif // VOLTA_AVAILABLE
 #endif // WMMA_AVAILABLE
     dst[0] = x[0];
-    }
+    }}
 #else
     NO_DEVICE_CODE;
 #endif
-}
-
-template <typename T, int rows>
-__launch_bounds__(64, 1)
-static __global__ void mul_mat_f_ids(const T * __restrict__ x, float * __restrict__ dst) {
-#if defined(MMA_AVAILABLE) || defined(WMMA_AVAILABLE)
-#if defined(WMMA_AVAILABLE)
-    if constexpr (rows != 16) {NO_DEVICE_CODE;} else {
-    typedef tile<16, 8, T, layout()> tile_A;
-    typedef tile<16, 8, float, J_MAJOR> tile_C;
-#elif defined(MFMA_AVAILABLE)
-    if constexpr (rows != 32) {NO_DEVICE_CODE;} else {
-    typedef tile<32, 8, T, I_MAJOR> tile_A;
-    typedef tile<32, 8, float, J_MAJOR> tile_C;
-#else
-#ifdef VOLTA_AVAILABLE
-    if constexpr (rows != 8) {NO_DEVICE_CODE;} else {
-    typedef tile<8, 4, T, I_MAJOR> tile_A;
-    typedef tile<8, 8, float, I_MAJOR> tile_C;
-#else
-    if constexpr (rows != 4) {NO_DEVICE_CODE;} else {
-    typedef tile<4, 8, T> tile_A;
-    typedef tile<4, 8, float> tile_C;
-#endif // VOLTA_AVAILABLE
-#endif // WMMA_AVAILABLE
-    dst[0] = x[0];
-    }
-#else
-    NO_DEVICE_CODE;
-#endif
-}
-
-void after(int x);
+}}
 """
+BRANCH_OPENED_ELSE = (
+    b"struct mmf_data {\n    int n;\n};\n\n"
+    + "\n".join(_MMF_KERNEL.format(name=n) for n in ("mul_mat_f", "mul_mat_f_ids")).encode()
+    + b"\nvoid after(int x);\n"
+)
 
 
 def test_a_reading_without_the_error_is_kept_over_one_that_lists_a_body_s_typedefs() -> None:
