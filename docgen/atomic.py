@@ -38,9 +38,17 @@ def atomic_write(
         atomic_write(target, data, mode)  # across file systems: beside the target
 
 
-def publish(fd: int, temp: str | Path, target: str | Path, data: bytes) -> os.stat_result:
+def publish(
+    fd: int,
+    temp: str | Path,
+    target: str | Path,
+    data: bytes,
+    temp_folder: int | None = None,
+    target_folder: int | None = None,
+) -> os.stat_result:
     """Write `data` to the open temporary file, rename it onto `target` and return its
-    status (a rename keeps size and mtime); the temporary file never outlives a failure."""
+    status (a rename keeps size and mtime); the temporary file never outlives a failure.
+    `temp_folder`, `target_folder`: the folders' descriptors the names are relative to."""
     try:
         try:  # plain system calls: a file object would add three more per page
             view = memoryview(data)
@@ -49,10 +57,10 @@ def publish(fd: int, temp: str | Path, target: str | Path, data: bytes) -> os.st
             written = os.fstat(fd)
         finally:
             os.close(fd)
-        os.replace(temp, target)
+        os.replace(temp, target, src_dir_fd=temp_folder, dst_dir_fd=target_folder)
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temp)
+            os.unlink(temp, dir_fd=temp_folder)
         raise
     return written
 

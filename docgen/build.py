@@ -79,13 +79,16 @@ def build(
     progress: Callable[[int], Progress] | None = None,
     on_wait: Callable[[str], None] | None = None,
     early: StartedProcess | None = None,
+    then: Callable[[BuildReport], None] | None = None,
 ) -> BuildReport:
     """Discover files, scan them in workers, index the repository, render and write pages.
 
     One build at a time per output folder; whatever an earlier build left behind
     (temporary files, a damaged or foreign state file) is cleared first, and
     the user is told in one line when the state had to be discarded.  `early` is a
-    scan worker the `docgen` command forked as it began (see `launch`).
+    scan worker the `docgen` command forked as it began (see `launch`).  `then` runs
+    with the report before the lock is released: publishing the site, which must not
+    meet another build's pages or a `clean` half-way.
     """
     with output_lock(options.out / STATE_DIR, on_wait), collector_paused():
         sweep_temporary(options.out)
@@ -100,7 +103,9 @@ def build(
             discard_state(options.out)
             notices.append(discarded(options.out, f"it is damaged: {exc}"))
             report = build_pages(options, progress)
-    report.notices = notices + report.notices
+        report.notices = notices + report.notices
+        if then is not None:
+            then(report)
     return report
 
 

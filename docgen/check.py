@@ -7,6 +7,7 @@ would write is compared with the one on disk.
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,10 +26,12 @@ from docgen.options import BuildOptions
 from docgen.serialize import dumps
 from docgen.state import (
     STATE_DIR,
+    docgen_pages,
     facts_digest,
     facts_key,
     keys_for,
     missing_state,
+    open_state,
     page_check,
     read_state,
 )
@@ -56,6 +59,7 @@ class CheckReport:
     differences: list[Difference] = field(default_factory=list)
     pages: int = 0
     seconds: float = 0.0
+    site: list[str] = field(default_factory=list)  # files of the site a publish would change
 
 
 def source_of(page: str) -> str:
@@ -73,31 +77,60 @@ def source_of(page: str) -> str:
     return page
 
 
-def check(options: BuildOptions, progress: Callable[[int], Progress] | None = None) -> CheckReport:
+def check(
+    options: BuildOptions,
+    progress: Callable[[int], Progress] | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> CheckReport:
     """Compare the output folder with what a build would write; write nothing.
 
     Waits for a build into the same folder to finish, so it never compares
-    against half-written pages.
+    against half-written pages.  Without docgen's state (a fresh clone of a
+    repository that commits its pages) every file is scanned and every page
+    compared, with a state of its own that is thrown away; the pages found
+    there that a build would not write count as extra.
     """
     state_dir = options.out / STATE_DIR
     if not state_dir.is_dir():
-        raise DocgenError(f"no docgen build in {options.out}: every page is missing")
-    with output_lock(state_dir), collector_paused():
-        return compare_pages(options, progress)
+        with tempfile.TemporaryDirectory(prefix="docgen-check-") as scratch:
+            with open_state(Path(scratch)):
+                pass  # an empty state: nothing is taken from an earlier build
+            with collector_paused():
+                return compare_pages(options, progress, Path(scratch))
+    with output_lock(state_dir, on_wait), collector_paused():
+        report = compare_pages(options, progress)
+        report.site = _stale_site(options)
+        return report
+
+
+def _stale_site(options: BuildOptions) -> list[str]:
+    """The files of the site last published from OUT that a publish would change."""
+    with read_state(options.out) as state:
+        site = None if state is None else state.meta("site")
+    if not site or not Path(site).is_dir():
+        return []
+    from docgen.site.publish import stale_site
+
+    return stale_site(options.out, Path(site), options.templates)
 
 
 def compare_pages(
-    options: BuildOptions, progress: Callable[[int], Progress] | None = None
+    options: BuildOptions,
+    progress: Callable[[int], Progress] | None = None,
+    state_out: Path | None = None,
 ) -> CheckReport:
+    """`state_out`: where the state to compare with is, when not OUT's own."""
     started = time.perf_counter()
-    with page_check(options.out) as pages:  # checked in a child while the tree is walked
+    stateless = state_out is not None
+    state_out = options.out if state_out is None else state_out
+    with page_check(state_out) as pages:  # checked in a child while the tree is walked
         discovery = discover_sources(options)
         project = project_for(options)
-        with read_state(options.out) as state:
+        with read_state(state_out) as state:
             if state is None:
                 raise DocgenError(f"{missing_state(options.out)}: run `docgen build`")
             inputs = inputs_digest(options, discovery, project)
-            fast = up_to_date(state, options.out, inputs, pages)
+            fast = None if stateless else up_to_date(state, options.out, inputs, pages)
             if fast is not None:
                 return CheckReport([], fast.unchanged, time.perf_counter() - started)
             # The facts, the index, the parser and the renderer load only when something
@@ -110,6 +143,8 @@ def compare_pages(
             cache = state.facts(key, keys_for(key, settings))
             reused, fresh = cache.split(discovery.files)
             known, previous = state.pages_as_left(options.out, pages.stale())
+            if stateless:
+                known = {page.path: page.sha256 for page in docgen_pages(options.out)}
             stored = state.stored_sites(sites_made_from(cache.digests))
     from docgen.keyword_sites import KeywordSites
     from docgen.produce import make_pages, plan_pages

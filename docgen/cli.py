@@ -132,7 +132,7 @@ def build_command(
     """
     # The build's modules (libcst, jinja2, ...) load only for commands that need them.
     from docgen.build import build
-    from docgen.options import resolve_options
+    from docgen.options import resolve_options, resolve_site
 
     if report_file is not None and report_file.is_dir():
         raise UsageError(f"--report must name a file, not a folder: {report_file}")
@@ -141,15 +141,19 @@ def build_command(
         if html:
             raise UsageError("--shard writes facts only: it cannot be used with --html")
         options = dataclasses.replace(options, shard=parse_shard(shard))
-    with progress_bar(quiet) as progress:
-        report = build(options, progress, None if quiet else say, early)
-    if report_file is not None:
-        from docgen.report import write_report
+    site = resolve_site(options.repo, options.out, site_dir) if html else None
 
-        write_report(report_file, report, options)
-    print_report(report, options.out, quiet, verbose)
-    if html:
-        publish(options, site_dir, quiet)
+    def reported(report: BuildReport) -> None:  # under the build's lock
+        if report_file is not None:
+            from docgen.report import write_report
+
+            write_report(report_file, report, options)
+        print_report(report, options.out, quiet, verbose)
+        if site is not None:
+            publish(options, site, quiet)
+
+    with progress_bar(quiet) as progress:
+        report = build(options, progress, None if quiet else say, early, reported)
     if strict and report.warnings:
         if not quiet:
             click.echo(f"docgen: --strict: {len(report.warnings)} warnings", err=True)
@@ -187,13 +191,17 @@ def site_command(
     outside itself.
     """
     from docgen.build import build
-    from docgen.options import resolve_options
+    from docgen.options import resolve_options, resolve_site
 
     options = resolve_options(repo, out, jobs, templates, config_file)
+    site = resolve_site(options.repo, options.out, site_dir)
+
+    def published(report: BuildReport) -> None:  # under the build's lock
+        print_report(report, options.out, quiet, False)
+        publish(options, site, quiet)
+
     with progress_bar(quiet) as progress:
-        report = build(options, progress, None if quiet else say, early)
-    print_report(report, options.out, quiet, False)
-    publish(options, site_dir, quiet)
+        report = build(options, progress, None if quiet else say, early, published)
     return report  # see `main`
 
 
@@ -205,15 +213,15 @@ def parse_shard(text: str) -> tuple[int, int]:
     return int(index), int(count)
 
 
-def publish(options: BuildOptions, site_dir: str | None, quiet: bool) -> None:
-    """Publish the pages of the build just made as the HTML site."""
-    from docgen.options import site_folder
+def publish(options: BuildOptions, site: Path, quiet: bool) -> None:
+    """Publish the pages of the build just made as the HTML site (under its lock)."""
     from docgen.site.publish import publish_site
 
-    site = Path(site_dir).resolve() if site_dir else site_folder(options.out)
     published = publish_site(options.out, site, options.templates, options.jobs)
     for warning in published.warnings:
         click.echo(f"warning: {warning}", err=True)
+    for kept in published.kept:
+        click.echo(f"kept {site / kept}: not a file docgen wrote", err=True)
     if not quiet:
         click.echo(
             f"docgen: site {site}: {published.pages} pages, {len(published.written)} written, "
@@ -244,10 +252,12 @@ def clean_command(repo: str, out: str | None, config_file: str | None, quiet: bo
     repo_path = check_repo(repo)
     config = load_config(repo_path, None if config_file is None else Path(config_file))
     out_path = resolve_out(repo_path, out, config)
-    report = clean(out_path)
+    report = clean(out_path, None if quiet else say)
     if not quiet:
         for page in report.kept:
             click.echo(f"kept {page}: no longer the page docgen wrote", err=True)
+        for page in report.strangers:
+            click.echo(f"kept {page}: not a file docgen wrote", err=True)
         click.echo(
             f"docgen: removed {len(report.removed)} pages and the cache from {out_path}", err=True
         )

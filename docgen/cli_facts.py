@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -56,7 +57,11 @@ def facts_import(files: tuple[Path, ...], out: str) -> None:
             refused += 1
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
-    with output_lock(out_path / STATE_DIR), open_state(out_path) as state:
+    waiting = partial(click.echo, err=True)
+    with (
+        output_lock(out_path / STATE_DIR, lambda m: waiting(f"docgen: {m}")),
+        open_state(out_path) as state,
+    ):
         changed = state.import_facts(rows)  # never while a build reads the facts
     click.echo(
         f"docgen: {len(files) - refused} archives, {len(rows)} rows, {changed} new to {out}",

@@ -38,14 +38,21 @@ def check_command(
     from docgen.options import resolve_options
 
     options = resolve_options(repo, out, jobs, templates, config_file)
-    report = check(options)
+    report = check(options, on_wait=None if quiet else _say)
     if not quiet:
         for difference in report.differences:
             click.echo(str(difference))
+        for stale in report.site:
+            click.echo(f"stale: site {stale}")
         state = f"{len(report.differences)} to rebuild" if report.differences else "up to date"
-        click.echo(f"docgen: {report.pages} pages, {state}; {report.seconds:.1f}s", err=True)
-    if report.differences:
+        site = f", site: {len(report.site)} files to publish again" if report.site else ""
+        click.echo(f"docgen: {report.pages} pages, {state}{site}; {report.seconds:.1f}s", err=True)
+    if report.differences or report.site:
         sys.exit(1)
+
+
+def _say(message: str) -> None:
+    click.echo(f"docgen: {message}", err=True)
 
 
 #: every kind an entry of the keyword index can have (C-family namespaces are not in it;

@@ -8,6 +8,7 @@ a UsageError that names the key, so a CI log shows what to fix.
 from __future__ import annotations
 
 import difflib
+import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -122,7 +123,8 @@ def _read_out(value: object, base: Path, what: str) -> Path:
     text = _string(value, what)
     if not text.strip():
         raise UsageError(f"{what} must not be empty")
-    return (base / Path(text).expanduser()).resolve()
+    # Made absolute, not resolved: a link on the way is the options' to judge.
+    return Path(os.path.abspath(base / Path(text).expanduser()))
 
 
 def _read_patterns(value: object, base: Path, what: str) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from docgen.errors import UsageError
+from docgen.nofollow import link_refusal
 
 try:
     import fcntl
@@ -27,6 +28,9 @@ LOCK_FILE = "lock"
 @contextlib.contextmanager
 def output_lock(state_dir: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
     """Hold the output folder's lock; when another docgen holds it, say so once and wait."""
+    for folder in (state_dir.parent, state_dir):  # never written through a link
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise link_refusal(folder)
     try:
         state_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(state_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)

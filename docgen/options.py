@@ -15,6 +15,7 @@ from docgen.cluster.address import scheduler_address
 from docgen.config import Config, load_config
 from docgen.errors import UsageError
 from docgen.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
+from docgen.nofollow import first_link_inside
 
 DEFAULT_OUT = Path("docs") / "generated"
 DEFAULT_MAX_EMBED_BYTES = 1_000_000
@@ -108,11 +109,11 @@ def resolve_out(repo: Path, out: str | os.PathLike[str] | None, config: Config) 
     (its pages would mix with the sources).
     """
     if out is not None:
-        out_path = Path(out).expanduser().resolve()
+        out_path = _unlinked(repo, Path(out).expanduser(), "output folder")
     elif config.out is not None:
-        out_path = config.out
+        out_path = _unlinked(repo, config.out, "output folder")
     else:
-        out_path = repo / DEFAULT_OUT
+        out_path = _unlinked(repo, repo / DEFAULT_OUT, "output folder")
     for existing in (out_path, *out_path.parents):
         if existing.exists():
             if not existing.is_dir():
@@ -124,6 +125,38 @@ def resolve_out(repo: Path, out: str | os.PathLike[str] | None, config: Config) 
             "choose a folder inside or beside the repository"
         )
     return out_path
+
+
+def resolve_site(repo: Path, out: Path, site: str | os.PathLike[str] | None) -> Path:
+    """The site's folder: the flag, else `OUT-site`.  Refused when it is the repository
+    or a folder above it, or the output folder, or holds it or is held by it (a site's
+    pages and the build's would be taken for each other's, or for the user's)."""
+    site_path = _unlinked(
+        repo, Path(site).expanduser() if site else site_folder(out), "site folder"
+    )
+    if site_path == repo or site_path in repo.parents:
+        raise UsageError(
+            f"site folder {site_path} is the repository or contains it; "
+            "choose a folder inside or beside the repository"
+        )
+    if site_path == out or site_path in out.parents or out in site_path.parents:
+        raise UsageError(
+            f"site folder {site_path} and output folder {out} must not hold one another"
+        )
+    return site_path
+
+
+def _unlinked(repo: Path, path: Path, what: str) -> Path:
+    """`path` made absolute with the links outside the repository followed; refused in
+    one line when a link inside it (one the repository holds) stands on the way."""
+    lexical = Path(os.path.abspath(path))
+    link = first_link_inside(repo, lexical)
+    if link is not None:
+        raise UsageError(
+            f"{what} {lexical}: {link} is a symbolic link inside the repository; "
+            "docgen never writes through a link"
+        )
+    return lexical.resolve()
 
 
 def site_folder(out: Path) -> Path:

@@ -9,7 +9,6 @@ those.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import hashlib
 import os
@@ -18,9 +17,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from docgen.atomic import atomic_write, page_mode, publish, stamp_of
+from docgen.atomic import page_mode, publish, stamp_of
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
-from docgen.errors import DocgenError
+from docgen.nofollow import Tree, link_refusal, parts_of
 from docgen.state import STATE_DIR, TEMP_DIR, PageRecord, State, open_state
 
 
@@ -35,30 +34,11 @@ class WriteResult:
     failed: list[tuple[str, str]] = field(default_factory=list)  # (page, why) not written
 
 
-def _ours(target: str | Path, known: Mapping[str, str], rel: str) -> bool:
+def _ours(tree: Tree, rel: str, known: Mapping[str, str]) -> bool:
     if rel in known:
         return True
-    try:
-        with open(target, "rb") as handle:
-            return is_docgen_page(handle.read(PAGE_HEAD_BYTES))
-    except OSError:
-        return False
-
-
-def _read(path: str) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def _inside(rel: str) -> str:
-    """`rel` itself, when it names a place inside the output folder."""
-    if os.path.isabs(rel) or ".." in rel.replace(os.sep, "/").split("/"):
-        raise DocgenError(f"refusing to write outside the output folder: {rel}")
-    return rel
-
-
-def _safe_target(out: Path, rel: str) -> Path:
-    return out / _inside(rel)
+    head = tree.read(rel, PAGE_HEAD_BYTES)
+    return head is not None and is_docgen_page(head)
 
 
 @dataclass(frozen=True)
@@ -103,14 +83,11 @@ def prune_pages(
     folder is needed, or the reverse."""
     result = WriteResult()
     known = state.manifest() if manifest is None else manifest
-    for rel in sorted(known.keys() - set(pages)):
-        target = _safe_target(out, rel)
-        with contextlib.suppress(FileNotFoundError):
-            if target.is_file() and not target.is_symlink():
-                target.unlink()
+    with Tree(out) as tree:
+        for rel in sorted(known.keys() - set(pages)):
+            if tree.unlink(rel):  # a link or a folder there is left alone
                 result.pruned.append(rel)
-        state.forget_page(rel)
-        remove_empty_parents(out, target.parent)
+            state.forget_page(rel)
     return result
 
 
@@ -134,71 +111,50 @@ def record_outcomes(outcomes: Mapping[str, PageOutcome], state: State, result: W
 
 
 class PageWriter:
-    """Writes the pages of one build, from any process: each folder made once per process,
-    each page with one status call before and one after, through a temporary file named
-    by process and count."""
+    """Writes the pages of one build, from any process: each folder opened once per
+    process (never through a link), each page with one status call before and one
+    after, through a temporary file named by process and count."""
 
     def __init__(self, out: Path, known: Mapping[str, str]) -> None:
-        # Plain strings, not Path objects: a cold build writes tens of thousands of
-        # pages, and pathlib's parsing was a third of the time spent writing each one.
-        self._prefix = os.path.join(out, "")
+        self._tree = Tree(out)
         self._known = known
         self._mode = page_mode()
-        self._temp = os.path.join(out, STATE_DIR, TEMP_DIR)
-        self._folders: set[str] = set()
+        self._temp = f"{STATE_DIR}/{TEMP_DIR}"
         self._count = 0
-
-    def _folder(self, folder: str) -> None:
-        if folder not in self._folders:
-            os.makedirs(folder, exist_ok=True)
-            self._folders.add(folder)
 
     def write(self, rel: str, text: str, inputs: str = "") -> PageOutcome:
         """Write one page unless it is unchanged or not ours; `inputs`, the digest of what
-        it was made from, is kept in its record."""
+        it was made from, is kept in its record.  A link where the page or one of its
+        folders should be stops the build (LinkInTheWay): nothing is written through it."""
         try:
             return self._write(rel, text.encode("utf-8"), inputs)
         except OSError as exc:  # e.g. a name longer than the file system allows
             return PageOutcome("failed", why=exc.strerror or str(exc))
 
     def _write(self, rel: str, data: bytes, inputs: str) -> PageOutcome:
-        target = self._prefix + _inside(rel)
+        tree = self._tree
+        parts = parts_of(rel)
+        folder, name = tree.folder("/".join(parts[:-1])), parts[-1]
+        assert folder is not None
         digest = hashlib.sha256(data).hexdigest()
-        try:
-            st = os.lstat(target)
-        except FileNotFoundError:
-            st = None
+        st = tree.lstat(rel)
         if st is not None:
-            if not stat.S_ISREG(st.st_mode) or not _ours(target, self._known, rel):
+            if stat.S_ISLNK(st.st_mode):
+                raise link_refusal(tree.root / rel)  # never written through, never replaced
+            if not stat.S_ISREG(st.st_mode) or not _ours(tree, rel, self._known):
                 return PageOutcome("refused")
-            if st.st_size == len(data) and _read(target) == data:
+            if st.st_size == len(data) and tree.read(rel) == data:
                 return PageOutcome("unchanged", PageRecord(rel, digest, stamp_of(st), inputs))
-        self._folder(os.path.dirname(target))
-        self._folder(self._temp)
+        temp_folder = tree.folder(self._temp)
+        assert temp_folder is not None
         self._count += 1
-        temp = os.path.join(self._temp, f"{os.getpid()}-{self._count}.tmp")
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, self._mode)
+        temp = f"{os.getpid()}-{self._count}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        fd = os.open(temp, flags, self._mode, dir_fd=temp_folder)
         try:
-            written = publish(fd, temp, target, data)
+            written = publish(fd, temp, name, data, temp_folder, folder)
         except OSError as exc:
             if exc.errno != errno.EXDEV:
                 raise
-            atomic_write(Path(target), data, self._mode)  # across file systems: beside it
-            written = os.stat(target)
+            written = tree.write(rel, data, self._mode)  # across file systems: beside it
         return PageOutcome("written", PageRecord(rel, digest, stamp_of(written), inputs))
-
-
-def remove_empty_parents(out: Path, folder: Path) -> None:
-    out = out.resolve()
-    while True:
-        try:
-            resolved = folder.resolve()
-        except OSError:
-            return
-        if resolved == out or out not in resolved.parents:
-            return
-        try:
-            folder.rmdir()
-        except OSError:
-            return
-        folder = folder.parent

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from docgen.build import BuildReport
+from docgen.nofollow import Tree
 from docgen.site import FULLTEXT_FOLDER, fulltext
+from docgen.site.files import STAGING, SiteFiles
 from docgen.site.publish import publish_site
 
 pytestmark = pytest.mark.skipif(
@@ -20,9 +21,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def fragments(site: Path) -> set[str]:
+def fragments(index: Path) -> set[str]:
     """The index's one file per page, named by the page's indexed content."""
-    return {p.name for p in (site / FULLTEXT_FOLDER / "fragment").iterdir()}
+    return {p.name for p in (index / "fragment").iterdir()}
 
 
 def published(sample: Callable[..., Path], docgen_build: Callable[..., BuildReport]) -> Path:
@@ -34,6 +35,17 @@ def published(sample: Callable[..., Path], docgen_build: Callable[..., BuildRepo
     return site
 
 
+def index_again(site: Path) -> tuple[SiteFiles, str | None]:
+    """Index the published pages once more, into the staging folder."""
+    files = SiteFiles(site, {})
+    pages = sorted(
+        p.relative_to(site).as_posix()
+        for p in site.rglob("*_docs.html")
+        if p.relative_to(site).parts[0] != STAGING
+    )
+    return files, fulltext.index_pages(files, pages)
+
+
 def test_pages_are_linked_in_path_order_and_nothing_is_left(
     sample: Callable[..., Path],
     docgen_build: Callable[..., BuildReport],
@@ -41,37 +53,42 @@ def test_pages_are_linked_in_path_order_and_nothing_is_left(
 ) -> None:
     site = published(sample, docgen_build)
     linked: list[str] = []
-    real_link = os.link
+    real_link = Tree.link
 
-    def link(source: os.PathLike[str], target: os.PathLike[str]) -> None:
-        linked.append(Path(source).relative_to(site).as_posix())
-        real_link(source, target)
+    def link(tree: Tree, rel: str, link_rel: str) -> None:
+        linked.append(rel)
+        real_link(tree, rel, link_rel)
 
-    monkeypatch.setattr(os, "link", link)
-    assert fulltext.index_site(site) is None
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    assert linked == pages  # each folder's pages made in order: listed alike everywhere
-    assert not (site / fulltext.STAGING_FOLDER).exists()
-    by_links = fragments(site)
+    monkeypatch.setattr(Tree, "link", link)
+    files, failed = index_again(site)
+    assert failed is None
+    assert linked == sorted(linked) and len(linked) > 10  # listed alike on every system
+    assert not (site / STAGING / fulltext.STAGED_PAGES).exists()
+    staged = site / STAGING / fulltext.STAGED_INDEX
+    by_links = fragments(staged)
+    files.close()
     # Pagefind's own walk of the site indexes the same pages with the same URLs and
     # text: a page's fragment file is named by its content, whatever the order
+    shutil.rmtree(site / STAGING)
     shutil.rmtree(site / FULLTEXT_FOLDER)
-    command = [sys.executable, "-m", "pagefind", "--site", str(site)]
+    command = [sys.executable, "-m", "pagefind", "--site", str(site), "--glob", "**/*_docs.html"]
     subprocess.run([*command, "--output-subdir", FULLTEXT_FOLDER, "--silent"], check=True)
-    assert fragments(site) == by_links and len(by_links) > 10
+    assert fragments(site / FULLTEXT_FOLDER) == by_links and len(by_links) > 10
 
 
-def test_without_links_the_site_itself_is_read(
+def test_without_links_the_pages_are_copied(
     sample: Callable[..., Path],
     docgen_build: Callable[..., BuildReport],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     site = published(sample, docgen_build)
 
-    def refuse(source: object, target: object) -> None:
+    def refuse(tree: Tree, rel: str, link_rel: str) -> None:
         raise PermissionError(1, "links not allowed here")
 
-    monkeypatch.setattr(os, "link", refuse)
-    assert fulltext.index_site(site) is None
-    assert (site / FULLTEXT_FOLDER / "pagefind.js").is_file()
-    assert not (site / fulltext.STAGING_FOLDER).exists()
+    monkeypatch.setattr(Tree, "link", refuse)
+    files, failed = index_again(site)
+    files.close()
+    assert failed is None
+    assert (site / STAGING / fulltext.STAGED_INDEX / "pagefind.js").is_file()
+    assert not (site / STAGING / fulltext.STAGED_PAGES).exists()

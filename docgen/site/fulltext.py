@@ -8,14 +8,16 @@ their text is the repository's, not the pages'.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import importlib.util
 import os
-import shutil
+import signal
 import subprocess
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 
-from docgen.site import FULLTEXT_FOLDER, remove_own_files
+from docgen.site.files import STAGING, SiteFiles
 
 #: The site's full-text search page.
 FULLTEXT_PAGE = "_fulltext.html"
@@ -25,71 +27,68 @@ def available() -> bool:
     return importlib.util.find_spec("pagefind") is not None
 
 
-def index_site(site: Path) -> str | None:
-    """Index the site's pages (those marked `data-pagefind-body`); a warning if it failed.
+def index_pages(files: SiteFiles, pages: Sequence[str]) -> str | None:
+    """Index these pages of the site (their `data-pagefind-body`) into the staging
+    folder's `STAGED_INDEX`; a warning if it failed.
 
-    The last index goes first: Pagefind names its files by their content and never
-    removes those of an earlier index, which would pile up beside the new one.
-    Pagefind reads the pages in the order the file system lists them, which on some
+    Pagefind reads pages in the order the file system lists them, which on some
     (tmpfs) is the order they were written, so that the index would differ with the
-    number of processes that wrote them: it reads links to them made in path order
-    (see `_in_path_order`), where the file system allows links."""
-    clear_index(site)
-    staging = site / STAGING_FOLDER
-    shutil.rmtree(staging, ignore_errors=True)
+    number of processes that wrote them: it reads links to them (copies where links
+    cannot be made) made in path order, in the staging folder.  It runs as a child
+    that the kernel ends when docgen ends, however docgen ends."""
+    tree = files.tree
+    staged_pages = f"{STAGING}/{STAGED_PAGES}"
+    for page in sorted(pages):
+        try:
+            tree.link(page, f"{staged_pages}/{page}")
+        except OSError:
+            data = tree.read(page)
+            if data is not None:
+                tree.write(f"{staged_pages}/{page}", data)
+    command = [
+        sys.executable,
+        "-m",
+        "pagefind",
+        "--site",
+        str(files.site / staged_pages),
+        "--output-path",
+        str(files.site / STAGING / STAGED_INDEX),
+        "--silent",
+    ]
     try:
-        source = staging if _in_path_order(site, staging) else site
-        command = [
-            sys.executable,
-            "-m",
-            "pagefind",
-            "--site",
-            str(source),
-            "--output-path",
-            str(site / FULLTEXT_FOLDER),
-            "--silent",
-        ]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=False)
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=3600,
+            check=False,
+            preexec_fn=_end_with_parent,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"full-text search not built: {exc}"
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        for rel in list(tree.files(staged_pages)):
+            tree.unlink(rel)
     if done.returncode != 0:
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no message"]
         return f"full-text search not built: pagefind exited {done.returncode}: {last[0]}"
     return None
 
 
-#: where the pages are linked in path order for Pagefind, inside the site (links stay
-#: on one file system), removed once it has read them
-STAGING_FOLDER = "._pagefind-pages"
+#: the staging folder's folders: the pages linked in path order, and the new index
+STAGED_PAGES, STAGED_INDEX = "pages", "fulltext"
 
 
-def _in_path_order(site: Path, staging: Path) -> bool:
-    """Hard links to the site's pages under `staging`, each folder made and each link
-    made in path order: a file system that lists entries in the order they were made
-    lists these the same way in every build.  False (and nothing left) where links
-    cannot be made."""
-    pages = sorted(
-        path.relative_to(site).as_posix()
-        for path in site.rglob("*.html")
-        if path.is_file() and path.relative_to(site).parts[0] != STAGING_FOLDER
-    )
-    try:
-        for page in pages:
-            link = staging / page
-            link.parent.mkdir(parents=True, exist_ok=True)
-            os.link(site / page, link)
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)
-        return False
-    return True
+def _end_with_parent() -> None:
+    """In the child, before Pagefind starts: be killed when docgen dies (Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() == 1:  # docgen died before the request was made
+        os._exit(1)
 
 
-def clear_index(site: Path) -> None:
-    """Remove the full-text index: Pagefind's files only, never a page (`.html`), which
-    a repository folder of the same name publishes there."""
-    remove_own_files(site / FULLTEXT_FOLDER)
+_PR_SET_PDEATHSIG = 1
 
 
 def search_body(static: str) -> str:

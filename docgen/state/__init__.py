@@ -12,6 +12,7 @@ from docgen.state.db import (
     STATE_FILE,
     TEMP_DIR,
     PageRecord,
+    SiteRecord,
     State,
     StateDamaged,
     open_state,
@@ -19,7 +20,13 @@ from docgen.state.db import (
 )
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key, keys_for
 from docgen.state.page_stamps import PageCheck, page_check
-from docgen.state.recover import discard_state, missing_state, state_trouble, sweep_temporary
+from docgen.state.recover import (
+    discard_state,
+    docgen_pages,
+    missing_state,
+    state_trouble,
+    sweep_temporary,
+)
 
 __all__ = [
     "STATE_DIR",
@@ -28,9 +35,11 @@ __all__ = [
     "TIMEOUT_WORDS",
     "PageCheck",
     "PageRecord",
+    "SiteRecord",
     "State",
     "StateDamaged",
     "discard_state",
+    "docgen_pages",
     "facts_digest",
     "facts_key",
     "keys_for",

@@ -41,17 +41,29 @@ STATE_FILE = "state.sqlite"
 #: Where pages are written before they are renamed into place; swept by every build.
 TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "6"
+STATE_VERSION = "7"
 #: Tables every docgen state has from its first connection on.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
     " stamp TEXT NOT NULL DEFAULT '', inputs TEXT NOT NULL DEFAULT '')",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS site_pages (path TEXT PRIMARY KEY, made_from TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS site_files (path TEXT PRIMARY KEY, made_from TEXT NOT NULL,"
+    " sha256 TEXT NOT NULL, before TEXT NOT NULL DEFAULT '')",
 )
 
 #: A state file that cannot be read as docgen's (damage found after opening it).
 StateDamaged = sqlite3.DatabaseError
+
+
+class SiteRecord(NamedTuple):
+    """A file docgen wrote into the HTML site: what it was made from ("" while it is being
+    put in place), its bytes' digest, and the digest of the bytes it replaces until then
+    (either is docgen's)."""
+
+    path: str
+    made_from: str
+    sha256: str
+    before: str = ""
 
 
 class PageRecord(NamedTuple):
@@ -267,15 +279,28 @@ class State:
 
     # ------------------------------------------------------------ HTML site
 
-    def site_pages(self) -> dict[str, str]:
-        """Each HTML page of the site by path, with the digest of what it was made from."""
-        return dict(self._conn.execute("SELECT path, made_from FROM site_pages"))
+    def site_files(self) -> dict[str, SiteRecord]:
+        """Every file docgen wrote into the HTML site, by site-relative path."""
+        try:
+            rows = self._conn.execute("SELECT path, made_from, sha256, before FROM site_files")
+            return {row[0]: SiteRecord(*row) for row in rows}
+        except sqlite3.OperationalError:  # a state of an older docgen, read by `clean`
+            return {}
 
-    def record_site_pages(self, made: Mapping[str, str], gone: Iterable[str]) -> None:
+    def record_site_files(self, records: Iterable[SiteRecord]) -> None:
         self._conn.executemany(
-            "INSERT OR REPLACE INTO site_pages (path, made_from) VALUES (?, ?)", made.items()
+            "INSERT OR REPLACE INTO site_files (path, made_from, sha256, before)"
+            " VALUES (?, ?, ?, ?)",
+            records,
         )
-        self._conn.executemany("DELETE FROM site_pages WHERE path = ?", ((p,) for p in gone))
+
+    def forget_site_files(self, paths: Iterable[str]) -> None:
+        self._conn.executemany("DELETE FROM site_files WHERE path = ?", ((p,) for p in paths))
+
+    def commit(self) -> None:
+        """Make what was written so far durable now (a step of a longer command that a
+        kill may interrupt), not only when the state is closed."""
+        self._conn.commit()
 
     # ------------------------------------------------------------ keyword index
 

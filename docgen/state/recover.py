@@ -91,13 +91,14 @@ def discard_state(out: Path) -> int:
         else:
             with contextlib.suppress(FileNotFoundError):
                 stale.unlink()
-    pages = sorted(_docgen_pages(out))
+    pages = sorted(docgen_pages(out))
     with open_state(out) as state:
         state.record_pages(pages)
     return len(pages)
 
 
-def _docgen_pages(out: Path) -> list[PageRecord]:
+def docgen_pages(out: Path) -> list[PageRecord]:
+    """The pages in OUT that carry docgen's front matter (not through a link)."""
     found: list[PageRecord] = []
     for folder, dirs, files in os.walk(out):
         if Path(folder) == out:
