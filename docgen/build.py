@@ -182,7 +182,6 @@ def build_pages(
             scan.last_scope,
         )
         written = prune_pages(options.out, plan.names, state, scan.manifest)
-        writer = PageWriter(options.out, scan.manifest)
     # Made before the pages, whose digests read what it computes, and kept at the end.
     relations = kept_relations(scan, index, plan, options)
 
@@ -190,7 +189,8 @@ def build_pages(
         with open_state(options.out) as state:
             store_sites(state, plan.sites.to_store, scan.sites_made_from, plan.sites.marks)
 
-    made = make_pages(plan, writer.write, options.jobs, store_index_early)  # written where rendered
+    with PageWriter(options.out, scan.manifest) as writer:
+        made = make_pages(plan, writer.write, options.jobs, store_index_early)  # where rendered
     outcomes = {page: m.outcome for page, m in made.items() if m.outcome is not None}
     written.unchanged += len(made) - len(outcomes)
     clock.lap("render")

@@ -48,13 +48,16 @@ def facts_import(files: tuple[Path, ...], out: str) -> None:
     from docgen.state.archive import ArchiveRefused, FactsRow, read_archive
 
     rows: list[FactsRow] = []
-    refused = 0
+    refused = outside = 0
     for file in files:
         try:
-            rows.extend(read_archive(file))
+            found = read_archive(file)
         except (ArchiveRefused, OSError) as exc:
             click.echo(f"docgen: refused {exc}", err=True)
             refused += 1
+            continue
+        rows.extend(found.rows)
+        outside += found.outside
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
     waiting = partial(click.echo, err=True)
@@ -63,8 +66,10 @@ def facts_import(files: tuple[Path, ...], out: str) -> None:
         open_state(out_path) as state,
     ):
         changed = state.import_facts(rows)  # never while a build reads the facts
+    refused_rows = f"; {outside} rows refused: their paths leave the repository" if outside else ""
     click.echo(
-        f"docgen: {len(files) - refused} archives, {len(rows)} rows, {changed} new to {out}",
+        f"docgen: {len(files) - refused} archives, {len(rows)} rows, {changed} new to {out}"
+        f"{refused_rows}",
         err=True,
     )
     if refused:

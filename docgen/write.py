@@ -64,12 +64,12 @@ def write_pages(
             return write_pages(out, pages, inputs, own)
     inputs = inputs or {}
     result = prune_pages(out, pages, state)
-    writer = PageWriter(out, state.manifest())
-    outcomes = {
-        rel: writer.write(rel, text, inputs.get(rel, ""))
-        for rel, text in sorted(pages.items())
-        if text is not None
-    }
+    with PageWriter(out, state.manifest()) as writer:
+        outcomes = {
+            rel: writer.write(rel, text, inputs.get(rel, ""))
+            for rel, text in sorted(pages.items())
+            if text is not None
+        }
     result.unchanged += sum(1 for text in pages.values() if text is None)
     record_outcomes(outcomes, state, result)
     return result
@@ -121,6 +121,16 @@ class PageWriter:
         self._mode = page_mode()
         self._temp = f"{STATE_DIR}/{TEMP_DIR}"
         self._count = 0
+
+    def close(self) -> None:
+        """Close the folders it holds open (each worker closes its own copies on exit)."""
+        self._tree.close()
+
+    def __enter__(self) -> PageWriter:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def write(self, rel: str, text: str, inputs: str = "") -> PageOutcome:
         """Write one page unless it is unchanged or not ours; `inputs`, the digest of what

@@ -5,12 +5,15 @@ one line while the good ones are imported."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import invoke, output_bytes
 
+from docgen import __version__
 from docgen.build import BuildReport
 
 BuildFn = Callable[..., BuildReport]
@@ -128,3 +131,69 @@ def test_three_shards_and_a_merge_build_equal_one_machine(
     assert output_bytes(merged) == output_bytes(whole)
     code, said = invoke("build", str(repo), "--shard", "4/3")
     assert code == 2 and "--shard must be I/N" in said
+
+
+def archive_of(lines: list[str]) -> bytes:
+    """An archive of a header, rows and the footer they need."""
+    body = lines[1:]
+    digest = hashlib.sha256("".join(line + "\n" for line in body).encode()).hexdigest()
+    footer = json.dumps({"rows": len(body), "sha256": digest})
+    return gzip.compress(("\n".join([lines[0], *body, footer]) + "\n").encode())
+
+
+def renamed(value: object, old: str, new: str) -> object:
+    """`value` (decoded JSON) with every string `old` in it replaced by `new`."""
+    if value == old:
+        return new
+    if isinstance(value, list):
+        return [renamed(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: renamed(v, old, new) for k, v in value.items()}
+    return value
+
+
+def exported_lines(sample: SampleFn, docgen_build: BuildFn, tmp_path: Path) -> list[str]:
+    """The header and rows of the `torchlike` sample's facts archive (no footer)."""
+    repo = sample("torchlike")
+    docgen_build(repo, tmp_path / "first", 1)
+    good = tmp_path / "good.json.gz"
+    invoke("facts", "export", str(good), "--out", str(tmp_path / "first"))
+    return gzip.decompress(good.read_bytes()).decode().splitlines()[:-1]
+
+
+def test_an_archive_that_inflates_past_the_cap_is_refused_as_it_is_read(tmp_path: Path) -> None:
+    from docgen.state.archive import ArchiveRefused, read_archive
+
+    bomb = tmp_path / "bomb.json.gz"
+    header = json.dumps({"format": "docgen-facts", "version": 1, "docgen": __version__})
+    with gzip.open(bomb, "wb") as packed:
+        packed.write(header.encode() + b"\n")
+        for _ in range(64):
+            packed.write(b"x" * 1024 * 1024)
+    assert bomb.stat().st_size < 200_000
+    with pytest.raises(ArchiveRefused, match="inflates past 16 MiB"):
+        read_archive(bomb, limit=16 * 1024 * 1024)
+
+
+def test_deep_nesting_and_paths_outside_the_repository_are_refused_and_counted(
+    sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
+) -> None:
+    lines = exported_lines(sample, docgen_build, tmp_path)
+    nested = tmp_path / "nested.json.gz"
+    nested.write_bytes(archive_of([lines[0], "[" * 100_000 + "]" * 100_000]))
+    assert nested.stat().st_size < 1000
+    row = json.loads(lines[1])
+    hostile = []
+    for bad in ("../../etc/x", "/etc/passwd", "a/../../b", "a\0b", "a\nb"):
+        facts = renamed(json.loads(row[3]), row[0], bad)
+        hostile.append(json.dumps([bad, row[1], row[2], json.dumps(facts)], ensure_ascii=False))
+    paths = tmp_path / "paths.json.gz"
+    paths.write_bytes(archive_of([*lines, *hostile]))
+    target = tmp_path / "target"
+    code, said = invoke("facts", "import", str(nested), str(paths), "--out", str(target))
+    assert code == 1
+    assert "Traceback" not in said
+    refusal, summary = said.strip().splitlines()
+    assert refusal.startswith(f"docgen: refused {nested}") and "nested deeper" in refusal
+    assert f"1 archives, {len(lines) - 1} rows" in summary
+    assert "5 rows refused: their paths leave the repository" in summary

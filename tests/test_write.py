@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from docgen.atomic import atomic_write, page_mode
 from docgen.errors import DocgenError
+from docgen.nofollow import LinkInTheWay
 from docgen.state import STATE_DIR, STATE_FILE, TEMP_DIR, open_state
 from docgen.write import PageWriter, write_pages
 
@@ -80,13 +82,35 @@ def test_pages_leave_no_temporary_files_and_get_the_umask_mode(tmp_path: Path) -
     assert (tmp_path / "a.py_docs.md").stat().st_mode & 0o777 == page_mode()
 
 
-def test_symlink_and_folder_in_a_pages_place_are_refused(tmp_path: Path) -> None:
+def test_a_folder_in_a_pages_place_is_refused_and_a_link_stops_the_writing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "b.py_docs.md").mkdir()
+    result = write_pages(tmp_path, {"b.py_docs.md": PAGE})
+    assert result.refused == ["b.py_docs.md"]
     (tmp_path / "elsewhere.md").write_text("theirs\n")
     (tmp_path / "a.py_docs.md").symlink_to(tmp_path / "elsewhere.md")
-    (tmp_path / "b.py_docs.md").mkdir()
-    result = write_pages(tmp_path, {"a.py_docs.md": PAGE, "b.py_docs.md": PAGE})
-    assert result.refused == ["a.py_docs.md", "b.py_docs.md"]
+    with pytest.raises(LinkInTheWay, match=r"a\.py_docs\.md is a symbolic link"):
+        write_pages(tmp_path, {"a.py_docs.md": PAGE})
     assert (tmp_path / "elsewhere.md").read_text() == "theirs\n"
+    assert (tmp_path / "a.py_docs.md").is_symlink()
+
+
+def test_a_link_to_a_folder_on_a_pages_way_is_never_written_through(tmp_path: Path) -> None:
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out.mkdir()
+    (out / "pkg").symlink_to(elsewhere)
+    with pytest.raises(LinkInTheWay, match="pkg is a symbolic link"):
+        write_pages(out, {"pkg/a.py_docs.md": PAGE})
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_writing_pages_leaves_no_descriptor_open(tmp_path: Path) -> None:
+    before = len(os.listdir("/proc/self/fd"))
+    for n in range(3):
+        write_pages(tmp_path, {f"d{n}/e{i}/a.py_docs.md": PAGE for i in range(80)})
+    assert len(os.listdir("/proc/self/fd")) == before
 
 
 def test_recorded_stamp_matches_the_page_on_disk(tmp_path: Path) -> None:

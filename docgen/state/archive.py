@@ -72,21 +72,80 @@ def _lines(rows: Iterable[FactsRow]) -> Iterator[str]:
     yield json.dumps({"rows": count, "sha256": digest.hexdigest()})
 
 
-def read_archive(source: Path) -> list[FactsRow]:
-    """Every row of one archive, checked; ArchiveRefused (one line saying why) otherwise."""
+#: An archive whose text inflates past this many bytes is refused: a gzip bomb would
+#: otherwise fill memory (the facts of the whole torch/ tree of the 2.13 wheel are
+#: about 0.2 GB of text).
+MAX_UNPACKED_BYTES = 2 * 1024**3
+
+
+class ArchiveRows(NamedTuple):
+    """The rows of one archive that may be imported, and how many were refused."""
+
+    rows: list[FactsRow]
+    outside: int  # rows naming a path outside the repository (absolute, `..`, NUL, ...)
+
+
+def read_archive(source: Path, limit: int = MAX_UNPACKED_BYTES) -> ArchiveRows:
+    """Every row of one archive, checked; ArchiveRefused (one line saying why) otherwise.
+    The archive is read as a stream, never inflated whole: its text may not pass
+    `limit` bytes, nor its JSON nest deeper than the interpreter recurses."""
+    digest = hashlib.sha256()
+    rows: list[FactsRow] = []
+    outside = 0
+    header: object = None
+    previous: str | None = None  # the last line read: the footer, once the stream ends
+    count = 0
+    for number, line in enumerate(_text_lines(source, limit), start=1):
+        if number == 1:
+            header = _json(line)
+            _check_header(source, header)
+            continue
+        if previous is not None:
+            digest.update(previous.encode("utf-8") + b"\n")
+            count += 1
+            row = _checked(source, number - 1, previous)
+            if _outside(row.path):
+                outside += 1
+            else:
+                rows.append(row)
+        previous = line
+    if header is None:
+        raise ArchiveRefused(f"{source}: not a docgen facts archive")
+    footer = None if previous is None else _json(previous)
+    if not isinstance(footer, dict) or footer != {"rows": count, "sha256": digest.hexdigest()}:
+        raise ArchiveRefused(f"{source}: damaged or truncated (its rows do not match its footer)")
+    return ArchiveRows(rows, outside)
+
+
+def _text_lines(source: Path, limit: int) -> Iterator[str]:
+    """The archive's lines, inflated as they are read, up to `limit` bytes in all."""
+    read = 0
     try:
-        text = gzip.decompress(source.read_bytes()).decode("utf-8")
-    except OSError as exc:
+        with gzip.open(source, "rb") as packed:
+            while True:
+                line = packed.readline(limit - read + 1)
+                if not line:
+                    return
+                read += len(line)
+                if read > limit:
+                    raise ArchiveRefused(
+                        f"{source}: refused: it inflates past {limit // 1024**2} MiB"
+                    )
+                yield line.removesuffix(b"\n").decode("utf-8")
+    except gzip.BadGzipFile as exc:
         raise ArchiveRefused(f"{source}: not a docgen facts archive ({exc})") from exc
     except (EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise ArchiveRefused(f"{source}: damaged or truncated ({exc})") from exc
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+
+
+def _json(line: str) -> object:
     try:
-        header = json.loads(lines[0]) if lines else None
-    except ValueError:
-        header = None
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _check_header(source: Path, header: object) -> None:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ArchiveRefused(f"{source}: not a docgen facts archive")
     if header.get("version") != FORMAT_VERSION or header.get("docgen") != __version__:
@@ -94,15 +153,18 @@ def read_archive(source: Path) -> list[FactsRow]:
             f"{source}: made by docgen {header.get('docgen')} (archive format "
             f"{header.get('version')}); this is docgen {__version__} (format {FORMAT_VERSION})"
         )
-    try:
-        footer = json.loads(lines[-1]) if len(lines) > 1 else None
-    except ValueError:
-        footer = None
-    body = lines[1:-1]
-    digest = hashlib.sha256("".join(line + "\n" for line in body).encode("utf-8")).hexdigest()
-    if not isinstance(footer, dict) or footer != {"rows": len(body), "sha256": digest}:
-        raise ArchiveRefused(f"{source}: damaged or truncated (its rows do not match its footer)")
-    return [_checked(source, n, line) for n, line in enumerate(body, start=2)]
+
+
+def _outside(path: str) -> bool:
+    """Whether a row's path could name a file outside the repository (or none)."""
+    parts = path.split("/")
+    return (
+        not path
+        or path.startswith("/")
+        or "\\" in path
+        or any(c in path for c in "\0\n\r")
+        or any(part in ("", ".", "..") for part in parts)
+    )
 
 
 def _checked(source: Path, number: int, line: str) -> FactsRow:
@@ -112,6 +174,8 @@ def _checked(source: Path, number: int, line: str) -> FactsRow:
         if not all(isinstance(value, str) for value in row):
             raise TypeError("not four strings")
         scanned = loads(ScannedFile, row.facts)
+    except RecursionError as exc:
+        raise ArchiveRefused(f"{source}:{number}: refused: nested deeper than facts are") from exc
     except (ValueError, TypeError, KeyError) as exc:
         raise ArchiveRefused(f"{source}:{number}: damaged row ({exc})") from exc
     if scanned.facts.path != row.path or scanned.facts.sha256 != row.sha256:
