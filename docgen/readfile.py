@@ -14,6 +14,11 @@ from typing import BinaryIO
 
 from docgen.discover import SourceFile
 
+#: No file is parsed or read whole past this size (libcst takes about a minute per 25 MB
+#: of Python): larger files are hashed and counted as a stream, and their pages say so.
+#: Every reader honours it: the scanners, the macros learned from headers, the site.
+READ_LIMIT = 8 * 1024 * 1024
+
 
 def open_regular(source: SourceFile) -> BinaryIO:
     """Open a file that discovery found regular, refusing anything it has become since
@@ -29,21 +34,29 @@ def open_regular(source: SourceFile) -> BinaryIO:
         raise
 
 
-def read_source(source: SourceFile) -> bytes:
-    """The file's bytes, read with plain system calls: a file object would add four more
-    per file (its status twice, a terminal check, a seek), and a build reads each
-    C-family file up to three times (its macros, its scan, its page)."""
+def read_source(source: SourceFile, limit: int | None = None) -> bytes:
+    """The file's bytes (its first `limit`), read with plain system calls: a file object
+    would add four more per file (its status twice, a terminal check, a seek), and a
+    build reads each C-family file up to three times (its macros, its scan, its page)."""
+    return read_regular(source.abs_path, limit)
+
+
+def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """The bytes of a regular file (its first `limit`); OSError for anything else."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(source.abs_path, flags)
+    fd = os.open(path, flags)
     try:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
-            raise OSError(errno.EINVAL, "no longer a regular file", source.abs_path)
+            raise OSError(errno.EINVAL, "no longer a regular file", os.fspath(path))
         chunks = []
+        left = limit if limit is not None else -1
         size = status.st_size + 1  # one byte more: the end is seen in one read
-        while chunk := os.read(fd, max(size, 1 << 16)):
+        while left != 0 and (chunk := os.read(fd, max(size, 1 << 16) if left < 0 else left)):
             chunks.append(chunk)
             size = 0
+            if left > 0:
+                left -= len(chunk)
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)

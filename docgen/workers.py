@@ -31,7 +31,7 @@ from docgen.file_summary import summary_text
 from docgen.interrupts import unblock_interrupts
 from docgen.keywords import DefinitionSite, preload_sites, sites_of
 from docgen.processes import start_process
-from docgen.readfile import read_source
+from docgen.readfile import READ_LIMIT, read_source
 from docgen.scan.decode import decode_python, decode_text
 from docgen.scan.languages import language_for
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
@@ -46,9 +46,8 @@ if TYPE_CHECKING:
 Progress = Callable[[int], None]
 
 
-#: Larger files are not parsed (libcst takes about a minute per 25 MB of Python) nor
-#: read whole: they are hashed and counted as a stream, and their pages say so.
-MAX_PARSE_BYTES = 8 * 1024 * 1024
+#: Larger files are not parsed nor read whole (see `docgen.readfile.READ_LIMIT`).
+MAX_PARSE_BYTES = READ_LIMIT
 
 
 def scan_one(source: SourceFile, settings: ScanSettings = DEFAULT_SETTINGS) -> ScannedFile:

@@ -360,3 +360,31 @@ def _running(pid: int) -> bool:
             return handle.read().split(") ", 1)[1][:1] != "Z"  # a zombie has exited
     except FileNotFoundError:
         return False
+
+
+def test_macros_are_never_learned_from_a_header_too_large_to_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    import docgen.state.facts
+    from docgen.state.facts import learned_macro_defs
+
+    monkeypatch.setattr(docgen.state.facts, "READ_LIMIT", 1000)
+    read: list[str] = []
+    real = docgen.state.facts.read_source
+
+    def counted(source: SourceFile, limit: int | None = None) -> bytes:
+        read.append(source.path)
+        return real(source, limit)
+
+    monkeypatch.setattr(docgen.state.facts, "read_source", counted)
+    small, large = tmp_path / "small.h", tmp_path / "large.h"
+    small.write_text("#define SMALL_API __attribute__((visibility))\n")
+    large.write_text("#define LARGE_API __attribute__((visibility))\n" + "// x\n" * 400)
+    sources = [
+        SourceFile(p.name, str(p), p.stat().st_size, (1, p.stat().st_size)) for p in (small, large)
+    ]
+    defs = learned_macro_defs(sqlite3.connect(":memory:"), sources)
+    assert read == ["small.h"]
+    assert [d.name for d in defs] == ["SMALL_API"]

@@ -358,3 +358,26 @@ def test_a_repository_folder_named_like_a_site_folder_keeps_its_pages(
     assert report.kept == [f"{site.name}/{folder}/sub/mod.py_docs.html"]
     left = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()]
     assert left == [f"{folder}/sub/mod.py_docs.html"]
+
+
+def test_a_source_too_large_to_show_whole_shows_its_first_part_and_its_links_land(
+    tmp_path: Path, docgen_build: BuildFn
+) -> None:
+    from docgen.site.sources import VIEW_LIMIT
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    body = "".join(f"def f{i}(x):\n    return x + {i}  # {'y' * 40}\n" for i in range(12_000))
+    (repo / "big.py").write_text(body)
+    assert VIEW_LIMIT < len(body) < 8 * 1024 * 1024  # parsed, but not shown whole
+    out, site = tmp_path / "out", tmp_path / "site"
+    docgen_build(repo, out, 1)
+    publish_site(out, site)
+    view = site / source_page("big.py")
+    assert view.stat().st_size < 4 * 1024 * 1024
+    text = view.read_text()
+    assert f"The file has {len(body):,} bytes" in text and 'id="cut"' in text
+    assert 'id="L1"' in text and 'id="L24000"' not in text
+    docs = (site / html_page("big.py_docs.md")).read_text()
+    assert '_source/big.py.html#L1"' in docs and '_source/big.py.html#cut"' in docs
+    assert check_site(site) == []

@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
@@ -29,6 +29,8 @@ from docgen.site import SOURCE_FOLDER
 #: The only raw HTML a page may carry: what docgen's own templates write.
 _ALLOWED_HTML = re.compile(r"\s*</?(?:details|summary)>\s*", re.IGNORECASE)
 _LINE_ANCHOR = re.compile(r"L[0-9]+")
+#: The id of a source view's note that it shows only the first part of its file.
+CUT_ANCHOR = "cut"
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class SiteLinks:
     page: str
     source_root: str
     sources: frozenset[str]
+    shown: Mapping[str, int] = field(default_factory=dict)  # lines of views shown in part
 
     def rewrite(self, link: str) -> str:
         """The site's destination for a link written on the Markdown page."""
@@ -73,6 +76,8 @@ class SiteLinks:
             repo_path = target if root == "." else posixpath.relpath(target, root)
             if repo_path in self.sources:  # a line of a source, or the source itself
                 line = "#" + anchor if _LINE_ANCHOR.fullmatch(anchor) else ""
+                if line and int(anchor[1:]) > self.shown.get(repo_path, int(anchor[1:])):
+                    line = "#" + CUT_ANCHOR  # past the part of the file its view shows
                 return self._to(source_page(repo_path), line)
             if root != ".":  # elsewhere in the repository: its folder's page
                 folder = repo_path if path.endswith("/") else posixpath.dirname(repo_path)

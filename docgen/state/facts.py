@@ -17,7 +17,7 @@ from typing import Literal, NamedTuple
 from docgen.discover import SourceFile
 from docgen.facts import ScannedFile
 from docgen.file_summary import FileSummary, read_summary, summary_text
-from docgen.readfile import hash_source, read_source
+from docgen.readfile import READ_LIMIT, hash_source, read_source
 from docgen.scan.cpp_macros import MacroDef, macro_defs
 from docgen.scan.languages import language_for
 from docgen.serialize import dumps, loads
@@ -379,6 +379,8 @@ def learned_macro_defs(
                 continue
             except (ValueError, TypeError):
                 pass
+        if source.size > READ_LIMIT:
+            continue  # never read whole, like its scan
         try:
             defs = macro_defs(read_source(source))
         except OSError:

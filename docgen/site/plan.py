@@ -1,0 +1,204 @@
+"""What a site should hold: every file with the digest of what it is made from and how
+to make it.  Nothing is written here (see `publish`); `docgen check` plans a site
+to see whether the one in place is stale."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import jinja2
+
+from docgen import __version__
+from docgen.errors import DocgenError
+from docgen.keywords import DefinitionSite
+from docgen.links import DOCS_SUFFIX, KW_SUFFIX
+from docgen.nofollow import Tree
+from docgen.render.environment import make_environment
+from docgen.site import SEARCH_FOLDER, STATIC_FOLDER, fulltext
+from docgen.site.html import html_page, source_page
+from docgen.site.pages import LAYOUT, STYLE, PageMaker, template_text
+from docgen.site.search import search_index
+from docgen.site.sources import VIEW_LIMIT, highlight_css, source_view
+from docgen.state import SiteRecord, read_state
+
+#: Files copied into `_static/` as they are (looked up by name like the templates):
+#: the search, the diagram renderer (Mermaid, shipped: no network) and its start, the
+#: full-text search page's script.
+ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js", "fulltext.js")
+#: The code that turns pages into HTML: a change to it makes every page again.
+_SITE_CODE = ("html.py", "sources.py", "fulltext.py", "pages.py", "plan.py")
+
+
+@dataclass
+class SitePlan:
+    """Every file the site should hold, with the digest of what it is made from and how
+    to make it, and what the full-text index is made from."""
+
+    made_from: dict[str, str]
+    work: dict[str, Callable[[], str]]
+    fulltext: str  # "" when Pagefind is not installed
+    indexed: tuple[str, ...]  # the pages Pagefind reads
+    warnings: list[str] = field(default_factory=list)
+
+
+#: What the records of the full-text index's files are made from begins with this.
+FULLTEXT_MARK = "fulltext:"
+#: meta key: what the full-text index in place was made from
+FULLTEXT_META = "site_fulltext"
+
+
+def plan_site(
+    out: Path, site: Path, records: Mapping[str, SiteRecord], templates: Sequence[Path] = ()
+) -> SitePlan:
+    """What the site of the build in `out` should hold; nothing is written."""
+    environment = make_environment(templates).overlay(autoescape=True)
+    try:
+        with_fulltext = fulltext.available()
+        layout_key = _digest(_layout_key(environment), str(site), str(with_fulltext))
+        css = environment.get_template(STYLE).render() + "\n" + highlight_css() + "\n"
+        assets = {
+            f"{STATIC_FOLDER}/{posixpath.basename(name)}": template_text(
+                environment, f"site/{name}"
+            )
+            for name in ASSETS
+        }
+    except jinja2.TemplateError as exc:
+        raise DocgenError(f"template error: {exc}") from exc
+    with read_state(out) as state:
+        if state is None or state.meta("source_root") is None:
+            raise DocgenError(f"no docgen build in {out}: run `docgen build` first")
+        manifest = state.manifest()
+        source_root = state.meta("source_root") or ""
+        project = state.meta("project") or ""
+        sites = state.all_sites()
+        hashed = state.content_digests()  # the build hashed every source already
+    repo = Path(os.path.normpath(out / source_root))
+    sources = frozenset(
+        page.removesuffix(DOCS_SUFFIX) for page in manifest if page.endswith(DOCS_SUFFIX)
+    )
+    made_from: dict[str, str] = {}
+    work: dict[str, Callable[[], str]] = {}
+    shown = _lines_shown(repo, sources)
+    context = PageMaker(environment, project, source_root, sources, with_fulltext, shown)
+    for page, digest in sorted(manifest.items()):
+        target = html_page(page)
+        of = shown.get(page.removesuffix(DOCS_SUFFIX).removesuffix(KW_SUFFIX))
+        made_from[target] = _digest(layout_key, "page", page, digest, str(of))
+        work[target] = partial(context.page, out, page)
+    indexed = tuple(sorted(made_from))
+    if with_fulltext:
+        made_from[fulltext.FULLTEXT_PAGE] = _digest(layout_key, "fulltext")
+        work[fulltext.FULLTEXT_PAGE] = context.fulltext
+    for path in sorted(sources):
+        target = source_page(path)
+        content = hashed.get(path) or _file_digest(repo / path)
+        made_from[target] = _digest(layout_key, "source", path, content)
+        work[target] = partial(context.source, repo, path)
+    for name, text in sorted({f"{STATIC_FOLDER}/docgen.css": css, **assets}.items()):
+        made_from[name] = _digest(text)
+        work[name] = partial(str, text)
+    plan = SitePlan(made_from, work, "", indexed)
+    _plan_search(plan, sites, records)
+    if with_fulltext:
+        plan.fulltext = _digest(*(f"{t}={made_from[t]}" for t in indexed))
+    return plan
+
+
+def _lines_shown(repo: Path, sources: frozenset[str]) -> dict[str, int]:
+    """How many lines the view of each source too large to show whole shows (a link to
+    a later line leads to the view's note instead)."""
+    shown = {}
+    for path in sorted(sources):
+        try:
+            large = os.stat(repo / path).st_size > VIEW_LIMIT
+        except OSError:
+            continue
+        if large:
+            shown[path] = source_view(repo / path).text.count("\n")
+    return shown
+
+
+def _plan_search(
+    plan: SitePlan, sites: list[DefinitionSite], records: Mapping[str, SiteRecord]
+) -> None:
+    """The search shards: those recorded when the keyword index is still what they were
+    made from (the index is cut again only when a shard is missing), else cut anew."""
+    searched = _digest(__version__, *(repr(s) for s in sites), _code_digest("search.py"))
+    manifest_path = f"{SEARCH_FOLDER}/manifest.js"
+    shards = {
+        path: record.made_from
+        for path, record in records.items()
+        if path.startswith(f"{SEARCH_FOLDER}/") and path.endswith(".js")
+    }
+    # Reused only when every shard recorded is of this index (none half put in place).
+    if manifest_path in shards and set(shards.values()) == {searched}:
+        cut = _SearchCut(sites)
+        for path in sorted(shards):
+            plan.made_from[path] = searched
+            plan.work[path] = partial(cut.file, path)
+        return
+    index = search_index(sites)
+    plan.warnings.extend(index.warnings)
+    for name, text in index.files.items():
+        plan.made_from[name] = searched
+        plan.work[name] = partial(str, text)
+
+
+class _SearchCut:
+    """The search shards cut only when one of them is asked for."""
+
+    def __init__(self, sites: list[DefinitionSite]) -> None:
+        self.sites = sites
+        self.files: dict[str, str] | None = None
+
+    def file(self, path: str) -> str:
+        if self.files is None:
+            self.files = search_index(self.sites).files
+        return self.files.get(path, "")
+
+
+def needs_making(
+    target: str, plan: SitePlan, records: Mapping[str, SiteRecord], tree: Tree
+) -> bool:
+    record = records.get(target)
+    return (
+        record is None or record.made_from != plan.made_from[target] or tree.lstat(target) is None
+    )
+
+
+def fulltext_file(record: SiteRecord) -> bool:
+    return record.made_from.startswith(FULLTEXT_MARK)
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:  # in chunks: a large file is never held whole
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return "unreadable"
+    return digest.hexdigest()
+
+
+def _code_digest(name: str) -> str:
+    return _digest((Path(__file__).parent / name).read_text(encoding="utf-8"))
+
+
+def _layout_key(environment: jinja2.Environment) -> str:
+    """What every site page depends on beyond its own page: the layout's and the
+    style's text, and the code that turns pages into HTML."""
+    parts = [__version__, *(template_text(environment, name) for name in (LAYOUT, STYLE))]
+    here = Path(__file__).parent
+    parts.extend((here / name).read_text(encoding="utf-8") for name in _SITE_CODE)
+    return _digest(*parts)
