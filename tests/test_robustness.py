@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import child_env
+from conftest import child_env, run_build
 
 from docgen.build import build
 from docgen.discover import SourceFile
@@ -388,3 +388,52 @@ def test_macros_are_never_learned_from_a_header_too_large_to_read(
     defs = learned_macro_defs(sqlite3.connect(":memory:"), sources)
     assert read == ["small.h"]
     assert [d.name for d in defs] == ["SMALL_API"]
+
+
+def test_a_nul_byte_past_the_binary_sniff_never_reaches_a_page(
+    tmp_path: Path, read_pages: PagesFn
+) -> None:
+    from docgen.scan.languages import BINARY_SNIFF_BYTES
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    padding = b"word\n" * (BINARY_SNIFF_BYTES // 5 + 1)
+    (repo / "late.md").write_bytes(b"# T\n\n" + padding + b"bad \x00 here\n")
+    (repo / "late.py").write_bytes(b"x = 1\n" * 2000 + b'def late():\n    return "a\x00b"\n')
+    (repo / "late.c").write_bytes(b"int x;\n" * 2000 + b'const char *s = "a\x00b";\n')
+    out = tmp_path / "out"
+    run_build(repo, out, 1)
+    pages = read_pages(out)
+    assert {"late.md_docs.md", "late.py_docs.md", "late.c_docs.md"} <= set(pages)
+    assert [page for page, data in pages.items() if b"\x00" in data] == []
+    assert "bad \ufffd here" in pages["late.md_docs.md"].decode()
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from conftest import copy_sample, invoke
+
+    from docgen.state import State
+
+    repo = copy_sample("torchlike", tmp_path)
+    assert invoke("build", str(repo), "-q")[0] == 0
+    module = repo / "minitorch" / "version.py"
+    module.write_text(module.read_text() + "\nLATER = 1\n")
+
+    def full(self: State, records: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(State, "record_pages", full)
+    status, output = invoke("build", str(repo))
+    assert status == 1
+    assert output.strip().count("\n") == 0, output
+    assert "no space left on the device" in output and "discarded" not in output
+    monkeypatch.undo()
+    status, output = invoke("build", str(repo))
+    assert status == 0 and "discarded" not in output, output
+    page = repo / "docs" / "generated" / "minitorch" / "version.py_docs.md"
+    assert "LATER" in page.read_text()
+    assert invoke("check", str(repo), "-q")[0] == 0

@@ -806,3 +806,26 @@ def test_a_function_try_block_in_a_class_body_is_a_definition() -> None:
     assert c is not None
     found = by_qualname(c, "ctx::~ctx")
     assert (found.kind, found.is_definition, found.end_line) == ("destructor", True, 5)
+
+
+@pytest.mark.parametrize("ending", [b"\r", b"\r\n"])
+def test_a_file_with_other_line_ends_reads_as_its_lf_twin(ending: bytes) -> None:
+    lf = b"#define X 1\n\nint f(void) {\n  return X;\n}\n\nint g(void) { return 0; }\n"
+    other = lf.replace(b"\n", ending)
+    read, twin = scan("lone.c", other), scan("lone.c", lf)
+    assert read.cfamily is not None and twin.cfamily is not None
+    assert read.cfamily.definitions == twin.cfamily.definitions
+    assert [d.name for d in read.cfamily.definitions] == ["X", "f", "g"]
+    assert (read.line_count, read.problems, read.size) == (twin.line_count, (), len(other))
+    assert read.sha256 != twin.sha256  # of the file's own bytes
+
+
+def test_an_error_no_child_shows_is_placed_on_its_node() -> None:
+    import tree_sitter
+
+    from docgen.scan.cfamily import error_lines, language
+
+    parser = tree_sitter.Parser(language("c"))
+    root = parser.parse(b"int a;\n#define X 1\r").root_node  # the define's end is missing
+    assert root.has_error
+    assert error_lines(root) == ((2,), 1)

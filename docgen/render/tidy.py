@@ -4,7 +4,8 @@ Templates are easier to read when they may leave blank lines and stray spaces
 behind; this pass gives every page the same shape whatever template made it:
 no trailing spaces, no run of more than one blank line, no blank lines at the
 top, exactly one newline at the end.  Fenced code blocks are copied verbatim,
-because they hold embedded source that must round-trip byte for byte.
+because they hold embedded source that must round-trip byte for byte (but for a NUL
+byte, which becomes U+FFFD).
 """
 
 from __future__ import annotations
@@ -82,8 +83,10 @@ def tidy(page: str) -> str:
 
     The text between fences is tidied a whole stretch at a time with string methods,
     and a fence's body is found by one search for its closing line and copied whole:
-    embedded source is most of a docs page.
+    embedded source is most of a docs page.  A NUL byte from a source becomes U+FFFD,
+    as CommonMark reads it: a raw NUL would make the page a binary file to git and grep.
     """
+    page = page.replace("\0", "\ufffd")
     out: list[str] = []
     pending = False
     pos, end = 0, len(page)

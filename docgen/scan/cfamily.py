@@ -98,6 +98,16 @@ class Prepared(NamedTuple):
     objc: tuple[ObjcBlock, ...] = ()  # Objective-C blocks blanked (see `cpp_objc`)
 
 
+_LONE_RETURN = re.compile(rb"\r(?!\n)")
+
+
+def lone_returns_as_newlines(data: bytes) -> bytes:
+    """A file whose lines end in a lone CR (classic Mac) read as its decoded text is, and
+    as every other file of the tree: each lone CR a line end.  Byte for byte, so every
+    offset is the original's; the grammar and the line numbers count only LF."""
+    return _LONE_RETURN.sub(b"\n", data) if b"\r" in data else data
+
+
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
     """The dialect and the bytes to parse: `#if 0` branches, Objective-C blocks, attribute
     macros, lone macro lines, null directives, the comments inside directives, `extern
@@ -172,13 +182,16 @@ def error_lines(root: tree_sitter.Node) -> tuple[tuple[int, ...], int]:
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.is_error or node.is_missing:
+        below = [child for child in node.children if child.has_error or child.is_missing]
+        # A node can hold an error that none of its children shows (a token missing at
+        # the end of a `#define`): the error is then the node's own.
+        if node.is_error or node.is_missing or not below:
             count += 1
             if len(lines) < ERROR_LINES_KEPT:
                 lines.add(node.start_point[0] + 1)
             if node.is_missing:
                 continue
-        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+        stack.extend(below)
     return tuple(sorted(lines)), count
 
 
@@ -289,6 +302,8 @@ def in_line_order(
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
+    digest = hashlib.sha256(data).hexdigest()
+    data = lone_returns_as_newlines(data)
     decoded = decode_text(data)
     dialect, blanked, lone, parsed, stubs, taken, objc = prepare(path, data, settings)
     import tree_sitter
@@ -388,7 +403,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         kind="cfamily",
         language=dialect,
         size=len(data),
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=digest,
         line_count=count_lines(decoded.text),
         encoding=decoded.encoding,
         parsed=True,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.atomic import atomic_write
+from docgen.errors import DocgenError
 from docgen.keywords import DefinitionSite, MatchMode
 from docgen.state.page_stamps import as_left
 from docgen.state.readers import RELATIONS, RELATIONS_KEY, KeptRows, database_file
@@ -359,15 +360,33 @@ def open_state(out: Path) -> Iterator[State]:
     path = state_dir / STATE_FILE
     try:
         conn = _connect(path)
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as exc:
+        if _no_room(exc):
+            raise no_room(out, exc) from None
         # A corrupt or foreign state file: start afresh rather than trust it.
         path.unlink(missing_ok=True)
         conn = _connect(path)
     try:
         with conn:
             yield State(conn)
+    except sqlite3.DatabaseError as exc:
+        if _no_room(exc):  # not damage: the state is kept as it was before the block
+            raise no_room(out, exc) from None
+        raise
     finally:
         conn.close()
+
+
+class NoRoom(DocgenError):
+    """The disk that holds the output folder is full: one line, and the state is kept."""
+
+
+def no_room(out: Path, exc: BaseException) -> NoRoom:
+    return NoRoom(f"no space left on the device of {out} ({exc}); free some and run again")
+
+
+def _no_room(exc: sqlite3.DatabaseError) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "disk is full" in str(exc)
 
 
 @contextlib.contextmanager
