@@ -312,6 +312,7 @@ def discover_sources(options: BuildOptions) -> Discovery:
         exclude_dirs=[options.out, site_folder(options.out)],
         include=options.include,
         exclude=options.exclude,
+        committed_only=options.committed_only,
     )
 
 

@@ -266,8 +266,10 @@ def clean_command(repo: str, out: str | None, config_file: str | None, quiet: bo
 HOOK_HELP = """Update the pages of changed files, for pre-commit.
 
 Runs an incremental build of the repository in the current folder (settings
-from its pyproject.toml [tool.docgen]): the pages of the changed FILES and the
-pages that depend on them are brought up to date, nothing else.  Like a
+from its pyproject.toml [tool.docgen]) over the files git's index holds, what
+the commit holds (untracked files and files removed with `git rm --cached` are
+not documented): the pages of the changed FILES and the pages that depend on
+them are brought up to date, nothing else.  Like a
 formatter, it exits 1 when it wrote or removed pages, so pre-commit reports
 "files were modified by this hook"; stage them and commit again.
 """
@@ -295,9 +297,16 @@ def hook_command(
     config_file: str | None,
 ) -> BuildReport:
     from docgen.build import build
+    from docgen.git_listing import in_work_tree
     from docgen.options import resolve_options
 
     options = resolve_options(repo, out, jobs, (), config_file)
+    if not in_work_tree(str(options.repo)):
+        raise UsageError(
+            f"{options.repo} is not inside a git work tree: `docgen hook` documents what a "
+            "commit holds; use `docgen build` for a plain folder"
+        )
+    options = dataclasses.replace(options, committed_only=True)
     report = build(options, on_wait=say, early=early)
     for notice in report.notices:
         say(f"warning: {notice}")

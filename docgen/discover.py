@@ -101,12 +101,14 @@ def discover(
     exclude_dirs: Sequence[Path] = (),
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
+    committed_only: bool = False,
 ) -> Discovery:
     """List the files to document under `repo` and the ones skipped, both sorted by path.
 
     `include` and `exclude` are the configuration's gitignore-style patterns: a file
     is documented when it matches an include pattern (or there are none) and no
-    exclude pattern.  Left-out files are never opened.
+    exclude pattern.  Left-out files are never opened.  `committed_only`: in a git
+    work tree, only the files of git's index (see `git_candidates`).
     """
     selected = _selection(include, exclude)
     root = _Root(
@@ -116,7 +118,7 @@ def discover(
         reader=os.getuid() if hasattr(os, "getuid") else -1,
     )
     skipped: list[Skipped] = []
-    listed = git_candidates(root.given)
+    listed = git_candidates(root.given, committed_only)
     used_git = listed is not None
     if listed is None:
         candidates, walk_skipped = _walk_candidates(root)

@@ -35,18 +35,21 @@ def _git(repo: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
         return None
 
 
-def git_candidates(repo: str) -> list[Candidate] | None:
+def git_candidates(repo: str, committed_only: bool = False) -> list[Candidate] | None:
     """git's file list for `repo`, or None when git cannot or should not decide.
 
     A folder that the enclosing work tree ignores is walked instead: git would
-    list nothing there, yet the user asked for exactly that folder.
+    list nothing there, yet the user asked for exactly that folder.  With
+    `committed_only`, the files of git's index alone: what the next commit holds
+    (a pre-commit hook documents that, not the untracked files beside it).
     """
     where = _git(repo, "rev-parse", "--is-inside-work-tree", "--show-prefix")
     if where is None or where.returncode != 0 or not where.stdout.startswith(b"true\n"):
         return None
     if where.stdout != b"true\n\n" and _ignored_by_git(repo):
         return None
-    listed = _git(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
+    others = () if committed_only else ("--others", "--exclude-standard")
+    listed = _git(repo, "ls-files", "-z", "--cached", *others, "--", ".")
     if listed is None or listed.returncode != 0:
         return None
     seen: set[str] = set()
@@ -61,6 +64,12 @@ def git_candidates(repo: str) -> list[Candidate] | None:
         nested = name.endswith("/")
         candidates.append(Candidate(name.rstrip("/") if nested else name, nested_repo=nested))
     return candidates
+
+
+def in_work_tree(repo: str) -> bool:
+    """Whether `repo` is inside a git work tree."""
+    where = _git(repo, "rev-parse", "--is-inside-work-tree")
+    return where is not None and where.returncode == 0 and where.stdout == b"true\n"
 
 
 def _ignored_by_git(repo: str) -> bool:

@@ -8,6 +8,7 @@ and anchors are GitHub-style heading slugs.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterable
@@ -19,12 +20,31 @@ FOLDER_INDEX = "index.md"
 FOLDER_DOC = "doc.md"
 
 
+#: The longest name a file system allows for one folder entry, in bytes.
+NAME_MAX = 255
+#: The most docgen adds to a file's name: its site page, `P_docs.html`.
+LONGEST_SUFFIX = len("_docs.html")
+
+
+def page_stem(source: str) -> str:
+    """What a file's pages are named after: its path, or where its name is too long to
+    take docgen's suffixes within NAME_MAX, the name's first bytes and a digest of the
+    whole name (`averylong…name~1a2b3c4d5e6f`), the same in every build."""
+    folder, _, name = source.rpartition("/")
+    raw = name.encode("utf-8", "surrogateescape")
+    if len(raw) + LONGEST_SUFFIX <= NAME_MAX:
+        return source
+    digest = hashlib.sha256(raw).hexdigest()[:12]
+    kept = raw[: NAME_MAX - LONGEST_SUFFIX - len(digest) - 1].decode("utf-8", "ignore")
+    return f"{folder}/{kept}~{digest}" if folder else f"{kept}~{digest}"
+
+
 def docs_page(source: str) -> str:
-    return source + DOCS_SUFFIX
+    return page_stem(source) + DOCS_SUFFIX
 
 
 def kw_page(source: str) -> str:
-    return source + KW_SUFFIX
+    return page_stem(source) + KW_SUFFIX
 
 
 def folder_of(path: str) -> str:

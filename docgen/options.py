@@ -38,6 +38,7 @@ class BuildOptions:
     cpp_macros: tuple[str, ...] = ()  # more attribute macros to blank, `NAME` or `NAME()`
     shard: tuple[int, int] | None = None  # (I, N): scan only share I of N, render nothing
     cluster: str | None = None  # the Dask scheduler that scans (tcp:// or tls://); None: here
+    committed_only: bool = False  # only the files git's index holds (the pre-commit hook)
 
 
 def resolve_options(

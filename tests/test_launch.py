@@ -199,6 +199,8 @@ def test_other_commands_keep_the_cycle_collector(tmp_path: Path) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
 def test_a_hook_that_wrote_pages_exits_1_still_holding_its_build(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f():\n    pass\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "m.py"], cwd=tmp_path, check=True)
     out = str(tmp_path / "out")
     done = _launched(_ENDING, "hook", "m.py", "--repo", str(tmp_path), "--out", out)
     assert done.stderr.splitlines()[-1] == "False SystemExit 5 1"

@@ -381,3 +381,30 @@ def test_a_source_too_large_to_show_whole_shows_its_first_part_and_its_links_lan
     docs = (site / html_page("big.py_docs.md")).read_text()
     assert '_source/big.py.html#L1"' in docs and '_source/big.py.html#cut"' in docs
     assert check_site(site) == []
+
+
+@pytest.mark.parametrize("length", [246, 248, 250, 255])
+def test_a_name_too_long_for_its_pages_suffixes_gets_pages_all_links_land(
+    tmp_path: Path, docgen_build: BuildFn, length: int
+) -> None:
+    from docgen.linkcheck import check_links
+    from docgen.links import NAME_MAX, docs_page, kw_page, page_stem
+
+    name = "a" * (length - 3) + ".py"
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / name).write_text("def far_away():\n    pass\n")
+    (repo / "pkg" / "uses.py").write_text(f"from pkg.{name[:-3]} import far_away\n")
+    out, site = tmp_path / "out", tmp_path / "site"
+    report = docgen_build(repo, out, 1)
+    assert report.warnings == []
+    stem = page_stem(f"pkg/{name}")
+    assert stem != f"pkg/{name}" and page_stem(f"pkg/{name}") == stem  # the same every time
+    for page in (docs_page(f"pkg/{name}"), kw_page(f"pkg/{name}")):
+        assert (out / page).is_file()
+    assert all(len(p.name.encode()) <= NAME_MAX for p in out.rglob("*"))
+    assert check_links(out, repo) == []
+    publish_site(out, site)
+    assert check_site(site) == []
+    shards = "".join(p.read_text() for p in (site / "_search").glob("*.js"))
+    assert f'"{stem}"]' in shards  # the search leads to the page's own name

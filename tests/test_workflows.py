@@ -183,11 +183,42 @@ def test_hook_shows_the_warnings_of_the_given_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = make_repo(tmp_path / "repo", {"bad.py": "def (:\n", "other.py": "def (:\n"})
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
     monkeypatch.chdir(repo)
     code, output = run("hook", "bad.py", "-j", "1")
     assert code == 1
     assert "warning: bad.py:1:" in output
     assert "other.py" not in output.replace("other.py_", "")
+
+
+def test_hook_documents_what_the_commit_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"kept.py": "def kept():\n    pass\n", "unstaged.py": "def u():\n    pass\n"}
+    repo = make_repo(tmp_path / "repo", files, 'out = "docs/api"\n')
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "first")
+    git(repo, "rm", "-q", "--cached", "unstaged.py")  # still on disk, no longer committed
+    (repo / "untracked.py").write_text("def new():\n    pass\n")
+    monkeypatch.chdir(repo)
+    code, output = run("hook", "kept.py", "-j", "1")
+    assert code == 1, output
+    pages = sorted(p.name for p in (repo / "docs" / "api").glob("*_docs.md"))
+    assert pages == ["kept.py_docs.md", "pyproject.toml_docs.md"]
+    assert "untracked" not in (repo / "docs" / "api" / "index.md").read_text()
+
+
+def test_hook_outside_a_git_work_tree_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"a.py": "def a():\n    pass\n"})
+    monkeypatch.chdir(repo)
+    code, output = run("hook", "a.py", "-j", "1")
+    assert code == 2
+    assert output.count("\n") == 1 and "not inside a git work tree" in output
+    assert not (repo / "docs").exists()
 
 
 def test_templates_from_the_configuration_change_the_pages(tmp_path: Path) -> None:

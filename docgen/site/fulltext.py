@@ -29,35 +29,21 @@ def available() -> bool:
 
 def index_pages(files: SiteFiles, pages: Sequence[str]) -> str | None:
     """Index these pages of the site (their `data-pagefind-body`) into the staging
-    folder's `STAGED_INDEX`; a warning if it failed.
-
-    Pagefind reads pages in the order the file system lists them, which on some
-    (tmpfs) is the order they were written, so that the index would differ with the
-    number of processes that wrote them: it reads links to them (copies where links
-    cannot be made) made in path order, in the staging folder.  It runs as a child
-    that the kernel ends when docgen ends, however docgen ends."""
-    tree = files.tree
-    staged_pages = f"{STAGING}/{STAGED_PAGES}"
-    for page in sorted(pages):
-        try:
-            tree.link(page, f"{staged_pages}/{page}")
-        except OSError:
-            data = tree.read(page)
-            if data is not None:
-                tree.write(f"{staged_pages}/{page}", data)
+    folder's `STAGED_INDEX`; a warning if it failed.  The pages go to Pagefind one by
+    one in path order (see `fulltext_index`), so the index is the same on every file
+    system; it runs as a child that the kernel ends when docgen ends, however docgen
+    ends."""
     command = [
         sys.executable,
         "-m",
-        "pagefind",
-        "--site",
-        str(files.site / staged_pages),
-        "--output-path",
+        "docgen.site.fulltext_index",
+        str(files.site),
         str(files.site / STAGING / STAGED_INDEX),
-        "--silent",
     ]
     try:
         done = subprocess.run(
             command,
+            input="".join(page + "\n" for page in sorted(pages)),
             capture_output=True,
             text=True,
             timeout=3600,
@@ -66,17 +52,14 @@ def index_pages(files: SiteFiles, pages: Sequence[str]) -> str | None:
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"full-text search not built: {exc}"
-    finally:
-        for rel in list(tree.files(staged_pages)):
-            tree.unlink(rel)
     if done.returncode != 0:
         last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no message"]
         return f"full-text search not built: pagefind exited {done.returncode}: {last[0]}"
     return None
 
 
-#: the staging folder's folders: the pages linked in path order, and the new index
-STAGED_PAGES, STAGED_INDEX = "pages", "fulltext"
+#: the staging folder's folder for the new index
+STAGED_INDEX = "fulltext"
 
 
 def _end_with_parent() -> None:

@@ -23,7 +23,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
 from docgen.linkcheck import SCHEME, heading_text
-from docgen.links import Slugger, href
+from docgen.links import Slugger, href, page_stem
 from docgen.site import SOURCE_FOLDER
 
 #: The only raw HTML a page may carry: what docgen's own templates write.
@@ -103,7 +103,7 @@ def html_page(markdown_page: str) -> str:
 
 def source_page(repo_path: str) -> str:
     """The site path of a repository file's source view."""
-    return f"{SOURCE_FOLDER}/{repo_path}.html"
+    return f"{SOURCE_FOLDER}/{page_stem(repo_path)}.html"
 
 
 class _SiteRenderer(RendererHTML):

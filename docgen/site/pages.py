@@ -12,7 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from docgen import __version__
-from docgen.links import DOCS_SUFFIX, href
+from docgen.links import docs_page, href
 from docgen.render.keyword_views import KEYWORDS_PAGE
 from docgen.site import STATIC_FOLDER, fulltext
 from docgen.site.html import (
@@ -101,7 +101,7 @@ class PageMaker:
 
     def source(self, repo: Path, path: str) -> str:
         view = source_view(repo / path)
-        docs = _relative(source_page(path), html_page(path + DOCS_SUFFIX))
+        docs = _relative(source_page(path), html_page(docs_page(path)))
         body = Markup(
             f"<h1>Source: <code>{Markup.escape(path)}</code></h1>\n"
             f'<p><a href="{Markup.escape(docs)}">Documentation page</a></p>\n'

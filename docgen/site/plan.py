@@ -17,7 +17,7 @@ import jinja2
 from docgen import __version__
 from docgen.errors import DocgenError
 from docgen.keywords import DefinitionSite
-from docgen.links import DOCS_SUFFIX, KW_SUFFIX
+from docgen.links import docs_page, kw_page
 from docgen.nofollow import Tree
 from docgen.render.environment import make_environment
 from docgen.site import SEARCH_FOLDER, STATIC_FOLDER, fulltext
@@ -79,17 +79,15 @@ def plan_site(
         sites = state.all_sites()
         hashed = state.content_digests()  # the build hashed every source already
     repo = Path(os.path.normpath(out / source_root))
-    sources = frozenset(
-        page.removesuffix(DOCS_SUFFIX) for page in manifest if page.endswith(DOCS_SUFFIX)
-    )
+    sources = frozenset(path for path in hashed if docs_page(path) in manifest)
     made_from: dict[str, str] = {}
     work: dict[str, Callable[[], str]] = {}
     shown = _lines_shown(repo, sources)
+    cut = {page: n for path, n in shown.items() for page in (docs_page(path), kw_page(path))}
     context = PageMaker(environment, project, source_root, sources, with_fulltext, shown)
     for page, digest in sorted(manifest.items()):
         target = html_page(page)
-        of = shown.get(page.removesuffix(DOCS_SUFFIX).removesuffix(KW_SUFFIX))
-        made_from[target] = _digest(layout_key, "page", page, digest, str(of))
+        made_from[target] = _digest(layout_key, "page", page, digest, str(cut.get(page)))
         work[target] = partial(context.page, out, page)
     indexed = tuple(sorted(made_from))
     if with_fulltext:
@@ -113,7 +111,7 @@ def plan_site(
 def _lines_shown(repo: Path, sources: frozenset[str]) -> dict[str, int]:
     """How many lines the view of each source too large to show whole shows (a link to
     a later line leads to the view's note instead)."""
-    shown = {}
+    shown: dict[str, int] = {}
     for path in sorted(sources):
         try:
             large = os.stat(repo / path).st_size > VIEW_LIMIT

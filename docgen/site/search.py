@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from docgen.keywords import DefinitionSite
+from docgen.links import page_stem
 from docgen.site import SEARCH_FOLDER
 
 #: A shard may not be larger than this; the build warns about one it cannot cut.
@@ -64,7 +65,7 @@ class _Row:
     """One site: the tokens that find it (as keys), its entry in a shard, its size there."""
 
     tokens: tuple[str, ...]
-    entry: tuple[str, str, str, str, str]
+    entry: tuple[str, ...]  # name, kind, qualname, path, anchor (, page stem if not path)
     size: int
     order: int  # its place among all entries, which are sorted
 
@@ -79,7 +80,10 @@ class SearchIndex:
 
 def search_index(sites: Iterable[DefinitionSite]) -> SearchIndex:
     """The manifest and every shard, deterministic for the same sites."""
-    entries = sorted({(s.name, s.kind, s.qualname, s.path, s.anchor) for s in sites})
+    entries = sorted(
+        (*site, stem) if (stem := page_stem(site[3])) != site[3] else site
+        for site in {(s.name, s.kind, s.qualname, s.path, s.anchor) for s in sites}
+    )
     rows = [
         _Row(
             tuple(sorted({key_of(t, len(t)) for t in tokens(e[0], e[2])})),

@@ -54,7 +54,7 @@
     return r * 2 + (entry[1] === "import" ? 1 : 0);  /* definitions before mentions */
   }
   function href(entry) {
-    var path = entry[3].split("/").map(encodeURIComponent).join("/");
+    var path = (entry[5] || entry[3]).split("/").map(encodeURIComponent).join("/");  /* a long name's page stem */
     return root + "/" + path + "_docs.html" + (entry[4] ? "#" + encodeURIComponent(entry[4]) : "");
   }
   function render(q) {
