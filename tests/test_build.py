@@ -315,7 +315,7 @@ def test_pages_get_the_mode_the_umask_gives_new_files(
     assert modes == {oct(mode)}
 
 
-def test_a_file_whose_page_name_would_be_too_long_does_not_stop_the_build(
+def test_a_file_whose_page_name_would_be_too_long_gets_shortened_pages(
     tmp_path: Path, docgen_build: BuildFn, read_pages: PagesFn
 ) -> None:
     repo = tmp_path / "repo"
@@ -327,8 +327,11 @@ def test_a_file_whose_page_name_would_be_too_long_does_not_stop_the_build(
         pytest.skip("this file system does not take 254-byte names")
     (repo / "ok.py").write_text("y = 2\n")
     report = docgen_build(repo)
-    assert docs_page("ok.py") in read_pages(repo / "docs" / "generated")
-    assert any(long_name in str(w) for w in report.warnings)
+    pages = read_pages(repo / "docs" / "generated")
+    assert docs_page("ok.py") in pages
+    assert docs_page(long_name) in pages and docs_page(long_name) != long_name + "_docs.md"
+    assert f'source: "{long_name}"' in pages[docs_page(long_name)].decode()
+    assert report.warnings == []
 
 
 # --- awkward inputs ---------------------------------------------------------------
