@@ -66,8 +66,8 @@ class _Service:
 
 def index_in_order(binary: str, output: Path, pages: Sequence[str]) -> None:
     """Index `pages` (relative to the current folder, the site's root) in the order
-    given, each at the URL Pagefind's command gives it, and write the index to
-    `output`."""
+    given, each at the URL Pagefind's command gives it, and write the index's files
+    into `output`."""
     service = _Service(binary)
     try:
         index = service.ask({"type": "NewIndex", "config": None})["index_id"]
@@ -82,9 +82,17 @@ def index_in_order(binary: str, output: Path, pages: Sequence[str]) -> None:
                     "file_contents": text,
                 }
             )
-        service.ask({"type": "WriteFiles", "index_id": index, "output_path": str(output)})
+        # Asked for, not written by the service: its answer to WriteFiles can come before
+        # all its files are (a few were found empty), and these are written whole.
+        made = service.ask({"type": "GetFiles", "index_id": index})["files"]
     finally:
         service.close()
+    for file in sorted(made, key=lambda f: str(f["path"])):
+        path = Path(str(file["path"]))
+        if path.is_absolute() or ".." in path.parts:
+            raise PagefindFailed(f"pagefind named a file outside its index: {path}")
+        (output / path).parent.mkdir(parents=True, exist_ok=True)
+        (output / path).write_bytes(base64.b64decode(file["content"]))
 
 
 def main(argv: Sequence[str]) -> int:
