@@ -74,8 +74,8 @@ def _lines(rows: Iterable[FactsRow]) -> Iterator[str]:
 
 #: An archive whose text inflates past this many bytes is refused: a gzip bomb would
 #: otherwise fill memory (the facts of the whole torch/ tree of the 2.13 wheel are
-#: about 0.2 GB of text).
-MAX_UNPACKED_BYTES = 2 * 1024**3
+#: 70 MB of text).
+MAX_UNPACKED_BYTES = 1024**3
 
 
 class ArchiveRows(NamedTuple):
@@ -88,9 +88,11 @@ class ArchiveRows(NamedTuple):
 def read_archive(source: Path, limit: int = MAX_UNPACKED_BYTES) -> ArchiveRows:
     """Every row of one archive, checked; ArchiveRefused (one line saying why) otherwise.
     The archive is read as a stream, never inflated whole: its text may not pass
-    `limit` bytes, nor its JSON nest deeper than the interpreter recurses."""
+    `limit` bytes, nor its JSON nest deeper than the interpreter recurses.  Of the
+    rows that claim one path only the one `merge_rows` would keep is held (and its
+    facts decoded), so an archive of one row repeated costs no memory."""
     digest = hashlib.sha256()
-    rows: list[FactsRow] = []
+    best: dict[str, FactsRow] = {}
     outside = 0
     header: object = None
     previous: str | None = None  # the last line read: the footer, once the stream ends
@@ -103,18 +105,24 @@ def read_archive(source: Path, limit: int = MAX_UNPACKED_BYTES) -> ArchiveRows:
         if previous is not None:
             digest.update(previous.encode("utf-8") + b"\n")
             count += 1
-            row = _checked(source, number - 1, previous)
+            row = _fields(source, number - 1, previous)
             if _outside(row.path):
                 outside += 1
-            else:
-                rows.append(row)
+            elif _better(row, best.get(row.path)):
+                best[row.path] = _checked(source, number - 1, row)
         previous = line
     if header is None:
         raise ArchiveRefused(f"{source}: not a docgen facts archive")
     footer = None if previous is None else _json(previous)
     if not isinstance(footer, dict) or footer != {"rows": count, "sha256": digest.hexdigest()}:
         raise ArchiveRefused(f"{source}: damaged or truncated (its rows do not match its footer)")
-    return ArchiveRows(rows, outside)
+    return ArchiveRows([best[path] for path in sorted(best)], outside)
+
+
+def _better(row: FactsRow, held: FactsRow | None) -> bool:
+    """Whether `row` wins over the row held for its path (the one rule of `merge_rows`,
+    the same whatever the order the rows come in)."""
+    return held is None or (row.key, row.sha256, row.facts) > (held.key, held.sha256, held.facts)
 
 
 def _text_lines(source: Path, limit: int) -> Iterator[str]:
@@ -167,12 +175,22 @@ def _outside(path: str) -> bool:
     )
 
 
-def _checked(source: Path, number: int, line: str) -> FactsRow:
+def _fields(source: Path, number: int, line: str) -> FactsRow:
+    """A row's four strings; its facts are decoded by `_checked`."""
     try:
-        fields = json.loads(line)
-        row = FactsRow(*fields)
-        if not all(isinstance(value, str) for value in row):
-            raise TypeError("not four strings")
+        row = FactsRow(*json.loads(line))
+    except RecursionError as exc:
+        raise ArchiveRefused(f"{source}:{number}: refused: nested deeper than facts are") from exc
+    except (ValueError, TypeError) as exc:
+        raise ArchiveRefused(f"{source}:{number}: damaged row ({exc})") from exc
+    if not all(isinstance(value, str) for value in row):
+        raise ArchiveRefused(f"{source}:{number}: damaged row (not four strings)")
+    return row
+
+
+def _checked(source: Path, number: int, row: FactsRow) -> FactsRow:
+    """`row`, when its facts decode and are of its own file."""
+    try:
         scanned = loads(ScannedFile, row.facts)
     except RecursionError as exc:
         raise ArchiveRefused(f"{source}:{number}: refused: nested deeper than facts are") from exc
@@ -195,8 +213,7 @@ def merge_rows(conn: sqlite3.Connection, rows: Iterable[FactsRow]) -> int:
     }
     changed: dict[str, FactsRow] = {}
     for row in rows:
-        held = best.get(row.path)
-        if held is None or (row.key, row.sha256, row.facts) > (held.key, held.sha256, held.facts):
+        if _better(row, best.get(row.path)):
             best[row.path] = changed[row.path] = row
     conn.executemany(
         "INSERT OR REPLACE INTO files (path, stamp, sha256, key, facts, digest)"
