@@ -17,6 +17,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from docgen.atomic import publish
 from docgen.errors import DocgenError
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -163,21 +164,8 @@ class Tree:
         assert fd is not None
         self._refuse_link(fd, name, rel)
         temp = f".{name[:40]}.{os.getpid()}.tmp"
-        out = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode, dir_fd=fd)
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(out, view) :]
-                written = os.fstat(out)
-            finally:
-                os.close(out)
-            os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=fd)
-            raise
-        return written
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+        return publish(os.open(temp, flags, mode, dir_fd=fd), temp, name, data, fd, fd)
 
     def move_in(self, source: Tree, source_rel: str, rel: str) -> None:
         """Rename file `source_rel` of tree `source` (on the same file system) to `rel`."""
@@ -233,13 +221,17 @@ class Tree:
                 return
             parts.pop()
 
+    def _existing_folder(self, rel: str) -> int | None:
+        """Folder `rel`'s descriptor; None when it is missing or a link is on its way."""
+        try:
+            return self.folder(rel, create=False)
+        except LinkInTheWay:
+            return None
+
     def remove_folder(self, rel: str) -> None:
         """Remove folder `rel` of docgen's own with the files and folders below it; a link
         below it is removed as a name, never followed."""
-        try:
-            fd = self.folder(rel, create=False)
-        except LinkInTheWay:
-            return
+        fd = self._existing_folder(rel)
         if fd is None:
             return
         for name in os.listdir(fd):
@@ -262,10 +254,7 @@ class Tree:
     def files(self, rel: str = "") -> Iterator[str]:
         """Every regular file below folder `rel`, relative to the root, in path order;
         links are neither listed nor followed."""
-        try:
-            fd = self.folder(rel, create=False)
-        except LinkInTheWay:
-            return
+        fd = self._existing_folder(rel)
         if fd is None:
             return
         prefix = f"{rel}/" if rel not in ("", ".") else ""

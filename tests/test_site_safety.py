@@ -43,13 +43,20 @@ def all_files(folder: Path) -> dict[str, bytes]:
     }
 
 
+def outside_folder(tmp_path: Path, files: dict[str, str] | None = None) -> Path:
+    """A folder outside every folder docgen writes, holding `files`."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name, text in (files or {}).items():
+        (outside / name).write_text(text)
+    return outside
+
+
 def test_a_link_at_the_search_folder_is_refused_and_nothing_outside_changes(
     sample: SampleFn, tmp_path: Path
 ) -> None:
     repo = sample("torchlike")
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "main.js").write_text("x\n")
+    outside = outside_folder(tmp_path, {"main.js": "x\n"})
     site = repo / "docs" / "generated-site"
     site.mkdir(parents=True)
     (site / "_search").symlink_to(outside)
@@ -64,9 +71,7 @@ def test_a_link_at_any_folder_the_site_writes_is_refused(
     sample: SampleFn, tmp_path: Path, folder: str
 ) -> None:
     repo = sample("torchlike")
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "keep.txt").write_text("mine\n")
+    outside = outside_folder(tmp_path, {"keep.txt": "mine\n"})
     site = tmp_path / "site"
     site.mkdir()
     (site / folder).symlink_to(outside)
@@ -78,8 +83,7 @@ def test_a_link_at_any_folder_the_site_writes_is_refused(
 
 def test_a_link_inside_the_output_folder_stops_the_build(sample: SampleFn, tmp_path: Path) -> None:
     repo = sample("torchlike")
-    outside = tmp_path / "outside"
-    outside.mkdir()
+    outside = outside_folder(tmp_path)
     out = repo / "docs" / "generated"
     out.mkdir(parents=True)
     (out / "minitorch").symlink_to(outside)
@@ -93,8 +97,7 @@ def test_a_link_on_the_way_to_the_output_folder_is_refused(
     sample: SampleFn, tmp_path: Path
 ) -> None:
     repo = sample("torchlike")
-    outside = tmp_path / "outside"
-    outside.mkdir()
+    outside = outside_folder(tmp_path)
     (repo / "docs" / "generated").symlink_to(outside)
     for args in (["build", str(repo)], ["build", str(repo), "--out", str(repo / "docs/generated")]):
         status, output = invoke(*args, "-q")
