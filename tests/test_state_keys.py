@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 
@@ -48,3 +53,77 @@ def test_facts_key_follows_libcst(monkeypatch: pytest.MonkeyPatch) -> None:
         assert keys.facts_key() != before
     finally:
         keys.facts_key.cache_clear()
+
+
+def _key_of(package: Path) -> str:
+    """The facts key of a copy of docgen's package, computed by that copy (`-S`: no
+    `.pth` file, so an editable install's finder cannot bring in the checkout)."""
+    path = os.pathsep.join([str(package.parent), sysconfig.get_paths()["purelib"]])
+    code = "from docgen.state.keys import facts_key; print(facts_key())"
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        env={**os.environ, "PYTHONPATH": path},
+        cwd=package.parent,  # `-c` puts the current folder first on the path
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_the_facts_key_covers_every_module_but_the_renderers(tmp_path: Path) -> None:
+    """Not a list of modules: the suite finder (`suite.py`, `pytest_ids.py`), whose output
+    is cached with the facts, was once left out of such a list, so an incremental build
+    kept the old test lists that a clean build changed."""
+    original = Path(keys.__file__).resolve().parents[1]
+    copy = tmp_path / "pkg" / "docgen"
+    shutil.copytree(original, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    base = _key_of(copy)
+    assert base == keys.facts_key()
+    touched = ["suite.py", "pytest_ids.py", "analyze.py", "scan/python.py", "facts.py"]
+    (copy / "a_new_module.py").write_text("X = 1\n")
+    assert _key_of(copy) != base  # a module added counts at once
+    (copy / "a_new_module.py").unlink()
+    for name in touched:
+        text = (copy / name).read_text()
+        (copy / name).write_text(text + "\n# changed\n")
+        assert _key_of(copy) != base, name
+        (copy / name).write_text(text)
+    for name in ("render/file_views.py", "site/publish.py"):
+        text = (copy / name).read_text()
+        (copy / name).write_text(text + "\n# changed\n")
+        assert _key_of(copy) == base, name  # pages again, no scan
+        (copy / name).write_text(text)
+
+
+def test_a_build_after_the_suite_finder_changed_scans_again(tmp_path: Path) -> None:
+    """The regression itself: with `suite.py` changed, the next build of the sample
+    takes none of its facts from the cache."""
+    from conftest import copy_sample
+
+    original = Path(keys.__file__).resolve().parents[1]
+    copy = tmp_path / "pkg" / "docgen"
+    shutil.copytree(original, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    templates = original.parent / "templates"
+    if not (copy / "templates").exists() and templates.is_dir():
+        shutil.copytree(templates, copy.parent / "templates")
+    repo = copy_sample("torchlike", tmp_path)
+    path = os.pathsep.join([str(copy.parent), sysconfig.get_paths()["purelib"]])
+
+    def build() -> str:
+        done = subprocess.run(
+            [sys.executable, "-S", "-m", "docgen", "build", str(repo), "-j", "1"],
+            env={**os.environ, "PYTHONPATH": path},
+            cwd=copy.parent,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stderr.strip().splitlines()[-1]
+
+    first = build()
+    assert "(0 scanned" not in first
+    assert "(0 scanned" in build()  # nothing changed: everything from the cache
+    suite = copy / "suite.py"
+    suite.write_text(suite.read_text() + "\n# what it finds may differ now\n")
+    assert build().split("(")[1].split(",")[0] == first.split("(")[1].split(",")[0]
