@@ -104,9 +104,14 @@ def check(
 
 
 def _stale_site(options: BuildOptions) -> list[str]:
-    """The files of the site last published from OUT that a publish would change."""
+    """The files of the site last published from OUT that a publish would change; none
+    at once when it was published whole from the pages in place."""
+    from docgen.site import published_whole
+
     with read_state(options.out) as state:
-        site = None if state is None else state.meta("site")
+        if state is None or published_whole(state):
+            return []
+        site = state.meta("site")
     if not site or not Path(site).is_dir():
         return []
     from docgen.site.publish import stale_site

@@ -9,6 +9,10 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from docgen.state import State
 
 #: The source views, one HTML page per source file.
 SOURCE_FOLDER = "_source"
@@ -20,6 +24,16 @@ SEARCH_FOLDER = "_search"
 FULLTEXT_FOLDER = "_pagefind"
 #: Folders that only docgen writes into a site.
 OWN_FOLDERS = (STATIC_FOLDER, SEARCH_FOLDER, FULLTEXT_FOLDER)
+#: meta key: the build inputs of the pages the site in place was published from, set
+#: once a publish has finished ("" while one runs)
+SITE_INPUTS = "site_inputs"
+
+
+def published_whole(state: State) -> bool:
+    """Whether the site last published from this state was published whole from the
+    pages in place now: then `docgen check` need not plan it to know it is current."""
+    inputs = state.meta("inputs")
+    return bool(inputs) and state.meta(SITE_INPUTS) == inputs
 
 
 def remove_own_files(folder: Path) -> None:

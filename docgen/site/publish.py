@@ -20,7 +20,7 @@ import jinja2
 from docgen.errors import DocgenError
 from docgen.nofollow import Tree
 from docgen.parallel_render import render_all
-from docgen.site import FULLTEXT_FOLDER, fulltext
+from docgen.site import FULLTEXT_FOLDER, SITE_INPUTS, fulltext
 from docgen.site.files import STAGING, SiteFiles, Staged, sha_of, staged_files
 from docgen.site.plan import (
     FULLTEXT_MARK,
@@ -54,6 +54,8 @@ def publish_site(
     with read_state(out) as state:
         records = {} if state is None else state.site_files()
     plan = plan_site(out, site, records, templates)
+    with open_state(out) as state:
+        state.set_meta(SITE_INPUTS, "")  # until this publish has finished
     files = SiteFiles(site, records)
     try:
         files.check_folders()
@@ -63,6 +65,8 @@ def publish_site(
         files.sweep()
     finally:
         files.close()
+    with open_state(out) as state:
+        state.set_meta(SITE_INPUTS, state.meta("inputs") or "")
     report.kept = sorted(set(files.kept))
     report.warnings = plan.warnings + report.warnings
     return report
