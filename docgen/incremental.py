@@ -10,12 +10,12 @@ so skipping it cannot make an incremental build differ from a clean one.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from docgen.cfamily_relations import CFileSummary, summary_of
+from docgen.digests import parts_digest
 from docgen.index import RepoIndex
 from docgen.links import folder_of
 from docgen.render.api_views import api_inputs
@@ -23,18 +23,6 @@ from docgen.render.markdown_links import link_state_key
 
 if TYPE_CHECKING:
     from docgen.render.lookup import RepoLookup
-
-
-def _digest(parts: Iterable[str]) -> str:
-    """The SHA-256 of each part followed by a NUL byte, hashed as one string: a build
-    digests every page's inputs, tens of thousands of parts for a large tree."""
-    items = list(parts)
-    if not items:
-        return _EMPTY
-    return hashlib.sha256(("\0".join(items) + "\0").encode("utf-8", "surrogatepass")).hexdigest()
-
-
-_EMPTY = hashlib.sha256(b"").hexdigest()
 
 
 class PageInputs:
@@ -50,7 +38,7 @@ class PageInputs:
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
-        self._common = _digest([common, *sorted(lookup.packages)])
+        self._common = parts_digest([common, *sorted(lookup.packages)])
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -71,7 +59,7 @@ class PageInputs:
         resolved = [
             f"{t.line}:{t.absolute}:{','.join(t.targets)}" for t in graph.imports.get(path, ())
         ]
-        return _digest(
+        return parts_digest(
             [
                 self._common,
                 "docs",
@@ -115,7 +103,7 @@ class PageInputs:
             found = self._shown[path] = ""
         if found is None:
             parts = self._cfamily(path)
-            found = self._shown[path] = _digest(parts) if parts is not None else ""
+            found = self._shown[path] = parts_digest(parts) if parts is not None else ""
         return found
 
     def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
@@ -170,7 +158,7 @@ class PageInputs:
         every docs page of a folder of thousands of files depends on it."""
         found = self._listings.get(folder)
         if found is None:
-            found = self._listings[folder] = _digest(self._lookup.documented_in(folder))
+            found = self._listings[folder] = parts_digest(self._lookup.documented_in(folder))
         return found
 
     def _import_lines(self, importer: str, target: str) -> str:
@@ -181,11 +169,11 @@ class PageInputs:
         return f"{importer}:{lines}"
 
     def kw(self, path: str) -> str:
-        return _digest([self._common, "kw", self._fact(path)])
+        return parts_digest([self._common, "kw", self._fact(path)])
 
     def folder_index(self, folder: str) -> str:
         entry = self._lookup.folder(folder)
-        return _digest(
+        return parts_digest(
             [
                 self._common,
                 "index",
@@ -199,7 +187,7 @@ class PageInputs:
         entry = self._lookup.folder(folder)
         most = [f"{p}:{n}" for p, n in self._lookup.most_imported(folder)]
         files, modules = api_inputs(self._lookup, folder)  # re-exports can lead out of it
-        return _digest(
+        return parts_digest(
             [
                 self._common,
                 "doc",
@@ -224,7 +212,7 @@ class PageInputs:
         found = self._trees.get(folder)
         if found is None:
             entry = self._lookup.folder(folder)
-            found = _digest(
+            found = parts_digest(
                 [
                     *(self._outline(p) for p in entry.files),
                     *(f"{sub}/{self._tree(sub)}" for sub in entry.subfolders),
@@ -244,4 +232,4 @@ class PageInputs:
     def keyword_page(self, page: str, shown: Callable[[], Sequence[str]]) -> str:
         """A keyword page: what it shows of the index (see `KeywordJob.inputs`), made
         here, so on the core that renders the page."""
-        return _digest([self._common, "keywords", page, *shown()])
+        return parts_digest([self._common, "keywords", page, *shown()])

@@ -7,9 +7,8 @@ import hashlib
 import json
 import os
 import posixpath
-from functools import cache
-from pathlib import Path
 
+from docgen.digests import code_digest
 from docgen.discover import Discovery
 from docgen.options import BuildOptions
 from docgen.state import facts_key
@@ -32,16 +31,10 @@ def source_root(options: BuildOptions) -> str:
     return posixpath.normpath(os.path.relpath(options.repo, options.out).replace(os.sep, "/"))
 
 
-@cache
 def render_code_key() -> str:
     """A digest of docgen's own code (the renderer's included): pages made by other code
-    are made again, even when docgen's version number did not change.  The installed
-    code is fixed for the life of a process, so it is read once."""
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for file in sorted(package.rglob("*.py")):
-        digest.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()
+    are made again, even when docgen's version number did not change."""
+    return code_digest()
 
 
 def common_inputs(options: BuildOptions, project: str) -> str:

@@ -1,7 +1,10 @@
-"""Producing a build's pages: scanning what changed, then rendering what must be.
+"""A build's pages from its index: the plan (every page with the digest of its inputs,
+and which of them an edit can change), then rendering those whose inputs changed, on
+every core, each handed to the writer where it is rendered.  The scan is done before
+(see `docgen.scanning`).
 
-Separate from `docgen.build` so that a build with nothing to do never loads
-the parser or the templates.
+Separate from `docgen.build` so that a build with nothing to do never loads the
+templates.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +22,9 @@ from hypothesis import settings
 
 from docgen.build import BuildReport, build
 from docgen.facts import ScannedFile
+from docgen.keywords import DefinitionSite
 from docgen.options import resolve_options
+from docgen.render.pages import Renderer
 
 #: Property tests run a fixed, bounded set of examples here (the same on every
 #: machine); `DOCGEN_HYPOTHESIS=long` explores freshly and for longer.
@@ -217,3 +219,11 @@ def badinputs_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 def cpplike_built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """cpplike built into `<copy>/docs/generated` with 2 workers; read it, never change it."""
     return _build_sample(tmp_path_factory, "cpplike")
+
+
+def keyword_pages(
+    renderer: Renderer, sites: Sequence[DefinitionSite], **limits: int
+) -> dict[str, str]:
+    """Every page of the repository-wide keyword index: page path -> text, rendered here."""
+    plan = renderer.keyword_plan(sites, **limits)
+    return {job.page: renderer.render_keywords(job.make) for job in plan.jobs}

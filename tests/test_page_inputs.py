@@ -8,7 +8,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.incremental import _digest
+from docgen.digests import parts_digest
 
 
 def streamed(parts: list[str]) -> str:
@@ -21,11 +21,11 @@ def streamed(parts: list[str]) -> str:
 
 @given(st.lists(st.text(st.characters(codec=None)), max_size=6))
 def test_digest_equals_hashing_each_part_then_a_nul(parts: list[str]) -> None:
-    assert _digest(parts) == streamed(parts)
-    assert _digest(iter(parts)) == streamed(parts)
+    assert parts_digest(parts) == streamed(parts)
+    assert parts_digest(iter(parts)) == streamed(parts)
 
 
 def test_part_boundaries_count() -> None:
-    assert _digest(["ab", "c"]) != _digest(["a", "bc"])
-    assert _digest([]) != _digest([""])
-    assert _digest(["\ud800"]) == streamed(["\ud800"])  # a lone surrogate, as file names hold
+    assert parts_digest(["ab", "c"]) != parts_digest(["a", "bc"])
+    assert parts_digest([]) != parts_digest([""])
+    assert parts_digest(["\ud800"]) == streamed(["\ud800"])  # a lone surrogate, as file names hold

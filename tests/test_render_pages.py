@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from conftest import keyword_pages
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -525,7 +526,7 @@ def render_all(
     for folder in index.folders:
         pages[folder_index(folder)] = renderer.folder_index(folder)
         pages[folder_doc(folder)] = renderer.folder_doc(folder)
-    pages.update(renderer.keyword_pages(definition_sites(index)))
+    pages.update(keyword_pages(renderer, definition_sites(index)))
     return pages
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from conftest import keyword_pages
 
 from docgen.facts import (
     Analysis,
@@ -245,7 +246,7 @@ def render_site(index: RepoIndex, sources: dict[str, str], **limits: int) -> dic
     for folder in index.folders:
         pages[folder_index(folder)] = r.folder_index(folder)
         pages[folder_doc(folder)] = r.folder_doc(folder)
-    pages.update(r.keyword_pages(definition_sites(index), **limits))
+    pages.update(keyword_pages(r, definition_sites(index), **limits))
     return pages
 
 
@@ -600,7 +601,7 @@ def test_split_keyword_pages(site: Site) -> None:
     index, sources = site.index, {}
     r = renderer(index, sources)
     sites = definition_sites(index)
-    pages = r.keyword_pages(sites, single_page_limit=3, letter_page_limit=2)
+    pages = keyword_pages(r, sites, single_page_limit=3, letter_page_limit=2)
     assert list(pages) == [
         "keywords.md",
         "keywords-e.md",
@@ -637,7 +638,7 @@ def test_split_keyword_pages(site: Site) -> None:
 
 def test_empty_repository_keyword_page() -> None:
     index = build_index("demo", [])
-    pages = renderer(index, {}).keyword_pages([])
+    pages = keyword_pages(renderer(index, {}), [])
     assert list(pages) == ["keywords.md"]
     assert "No class, function or method definitions were found" in pages["keywords.md"]
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from docgen.facts import Heading
-from docgen.links import Slugger, encode_path, href, page_folder, relative, relative_from
+from docgen.links import Slugger, encode_path, href, page_folder, relative_from
 
 from .views import LineRef, LinkView
 
@@ -30,8 +30,7 @@ class RenderContext:
     max_embed_bytes: int = 1_000_000  # larger sources are not embedded; the page says so
 
 
-#: Kept under these names for the renderer's callers; `docgen.links` holds the logic.
-relative_path = relative
+#: Kept under this name for the renderer's callers; `docgen.links` holds the logic.
 make_href = href
 
 

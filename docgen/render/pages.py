@@ -74,24 +74,6 @@ class Renderer:
         """The repository-wide lists the pages read (also used to digest their inputs)."""
         return self._lookup
 
-    def keyword_pages(
-        self,
-        sites: Sequence[DefinitionSite],
-        *,
-        single_page_limit: int | None = None,
-        letter_page_limit: int | None = None,
-    ) -> dict[str, str]:
-        """The repository-wide keyword index: output-relative page path -> text.
-
-        Always `keywords.md`; over `single_page_limit` distinct names it lists
-        letter pages (`keywords-a.md`, ...), and a letter with more than
-        `letter_page_limit` names is cut into `keywords-a-2.md`, ...
-        """
-        plan = self.keyword_plan(
-            sites, single_page_limit=single_page_limit, letter_page_limit=letter_page_limit
-        )
-        return {job.page: self.render_keywords(job.make) for job in plan.jobs}
-
     def keyword_plan(
         self,
         sites: Sequence[DefinitionSite],
@@ -100,8 +82,10 @@ class Renderer:
         letter_page_limit: int | None = None,
         kept: Mapping[str, Sequence[PartSummary]] | None = None,
     ) -> KeywordPlan:
-        """`keyword_pages` as a plan (see `keywords_view_jobs`): pages whose inputs are
-        unchanged are not rendered, the others are rendered on every core."""
+        """The repository-wide keyword index as a plan (see `keywords_view_jobs`):
+        `keywords.md`, and over `single_page_limit` distinct names letter pages
+        (`keywords-a.md`, ...) cut into parts over `letter_page_limit` names; pages whose
+        inputs are unchanged are not rendered, the others are rendered on every core."""
         return keywords_view_jobs(
             sites,
             self._lookup.line_counts,

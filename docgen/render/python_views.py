@@ -120,14 +120,6 @@ def _positional_bases(definition: Definition) -> list[str]:
     return [b for b in definition.bases if not _is_keyword(b)]
 
 
-def _metaclass(definition: Definition) -> str:
-    for base in definition.bases:
-        key, sep, value = base.partition("=")
-        if sep and key.strip() == "metaclass":
-            return value.strip()
-    return ""
-
-
 def module_as_written(imp: Import) -> str:
     """`a.b`, `.x`, or `.` / `..` for `from . import y`."""
     module = imp.module or ""

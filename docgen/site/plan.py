@@ -4,7 +4,6 @@ to see whether the one in place is stale."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
@@ -15,6 +14,7 @@ from pathlib import Path
 import jinja2
 
 from docgen import __version__
+from docgen.digests import code_digest, file_digest, parts_digest
 from docgen.errors import DocgenError
 from docgen.keywords import DefinitionSite
 from docgen.links import docs_page, kw_page
@@ -31,8 +31,6 @@ from docgen.state import SiteRecord, read_state
 #: the search, the diagram renderer (Mermaid, shipped: no network) and its start, the
 #: full-text search page's script.
 ASSETS = ("search.js", "vendor/mermaid.min.js", "diagrams.js", "fulltext.js")
-#: The code that turns pages into HTML: a change to it makes every page again.
-_SITE_CODE = ("html.py", "sources.py", "fulltext.py", "pages.py", "plan.py")
 
 
 @dataclass
@@ -95,7 +93,7 @@ def plan_site(
         work[fulltext.FULLTEXT_PAGE] = context.fulltext
     for path in sorted(sources):
         target = source_page(path)
-        content = hashed.get(path) or _file_digest(repo / path)
+        content = hashed.get(path) or file_digest(repo / path) or "unreadable"
         made_from[target] = _digest(layout_key, "source", path, content)
         work[target] = partial(context.source, repo, path)
     for name, text in sorted({f"{STATIC_FOLDER}/docgen.css": css, **assets}.items()):
@@ -127,7 +125,7 @@ def _plan_search(
 ) -> None:
     """The search shards: those recorded when the keyword index is still what they were
     made from (the index is cut again only when a shard is missing), else cut anew."""
-    searched = _digest(__version__, *(repr(s) for s in sites), _code_digest("search.py"))
+    searched = _digest(__version__, *(repr(s) for s in sites), code_digest())
     manifest_path = f"{SEARCH_FOLDER}/manifest.js"
     shards = {
         path: record.made_from
@@ -175,28 +173,11 @@ def fulltext_file(record: SiteRecord) -> bool:
 
 
 def _digest(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
-
-
-def _file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:  # in chunks: a large file is never held whole
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-    except OSError:
-        return "unreadable"
-    return digest.hexdigest()
-
-
-def _code_digest(name: str) -> str:
-    return _digest((Path(__file__).parent / name).read_text(encoding="utf-8"))
+    return parts_digest(parts)
 
 
 def _layout_key(environment: jinja2.Environment) -> str:
     """What every site page depends on beyond its own page: the layout's and the
-    style's text, and the code that turns pages into HTML."""
-    parts = [__version__, *(template_text(environment, name) for name in (LAYOUT, STYLE))]
-    here = Path(__file__).parent
-    parts.extend((here / name).read_text(encoding="utf-8") for name in _SITE_CODE)
-    return _digest(*parts)
+    style's text, and docgen's code (the code that turns pages into HTML among it)."""
+    layout = (template_text(environment, name) for name in (LAYOUT, STYLE))
+    return _digest(__version__, *layout, code_digest())

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from docgen import __version__
+from docgen.digests import code_digest
 from docgen.scan.languages import C_FAMILY
 from docgen.scan.settings import ScanSettings
 
@@ -25,17 +26,9 @@ RENDERING_PACKAGES = ("render", "site")
 @cache
 def facts_key() -> str:
     """docgen's version, libcst's, and a digest of the code that may make facts: every
-    module of the installed package but the renderer's (the installed code, fixed for
-    the life of a process: computed once)."""
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(f"{__version__}\0{libcst_version()}".encode())
-    for file in sorted(package.rglob("*.py")):
-        relative = file.relative_to(package)
-        if relative.parts[0] in RENDERING_PACKAGES:
-            continue
-        digest.update(relative.as_posix().encode() + b"\0")
-        digest.update(file.read_bytes())
-    return digest.hexdigest()
+    module of the installed package but the renderer's (computed once a process)."""
+    parts = (__version__, libcst_version(), code_digest(RENDERING_PACKAGES))
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 #: `__version__ = version = '1.9.0'` in the version file libcst's releases ship
