@@ -102,28 +102,42 @@ class Tree:
         opened: list[int] = []
         try:
             for part in parts_of(rel):
-                try:
-                    fd = os.open(part, _DIR_FLAGS, dir_fd=fd)
-                except FileNotFoundError:
-                    if not create:
-                        return None
-                    with contextlib.suppress(FileExistsError):
-                        os.mkdir(part, 0o777, dir_fd=fd)
-                    fd = os.open(part, _DIR_FLAGS, dir_fd=fd)
-                except OSError as exc:
-                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                        raise link_refusal(self.root / rel) from exc
-                    raise
+                below = self._open_below(fd, part, create, rel)
+                if below is None:  # missing, and not to be made
+                    for each in opened:
+                        os.close(each)
+                    return None
+                fd = below
                 opened.append(fd)
-        finally:
-            for extra in opened[:-1]:
-                os.close(extra)
+        except BaseException:
+            for each in opened:
+                os.close(each)
+            raise
+        for each in opened[:-1]:
+            os.close(each)
         if len(self._folders) >= _KEPT_FOLDERS:
             for old in self._folders.values():
                 os.close(old)
             self._folders.clear()
         self._folders[rel] = fd
         return fd
+
+    def _open_below(self, parent: int, part: str, create: bool, rel: str) -> int | None:
+        """Folder `part` of the folder `parent` opens (made first when missing and
+        `create`), never through a link; None when it is missing and not to be made."""
+        for attempt in range(2):
+            try:
+                return os.open(part, _DIR_FLAGS, dir_fd=parent)
+            except FileNotFoundError:
+                if not create or attempt:
+                    return None
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o777, dir_fd=parent)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise link_refusal(self.root / rel) from exc
+                raise
+        return None
 
     def _place(self, rel: str, create: bool) -> tuple[int | None, str]:
         parts = parts_of(rel)
@@ -146,7 +160,10 @@ class Tree:
         if fd is None:
             return None
         try:
-            handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
+            flags = (
+                os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+            )  # a FIFO never blocks
+            handle = os.open(name, flags, dir_fd=fd)
         except OSError:
             return None
         try:

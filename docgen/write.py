@@ -144,8 +144,9 @@ class PageWriter:
     def _write(self, rel: str, data: bytes, inputs: str) -> PageOutcome:
         tree = self._tree
         parts = parts_of(rel)
+        temp_folder = tree.folder(self._temp)  # first: opening another may close a kept one
         folder, name = tree.folder("/".join(parts[:-1])), parts[-1]
-        assert folder is not None
+        assert folder is not None and temp_folder is not None
         digest = hashlib.sha256(data).hexdigest()
         st = tree.lstat(rel)
         if st is not None:
@@ -155,8 +156,6 @@ class PageWriter:
                 return PageOutcome("refused")
             if st.st_size == len(data) and tree.read(rel) == data:
                 return PageOutcome("unchanged", PageRecord(rel, digest, stamp_of(st), inputs))
-        temp_folder = tree.folder(self._temp)
-        assert temp_folder is not None
         self._count += 1
         temp = f"{os.getpid()}-{self._count}.tmp"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW

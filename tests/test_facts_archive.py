@@ -197,3 +197,25 @@ def test_deep_nesting_and_paths_outside_the_repository_are_refused_and_counted(
     assert refusal.startswith(f"docgen: refused {nested}") and "nested deeper" in refusal
     assert f"1 archives, {len(lines) - 1} rows" in summary
     assert "5 rows refused: their paths leave the repository" in summary
+
+
+def test_a_damaged_row_is_refused_whatever_its_place_and_a_repeat_is_read_once(
+    sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
+) -> None:
+    from docgen.state.archive import ArchiveRefused, read_archive
+
+    lines = exported_lines(sample, docgen_build, tmp_path)
+    row = json.loads(lines[1])
+    damaged = json.dumps([row[0], row[1], "0" * len(row[2]), "{}"])  # loses to `row`
+    for order in ([lines[1], damaged], [damaged, lines[1]]):
+        archive = tmp_path / "mixed.json.gz"
+        archive.write_bytes(archive_of([lines[0], *order]))
+        with pytest.raises(ArchiveRefused, match="damaged row"):
+            read_archive(archive)
+    for odd in ('"abcd"', '{"a": 1, "b": 2, "c": 3, "d": 4}'):
+        archive.write_bytes(archive_of([lines[0], odd]))
+        with pytest.raises(ArchiveRefused, match="not a list of four strings"):
+            read_archive(archive)
+    repeated = tmp_path / "repeated.json.gz"
+    repeated.write_bytes(archive_of([lines[0], *[lines[1]] * 500]))
+    assert [r.path for r in read_archive(repeated).rows] == [row[0]]

@@ -336,3 +336,20 @@ def test_commands_that_wait_for_a_build_say_so(
         assert "waiting for another docgen run" in first
         assert child.poll() is None  # still waiting while the lock is held
     assert child.wait() in (0, 1)
+
+
+@pytest.mark.skipif(not fulltext.available(), reason="Pagefind is not installed")
+def test_a_failed_full_text_index_leaves_the_site_to_publish_again(
+    sample: SampleFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = sample("torchlike")
+    out, site = repo / "docs" / "generated", repo / "docs" / "generated-site"
+    run_build(repo, out, 1)
+    monkeypatch.setattr(fulltext, "index_pages", lambda *_: "full-text search not built: test")
+    report = publish_site(out, site)
+    assert report.warnings == ["full-text search not built: test"]
+    monkeypatch.undo()
+    status, output = invoke("check", str(repo))
+    assert status == 1 and "stale: site _pagefind/ (the full-text index)" in output
+    publish_site(out, site)
+    assert invoke("check", str(repo), "-q")[0] == 0

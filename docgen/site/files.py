@@ -12,6 +12,7 @@ any moment leaves records that make the next one redo what it had not finished.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import stat
 from collections.abc import Iterable, Mapping
@@ -47,6 +48,7 @@ class SiteFiles:
 
     site: Path
     records: Mapping[str, SiteRecord]
+    adopting: bool = False  # unrecorded files in docgen's folders are docgen's (a new state)
     tree: Tree = field(init=False)
     kept: list[str] = field(default_factory=list)  # the user's files, left where they are
 
@@ -94,7 +96,7 @@ class SiteFiles:
             return digest if digest in (record.sha256, record.before) else None
         if rel.endswith(".html") and SITE_GENERATOR in data[:_HEAD]:
             return digest  # a page of docgen's whose record was lost with an old state
-        if not self.records and rel.split("/", 1)[0] in OWN_FOLDERS:
+        if self.adopting and rel.split("/", 1)[0] in OWN_FOLDERS:
             return digest  # a state started afresh: docgen's own folders are docgen's
         return None
 
@@ -128,6 +130,9 @@ class SiteFiles:
                 self.kept.append(rel)
             elif digest and self.tree.unlink(rel):
                 removed.append(rel)
+            elif not digest:  # gone already (a kill between two steps): its empty folders too
+                with contextlib.suppress(LinkInTheWay):
+                    self.tree.remove_empty_parents(rel)
         return removed
 
 

@@ -32,6 +32,9 @@ from docgen.site.plan import (
 )
 from docgen.state import SiteRecord, open_state, read_state
 
+#: meta key: "1" while files in docgen's folders of the site are taken as docgen's
+ADOPTING = "site_adopting"
+
 
 @dataclass
 class SiteReport:
@@ -56,17 +59,24 @@ def publish_site(
     plan = plan_site(out, site, records, templates)
     with open_state(out) as state:
         state.set_meta(SITE_INPUTS, "")  # until this publish has finished
-    files = SiteFiles(site, records)
+    with open_state(out) as state:
+        # Files in docgen's folders are taken as docgen's only while no publish into
+        # this site has finished since its records began (a state started afresh).
+        adopting = not records or state.meta(ADOPTING) == "1"
+        state.set_meta(ADOPTING, "1" if adopting else "")
+    files = SiteFiles(site, records, adopting)
     try:
         files.check_folders()
         files.sweep()
         report = _publish_files(out, plan, files, jobs)
-        _publish_fulltext(out, plan, files, report)
+        whole = _publish_fulltext(out, plan, files, report)
         files.sweep()
     finally:
         files.close()
     with open_state(out) as state:
-        state.set_meta(SITE_INPUTS, state.meta("inputs") or "")
+        if whole:  # a full-text index that failed leaves the site to be published again
+            state.set_meta(SITE_INPUTS, state.meta("inputs") or "")
+            state.set_meta(ADOPTING, "")
     report.kept = sorted(set(files.kept))
     report.warnings = plan.warnings + report.warnings
     return report
@@ -129,16 +139,17 @@ def _stage(files: SiteFiles, number: int, target: str, make: Callable[[], str]) 
     return files.stage(number, target, make().encode("utf-8"))
 
 
-def _publish_fulltext(out: Path, plan: SitePlan, files: SiteFiles, report: SiteReport) -> None:
+def _publish_fulltext(out: Path, plan: SitePlan, files: SiteFiles, report: SiteReport) -> bool:
     """The full-text index, made again when the pages it reads changed (or it is gone):
-    Pagefind writes it into the staging folder, and its files go in as the others do."""
+    Pagefind writes it into the staging folder, and its files go in as the others do.
+    Whether the index in place is now the one the pages need."""
     records = files.records
     with read_state(out) as state:
         indexed_from = "" if state is None else state.meta(FULLTEXT_META) or ""
     old = sorted(p for p, r in records.items() if fulltext_file(r))
     entry = f"{FULLTEXT_FOLDER}/pagefind.js"
     if plan.fulltext and indexed_from == plan.fulltext and files.tree.lstat(entry) is not None:
-        return
+        return True
     with open_state(out) as state:
         state.set_meta(FULLTEXT_META, "")  # until the new index is in place
     made: list[str] = []
@@ -146,7 +157,7 @@ def _publish_fulltext(out: Path, plan: SitePlan, files: SiteFiles, report: SiteR
         failed = fulltext.index_pages(files, plan.indexed)
         if failed:
             report.warnings.append(failed)
-            return
+            return False
         made = staged_files(files, fulltext.STAGED_INDEX)
     pending, done = [], []
     for rel in made:
@@ -170,3 +181,4 @@ def _publish_fulltext(out: Path, plan: SitePlan, files: SiteFiles, report: SiteR
         state.record_site_files(done)
         state.forget_site_files(gone)
         state.set_meta(FULLTEXT_META, plan.fulltext)
+    return True

@@ -88,14 +88,16 @@ class ArchiveRows(NamedTuple):
 def read_archive(source: Path, limit: int = MAX_UNPACKED_BYTES) -> ArchiveRows:
     """Every row of one archive, checked; ArchiveRefused (one line saying why) otherwise.
     The archive is read as a stream, never inflated whole: its text may not pass
-    `limit` bytes, nor its JSON nest deeper than the interpreter recurses.  Of the
-    rows that claim one path only the one `merge_rows` would keep is held (and its
-    facts decoded), so an archive of one row repeated costs no memory."""
+    `limit` bytes, nor its JSON nest deeper than the interpreter recurses.  Every row
+    is checked (a row repeated right after itself once), and of the rows that claim
+    one path only the one `merge_rows` would keep is held: an archive of one row
+    repeated costs neither memory nor time."""
     digest = hashlib.sha256()
     best: dict[str, FactsRow] = {}
     outside = 0
     header: object = None
     previous: str | None = None  # the last line read: the footer, once the stream ends
+    checked_last: str | None = None  # the last row checked
     count = 0
     for number, line in enumerate(_text_lines(source, limit), start=1):
         if number == 1:
@@ -108,8 +110,12 @@ def read_archive(source: Path, limit: int = MAX_UNPACKED_BYTES) -> ArchiveRows:
             row = _fields(source, number - 1, previous)
             if _outside(row.path):
                 outside += 1
-            elif _better(row, best.get(row.path)):
-                best[row.path] = _checked(source, number - 1, row)
+            else:
+                if previous != checked_last:  # each row is checked; a repeat only once
+                    _checked(source, number - 1, row)
+                    checked_last = previous
+                if _better(row, best.get(row.path)):
+                    best[row.path] = row
         previous = line
     if header is None:
         raise ArchiveRefused(f"{source}: not a docgen facts archive")
@@ -178,14 +184,16 @@ def _outside(path: str) -> bool:
 def _fields(source: Path, number: int, line: str) -> FactsRow:
     """A row's four strings; its facts are decoded by `_checked`."""
     try:
-        row = FactsRow(*json.loads(line))
+        fields = json.loads(line)
     except RecursionError as exc:
         raise ArchiveRefused(f"{source}:{number}: refused: nested deeper than facts are") from exc
-    except (ValueError, TypeError) as exc:
+    except ValueError as exc:
         raise ArchiveRefused(f"{source}:{number}: damaged row ({exc})") from exc
-    if not all(isinstance(value, str) for value in row):
+    if not (isinstance(fields, list) and len(fields) == 4):
+        raise ArchiveRefused(f"{source}:{number}: damaged row (not a list of four strings)")
+    if not all(isinstance(value, str) for value in fields):
         raise ArchiveRefused(f"{source}:{number}: damaged row (not four strings)")
-    return row
+    return FactsRow(*fields)
 
 
 def _checked(source: Path, number: int, row: FactsRow) -> FactsRow:
