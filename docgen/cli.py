@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 from docgen import __version__
 from docgen.cli_facts import facts_group
+from docgen.cli_hook import hook_command
 from docgen.cli_inspect import check_command, check_links_command, find
 from docgen.cli_options import (
     CONFIG_OPTION,
@@ -30,6 +31,7 @@ from docgen.cli_options import (
     SITE_OPTION,
     TEMPLATES_OPTION,
     out_option,
+    say,
 )
 from docgen.errors import DocgenError, UsageError
 from docgen.interrupts import caused_by_interrupt
@@ -230,6 +232,7 @@ def publish(options: BuildOptions, site: Path, quiet: bool) -> None:
 
 
 cli.add_command(facts_group)
+cli.add_command(hook_command)
 cli.add_command(check_command)
 cli.add_command(find)
 cli.add_command(check_links_command)
@@ -263,73 +266,6 @@ def clean_command(repo: str, out: str | None, config_file: str | None, quiet: bo
         )
 
 
-HOOK_HELP = """Update the pages of changed files, for pre-commit.
-
-Runs an incremental build of the repository in the current folder (settings
-from its pyproject.toml [tool.docgen]) over the files git's index holds, what
-the commit holds (untracked files and files removed with `git rm --cached` are
-not documented): the pages of the changed FILES and the pages that depend on
-them are brought up to date, nothing else.  Like a
-formatter, it exits 1 when it wrote or removed pages, so pre-commit reports
-"files were modified by this hook"; stage them and commit again.
-"""
-
-
-@cli.command(name="hook", help=HOOK_HELP)
-@click.argument("files", nargs=-1, type=click.Path(path_type=str))
-@click.option(
-    "--repo",
-    type=click.Path(path_type=str),
-    default=".",
-    show_default=True,
-    help="The repository (pre-commit runs hooks from its root).",
-)
-@out_option("As for build.")
-@click.option("-j", "--jobs", type=int, default=None, help="As for build.")
-@CONFIG_OPTION
-@click.pass_obj
-def hook_command(
-    early: StartedProcess | None,
-    files: tuple[str, ...],
-    repo: str,
-    out: str | None,
-    jobs: int | None,
-    config_file: str | None,
-) -> BuildReport:
-    from docgen.build import build
-    from docgen.git_listing import in_work_tree
-    from docgen.options import resolve_options
-
-    options = resolve_options(repo, out, jobs, (), config_file)
-    if not in_work_tree(str(options.repo)):
-        raise UsageError(
-            f"{options.repo} is not inside a git work tree: `docgen hook` documents what a "
-            "commit holds; use `docgen build` for a plain folder"
-        )
-    options = dataclasses.replace(options, committed_only=True)
-    report = build(options, on_wait=say, early=early)
-    for notice in report.notices:
-        say(f"warning: {notice}")
-    changed = sorted(report.written) + sorted(report.pruned)
-    given = {Path(f).as_posix().removeprefix("./") for f in files}
-    for warning in report.warnings:
-        if warning.path in given:
-            click.echo(f"warning: {warning}", err=True)
-    if not changed:
-        return report  # see `main`
-    shown = os.path.relpath(options.out)
-    for page in report.written:
-        click.echo(f"docgen: wrote {shown}/{page}", err=True)
-    for page in report.pruned:
-        click.echo(f"docgen: removed {shown}/{page}", err=True)
-    click.echo(
-        f"docgen: {len(report.written)} pages written, {len(report.pruned)} removed; "
-        "stage them and commit again",
-        err=True,
-    )
-    sys.exit(1)
-
-
 @contextmanager
 def progress_bar(quiet: bool) -> Iterator[Callable[[int], Progress] | None]:
     """A progress bar on a terminal, nothing when piped or quiet."""
@@ -346,10 +282,6 @@ def progress_bar(quiet: bool) -> Iterator[Callable[[int], Progress] | None]:
             return bar.update
 
         yield start
-
-
-def say(message: str) -> None:
-    click.echo(f"docgen: {message}", err=True)
 
 
 def print_report(report: BuildReport, out: object, quiet: bool, verbose: bool) -> None:

@@ -9,7 +9,7 @@ from typing import get_args
 
 import click
 
-from docgen.cli_options import CONFIG_OPTION, out_option
+from docgen.cli_options import CONFIG_OPTION, out_option, say
 from docgen.errors import UsageError
 from docgen.keywords import MatchMode
 from docgen.kinds import CKind
@@ -38,7 +38,7 @@ def check_command(
     from docgen.options import resolve_options
 
     options = resolve_options(repo, out, jobs, templates, config_file)
-    report = check(options, on_wait=None if quiet else _say)
+    report = check(options, on_wait=None if quiet else say)
     if not quiet:
         for difference in report.differences:
             click.echo(str(difference))
@@ -49,10 +49,6 @@ def check_command(
         click.echo(f"docgen: {report.pages} pages, {state}{site}; {report.seconds:.1f}s", err=True)
     if report.differences or report.site:
         sys.exit(1)
-
-
-def _say(message: str) -> None:
-    click.echo(f"docgen: {message}", err=True)
 
 
 #: every kind an entry of the keyword index can have (C-family namespaces are not in it;

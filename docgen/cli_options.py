@@ -57,3 +57,7 @@ CONFIG_OPTION = click.option(
     default=None,
     help="A TOML file with docgen's settings (default: REPO/pyproject.toml [tool.docgen]).",
 )
+
+
+def say(message: str) -> None:
+    click.echo(f"docgen: {message}", err=True)

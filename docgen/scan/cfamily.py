@@ -48,7 +48,7 @@ from docgen.scan.cpp_macros_in_use import macros_in_use
 from docgen.scan.cpp_objc import ObjcBlock, objective_c_blanked
 from docgen.scan.cpp_stub_lines import stub_lines_blanked, stub_registrations
 from docgen.scan.cpp_test_cases import case_heads_blanked
-from docgen.scan.decode import decode_text
+from docgen.scan.decode import decode_text, lone_returns_as_newlines
 from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.text import count_lines
 
@@ -96,16 +96,6 @@ class Prepared(NamedTuple):
     #: `#define`s and `#undef`s taken out of enum bodies (see `cpp_enum_directives`)
     enum_directives: tuple[tuple[int, bytes], ...] = ()
     objc: tuple[ObjcBlock, ...] = ()  # Objective-C blocks blanked (see `cpp_objc`)
-
-
-_LONE_RETURN = re.compile(rb"\r(?!\n)")
-
-
-def lone_returns_as_newlines(data: bytes) -> bytes:
-    """A file whose lines end in a lone CR (classic Mac) read as its decoded text is, and
-    as every other file of the tree: each lone CR a line end.  Byte for byte, so every
-    offset is the original's; the grammar and the line numbers count only LF."""
-    return _LONE_RETURN.sub(b"\n", data) if b"\r" in data else data
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:

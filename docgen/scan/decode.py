@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 import tokenize
 from dataclasses import dataclass
 
@@ -75,3 +76,13 @@ def decode_python(data: bytes) -> DecodedText:
 def decode_text(data: bytes) -> DecodedText:
     """Decode any non-Python text file as UTF-8."""
     return _decode(data, "utf-8")
+
+
+_LONE_RETURN = re.compile(rb"\r(?!\n)")
+
+
+def lone_returns_as_newlines(data: bytes) -> bytes:
+    """A file whose lines end in a lone CR (classic Mac) read as its decoded text is, and
+    as every other file of the tree: each lone CR a line end.  Byte for byte, so every
+    offset is the original's; the C-family grammar and its line numbers count only LF."""
+    return _LONE_RETURN.sub(b"\n", data) if b"\r" in data else data

@@ -7,6 +7,7 @@ the pages docgen wrote with each page's inputs digest, the keyword index behind
 about the last build.  Nothing outside this package reads or writes the file.
 """
 
+from docgen.state.connection import NoRoom, open_state, read_state
 from docgen.state.db import (
     STATE_DIR,
     STATE_FILE,
@@ -15,8 +16,6 @@ from docgen.state.db import (
     SiteRecord,
     State,
     StateDamaged,
-    open_state,
-    read_state,
 )
 from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key, keys_for
 from docgen.state.page_stamps import PageCheck, page_check
@@ -33,6 +32,7 @@ __all__ = [
     "STATE_FILE",
     "TEMP_DIR",
     "TIMEOUT_WORDS",
+    "NoRoom",
     "PageCheck",
     "PageRecord",
     "SiteRecord",

@@ -17,14 +17,8 @@ import sqlite3
 from pathlib import Path
 
 from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
-from docgen.state.db import (
-    STATE_DIR,
-    STATE_FILE,
-    TEMP_DIR,
-    PageRecord,
-    of_this_version,
-    open_state,
-)
+from docgen.state.connection import of_this_version, open_state
+from docgen.state.db import STATE_DIR, STATE_FILE, TEMP_DIR, PageRecord
 
 
 def sweep_temporary(out: Path) -> None:
