@@ -104,7 +104,7 @@ class SiteFiles:
         """Stage new bytes for `rel` unless they are already there or the file there is
         the user's; in a render worker."""
         sha = hashlib.sha256(data).hexdigest()
-        current = self.tree.read(rel) if self.tree.lstat(rel) is not None else None
+        current = self.tree.read(rel)  # None where nothing, or no regular file, is there
         before = self.owner_digest(rel, current)
         if before is None:
             return Staged("kept", sha, "")
@@ -113,9 +113,9 @@ class SiteFiles:
         self.tree.write(f"{STAGING}/{number}", data, self.mode)
         return Staged("staged", sha, before)
 
-    def place(self, number: int, rel: str) -> None:
-        """Move staged file `number` to `rel`."""
-        self.tree.move_in(self.tree, f"{STAGING}/{number}", rel)
+    def place(self, staged: str, rel: str) -> None:
+        """Move the staged file at `staged` (below the staging folder) to `rel`."""
+        self.tree.move_in(self.tree, staged, rel)
 
     def remove(self, rels: Iterable[str]) -> list[str]:
         """Remove these files of docgen's where they are still docgen's; those removed.

@@ -59,7 +59,6 @@ def publish_site(
     plan = plan_site(out, site, records, templates)
     with open_state(out) as state:
         state.set_meta(SITE_INPUTS, "")  # until this publish has finished
-    with open_state(out) as state:
         # Files in docgen's folders are taken as docgen's only while no publish into
         # this site has finished since its records began (a state started afresh).
         adopting = not records or state.meta(ADOPTING) == "1"
@@ -118,21 +117,39 @@ def _publish_files(out: Path, plan: SitePlan, files: SiteFiles, jobs: int) -> Si
     staged = [(n, t, r) for n, (t, r) in enumerate(made) if r.status == "staged"]
     files.kept.extend(t for t, r in made if r.status == "kept")
     gone = sorted(p for p, r in records.items() if p not in plan.made_from and not fulltext_file(r))
-    with open_state(out) as state:  # before anything moves: a kill leaves these docgen's
-        state.record_site_files(SiteRecord(t, "", r.sha256, r.before) for _, t, r in staged)
+    with open_state(out) as state:
         state.record_site_files(
             SiteRecord(t, plan.made_from[t], r.sha256) for t, r in made if r.status == "unchanged"
         )
         state.set_meta("site", str(files.site))  # for `docgen clean`
-    for n, target, _ in staged:
-        files.place(n, target)
-        report.written.append(target)
-    report.pruned = files.remove(gone)
-    with open_state(out) as state:
-        state.record_site_files(SiteRecord(t, plan.made_from[t], r.sha256) for _, t, r in staged)
-        state.forget_site_files(gone)
+    moves = [
+        (f"{STAGING}/{n}", SiteRecord(t, "", r.sha256, r.before), plan.made_from[t])
+        for n, t, r in staged
+    ]
+    report.pruned = _put_in_place(out, files, moves, gone)
+    report.written = [t for _, t, _ in staged]
     report.unchanged = report.pages - len(report.written)
     return report
+
+
+def _put_in_place(
+    out: Path, files: SiteFiles, moves: Sequence[tuple[str, SiteRecord, str]], gone: Sequence[str]
+) -> list[str]:
+    """The one way staged files go in: each (staged file, its record as on its way, what
+    it is made from) recorded first, so that a kill leaves them docgen's; then moved into
+    place, the `gone` files removed, and only then all recorded as made.  The files
+    removed."""
+    with open_state(out) as state:
+        state.record_site_files(pending for _, pending, _ in moves)
+    for staged, pending, _ in moves:
+        files.place(staged, pending.path)
+    removed = files.remove(gone)
+    with open_state(out) as state:
+        state.record_site_files(
+            SiteRecord(pending.path, made_from, pending.sha256) for _, pending, made_from in moves
+        )
+        state.forget_site_files(gone)
+    return removed
 
 
 def _stage(files: SiteFiles, number: int, target: str, make: Callable[[], str]) -> Staged:
@@ -159,26 +176,18 @@ def _publish_fulltext(out: Path, plan: SitePlan, files: SiteFiles, report: SiteR
             report.warnings.append(failed)
             return False
         made = staged_files(files, fulltext.STAGED_INDEX)
-    pending, done = [], []
+    moves = []
     for rel in made:
         target = f"{FULLTEXT_FOLDER}/{rel}"
         before = files.owner_digest(target)
         if before is None:
             files.kept.append(target)
             continue
-        sha = sha_of(files.tree, f"{STAGING}/{fulltext.STAGED_INDEX}/{rel}")
-        pending.append(SiteRecord(target, FULLTEXT_MARK, sha, before))
-        done.append(SiteRecord(target, FULLTEXT_MARK + plan.fulltext, sha))
+        staged = f"{STAGING}/{fulltext.STAGED_INDEX}/{rel}"
+        pending = SiteRecord(target, FULLTEXT_MARK, sha_of(files.tree, staged), before)
+        moves.append((staged, pending, FULLTEXT_MARK + plan.fulltext))
+    wanted = {pending.path for _, pending, _ in moves}
+    _put_in_place(out, files, moves, [p for p in old if p not in wanted])
     with open_state(out) as state:
-        state.record_site_files(pending)
-    for record in pending:
-        rel = record.path.removeprefix(f"{FULLTEXT_FOLDER}/")
-        files.tree.move_in(files.tree, f"{STAGING}/{fulltext.STAGED_INDEX}/{rel}", record.path)
-    wanted = {record.path for record in done}
-    gone = [p for p in old if p not in wanted]
-    files.remove(gone)
-    with open_state(out) as state:
-        state.record_site_files(done)
-        state.forget_site_files(gone)
         state.set_meta(FULLTEXT_META, plan.fulltext)
     return True
