@@ -77,8 +77,7 @@ def _clean_site(site: Path, records: dict[str, SiteRecord], report: CleanReport)
     try:
         files.sweep()
         removed = files.remove(records)
-        files.records = {}
-        strangers = files.strangers()
+        strangers = files.strangers()  # unrecorded: a recorded file left is in `kept`
     finally:
         files.close()
     report.removed.extend(f"{site.name}/{rel}" for rel in removed)
