@@ -17,9 +17,10 @@ from __future__ import annotations
 import sys
 import types
 
-from docgen.facts import FileFacts
-from docgen.scan import cfamily, table, text
-from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.model.facts import FileFacts
+from docgen.scan import table, text
+from docgen.scan.cfamily import scanner as cfamily
+from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
 
 MODULE = "docgen_bench_cfamily_floor"
 
@@ -42,7 +43,7 @@ def main() -> None:
     sys.modules[MODULE] = module  # the workers fork from this process and inherit it
     for language in ("c", "cpp", "cuda"):
         table.SCANNERS[language] = MODULE
-    from docgen.launch import main as docgen_main
+    from docgen.cli.launch import main as docgen_main
 
     docgen_main()
 

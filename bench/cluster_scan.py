@@ -21,7 +21,7 @@ from pathlib import Path
 from verify import output_files  # bench/verify.py, beside this script
 
 from docgen.build import build
-from docgen.options import resolve_options
+from docgen.cli.build_options import resolve_options
 
 
 def same_pages(left: Path, right: Path) -> bool:

@@ -19,10 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from docgen.facts import ScannedFile
-from docgen.index import build_index
-from docgen.serialize import loads
-from docgen.suites import CollectedClass
+from docgen.index.repo import build_index
+from docgen.index.suites import CollectedClass
+from docgen.model.facts import ScannedFile
+from docgen.model.serialize import loads
 
 
 def docgen_ids(classes: tuple[CollectedClass, ...], scanned: ScannedFile) -> set[str]:

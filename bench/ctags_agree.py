@@ -37,12 +37,12 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from docgen.discover import discover
-from docgen.scan.cpp_blanking import _namespace_text
-from docgen.scan.cpp_builtin_macros import BUILTIN_MACROS
-from docgen.scan.cpp_macros import macro_defs
-from docgen.scan.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
-from docgen.scan.settings import ScanSettings
+from docgen.discover.tree import discover
+from docgen.model.languages import C_FAMILY, CPP_SOURCE_SUFFIXES, defines_macros, language_for
+from docgen.scan.cfamily.preprocess.blanking import _namespace_text
+from docgen.scan.cfamily.preprocess.builtin_macros import BUILTIN_MACROS
+from docgen.scan.cfamily.preprocess.macros import macro_defs
+from docgen.scan.cfamily.settings import ScanSettings
 from docgen.scan.table import scan_file
 
 CALLABLES = frozenset({"function", "kernel", "method", "constructor", "destructor", "operator"})

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import tree_sitter
 
-from docgen.discover import discover
-from docgen.scan.cpp_macros import macro_defs
-from docgen.scan.languages import CPP_SOURCE_SUFFIXES, is_cfamily
-from docgen.scan.settings import ScanSettings
+from docgen.discover.tree import discover
+from docgen.model.languages import CPP_SOURCE_SUFFIXES, is_cfamily
+from docgen.scan.cfamily.preprocess.macros import macro_defs
+from docgen.scan.cfamily.settings import ScanSettings
 from docgen.scan.table import scan_file
 
 

@@ -8,7 +8,7 @@ over every `.py` file of REPO (bytes read beforehand):
 
 - the bare parse: `libcst.parse_module`, as `bench/run.py`'s row;
 - docgen's `ast` pass: Python's own parse with the lines, docstrings and code
-  references docgen reads from it (`docgen.scan.python._ast_pass`);
+  references docgen reads from it (`docgen.scan.python.scanner._ast_pass`);
 
 and then a cold `docgen build -j 1 --report` into a new folder, whose report gives the
 seconds of its phases (with one worker the pages render in the build's own process)
@@ -50,7 +50,7 @@ def cpu_seconds(work: list[bytes], step: Callable[[bytes], object]) -> float:
 
 
 def ast_pass(data: bytes) -> object:
-    from docgen.scan.python import _ast_pass
+    from docgen.scan.python.scanner import _ast_pass
 
     return _ast_pass(data.decode("utf-8", errors="replace"))
 

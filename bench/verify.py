@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from docgen import linkcheck
-from docgen.discover import discover
-from docgen.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX, parent_folders
-from docgen.scan.languages import is_binary
+from docgen.discover.tree import discover
+from docgen.model.languages import is_binary
+from docgen.model.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX, parent_folders
+from docgen.site import linkcheck
 
 STATE_FOLDER = linkcheck.STATE_FOLDER
 GROUP_HEADINGS = {"Classes": "classes", "Functions": "functions", "Imports": "imports"}

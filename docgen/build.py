@@ -11,33 +11,33 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.collector import collector_paused
-from docgen.discover import REASON_DOCGEN_PAGE, Discovery, discover
-from docgen.inputs import inputs_digest, source_root
-from docgen.lock import output_lock
-from docgen.options import BuildOptions, site_folder
-from docgen.project import project_name
+from docgen.discover.project import project_name
+from docgen.discover.tree import REASON_DOCGEN_PAGE, discover
+from docgen.model.options import BuildOptions, site_folder
+from docgen.model.sources import Discovery
+from docgen.render.inputs import inputs_digest, source_root
 from docgen.state import (
     STATE_DIR,
     STATE_FILE,
-    PageCheck,
     State,
     StateDamaged,
     discard_state,
     open_state,
-    page_check,
     state_trouble,
     sweep_temporary,
 )
+from docgen.system.collector import collector_paused
+from docgen.write.lock import output_lock
+from docgen.write.page_check import PageCheck, page_check
 
 if TYPE_CHECKING:
-    from docgen.index import RepoIndex
-    from docgen.processes import StartedProcess
-    from docgen.produce import PagePlan
-    from docgen.scanning import ScanResult
-    from docgen.warm import WarmWorker
-    from docgen.workers import Progress
-    from docgen.write import WriteResult
+    from docgen.index.repo import RepoIndex
+    from docgen.phases.scan import ScanResult
+    from docgen.render.produce import PagePlan
+    from docgen.scan.warm import WarmWorker
+    from docgen.scan.workers import Progress
+    from docgen.system.processes import StartedProcess
+    from docgen.write.pages import WriteResult
 
 
 @dataclass(frozen=True, order=True)
@@ -134,7 +134,7 @@ def build_pages(
             state.set_meta("inputs", "")  # until this build has finished, nothing is up to date
             # The scanners, the index and the renderer load only when there is work to
             # do (the renderer while the workers parse: see `scan_sources`).
-            from docgen.scanning import scan_sources
+            from docgen.phases.scan import scan_sources
 
             scan = scan_sources(state, options, discovery, check, progress, warm)
     clock.lap("scan")
@@ -142,11 +142,11 @@ def build_pages(
         report = shard_report(discovery, scan.scanned, scan.reused, options)
         report.notices[:0] = scan.notices
         return clock.finish(report, "write")
-    from docgen.graph_kept import graph_to_keep
-    from docgen.index import build_index
-    from docgen.keyword_sites import read_keyword_sites, store_letters, store_sites
-    from docgen.produce import make_pages, plan_pages
-    from docgen.write import PageWriter, prune_pages, record_outcomes
+    from docgen.index.kept import graph_to_keep
+    from docgen.index.repo import build_index
+    from docgen.render.keyword_sites import read_keyword_sites, store_letters, store_sites
+    from docgen.render.produce import make_pages, plan_pages
+    from docgen.write.pages import PageWriter, prune_pages, record_outcomes
 
     index = build_index(
         project,
@@ -217,19 +217,19 @@ def kept_relations(
     scan: ScanResult, index: RepoIndex, plan: PagePlan, options: BuildOptions
 ) -> tuple[str, tuple[str, ...], str, dict[str, str]] | None:
     """This build's C-family relations for the next one to reuse, with their key,
-    include names and large rows (see `docgen.cfamily_relations`): all empty when the
+    include names and large rows (see `docgen.index.cfamily_relations`): all empty when the
     tree has no C-family file, None when the ones kept are still those."""
     if scan.relations is not None:
         return None
-    from docgen.cfamily_patch import PatchedRelations
-    from docgen.cfamily_relations import (
+    from docgen.index.cfamily_patch import PatchedRelations
+    from docgen.index.cfamily_relations import (
         encode,
         include_names,
         relations_key,
         relations_of,
     )
-    from docgen.inputs import render_code_key
-    from docgen.scan.languages import is_cfamily
+    from docgen.model.languages import is_cfamily
+    from docgen.render.inputs import render_code_key
 
     if plan.inputs is None or not any(is_cfamily(p) for p in index.files):
         return "", (), "", {}
@@ -261,8 +261,8 @@ def early_worker(
     """A scan worker forked before the tree is walked (`early`, or one forked now), for
     a build that scans here: a one-file edit waits on its worker loading libcst, and
     that overlaps the walk."""
-    from docgen.processes import kill
-    from docgen.warm import WarmWorker
+    from docgen.scan.warm import WarmWorker
+    from docgen.system.processes import kill
 
     if options.cluster is not None:
         if early is not None:

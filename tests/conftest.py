@@ -21,9 +21,9 @@ import pytest
 from hypothesis import settings
 
 from docgen.build import BuildReport, build
-from docgen.facts import ScannedFile
-from docgen.keywords import DefinitionSite
-from docgen.options import resolve_options
+from docgen.cli.build_options import resolve_options
+from docgen.model.facts import ScannedFile
+from docgen.model.sites import DefinitionSite
 from docgen.render.pages import Renderer
 
 #: Property tests run a fixed, bounded set of examples here (the same on every
@@ -119,16 +119,16 @@ def clean_pages(repo: Path, tmp_path: Path) -> dict[str, bytes]:
 
 def count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths whose encoded facts are decoded from now on, in order."""
-    import docgen.file_table
+    import docgen.index.file_table
 
     decoded: list[str] = []
-    real = docgen.file_table._decoded
+    real = docgen.index.file_table._decoded
 
     def counting(path: str, text: str) -> ScannedFile:
         decoded.append(path)
         return real(path, text)
 
-    monkeypatch.setattr(docgen.file_table, "_decoded", counting)
+    monkeypatch.setattr(docgen.index.file_table, "_decoded", counting)
     return decoded
 
 
@@ -156,7 +156,7 @@ def invoke(*args: str) -> tuple[int, str]:
     """`docgen ARGS...` in this process: its exit status and everything it printed."""
     from click.testing import CliRunner
 
-    from docgen.cli import cli
+    from docgen.cli.main import cli
 
     result = CliRunner().invoke(cli, list(args))
     return result.exit_code, result.output

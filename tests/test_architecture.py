@@ -27,6 +27,28 @@ def test_every_module_of_the_top_level_is_named() -> None:
     assert missing == [], f"docs/architecture.md does not say where {missing} belong"
 
 
+def test_the_scanners_and_analyzers_import_only_what_the_facts_key_covers() -> None:
+    """The facts key digests the code of `FACTS_PACKAGES` (`docgen/scan/keys.py`): any
+    other docgen code the scanners or the analyzers ran could change the facts a build
+    caches without changing their key.  The state (which stores them) and the system
+    calls are the only others they may use."""
+    import grimp
+
+    from docgen.scan.keys import FACTS_PACKAGES
+
+    graph = grimp.build_graph("docgen", include_external_packages=False)
+    allowed = {f"docgen.{p}" for p in (*FACTS_PACKAGES, "state", "system")} | {"docgen"}
+    makers = [m for m in graph.modules if m.split(".")[1:2] in (["scan"], ["analyze"])]
+    assert len(makers) > 40  # the scanners, their executors and the analyzers
+    outside = sorted(
+        (maker, imported)
+        for maker in makers
+        for imported in graph.find_modules_directly_imported_by(maker)
+        if ".".join(imported.split(".")[:2]) not in allowed
+    )
+    assert outside == []
+
+
 def test_the_readme_and_the_docs_link_to_files_that_exist() -> None:
     link = re.compile(r"\]\(((?:docs|bench|examples|templates)/[^)#]+|[\w.-]+\.md)(?:#[^)]*)?\)")
     fence = re.compile(r"^```.*?^```", re.M | re.S)  # examples of pages, not links

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from docgen.build import BuildReport
-from docgen.linkcheck import check_links, format_broken
-from docgen.links import docs_page, kw_page
+from docgen.model.links import docs_page, kw_page
+from docgen.site.linkcheck import check_links, format_broken
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -95,7 +95,7 @@ def test_pages_written_by_the_render_workers_equal_a_one_process_build(
     same bytes and the same counts as one process, and a user's file is still refused.
     What only the next build reads (the keyword index, the C-family relations), stored
     while the workers render, is what one process stores."""
-    from docgen.parallel_render import MIN_PAGES_FOR_POOL
+    from docgen.render.parallel import MIN_PAGES_FOR_POOL
     from docgen.state import open_state
 
     repo = tmp_path / "many"

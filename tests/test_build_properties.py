@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from test_cfamily_relations import kept_relations
 
 from docgen.build import build
-from docgen.linkcheck import check_links, format_broken
-from docgen.links import docs_page, kw_page
-from docgen.options import resolve_options
+from docgen.cli.build_options import resolve_options
+from docgen.model.links import docs_page, kw_page
+from docgen.site.linkcheck import check_links, format_broken
 
 #: Characters a file name may hold on POSIX that Markdown, URLs or shells treat specially.
 AWKWARD = " #%&()[]{}<>`*_!?'\"+=,;@$~^|\\é中"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.includes import IncludeSearch
+from docgen.index.includes import IncludeSearch
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -158,7 +158,7 @@ def test_a_huge_generated_file_is_read_and_the_build_goes_on(
 
 
 def test_a_header_pairs_with_its_source_among_thousands_of_includers() -> None:
-    from docgen.includes import IncludeGraph, ResolvedInclude
+    from docgen.index.includes import IncludeGraph, ResolvedInclude
     from docgen.render.related import pair_of
 
     header = "lib/core/Tensor.h"

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, clean_pages, copy_sample, count_decoding, page_files, run_build
 
-import docgen.cfamily_relations
-import docgen.file_table
-import docgen.index
+import docgen.index.cfamily_relations
+import docgen.index.file_table
+import docgen.index.repo
 from docgen.build import BuildReport
-from docgen.cfamily_patch import PatchedRelations
-from docgen.cfamily_relations import (
+from docgen.index.cfamily_patch import PatchedRelations
+from docgen.index.cfamily_relations import (
     CFileSummary,
     decode,
     encode,
@@ -23,14 +23,14 @@ from docgen.cfamily_relations import (
     relations_key,
     relations_of,
 )
-from docgen.facts import ScannedFile
-from docgen.file_table import FileTable
-from docgen.index import RepoIndex, build_index
-from docgen.render.diagram_views import include_weights
-from docgen.scan.languages import is_cfamily
-from docgen.serialize import dumps
+from docgen.index.file_table import FileTable
+from docgen.index.kept import include_weights
+from docgen.index.repo import RepoIndex, build_index
+from docgen.model.facts import ScannedFile
+from docgen.model.languages import is_cfamily
+from docgen.model.serialize import dumps
+from docgen.scan.workers import scan_data
 from docgen.state import StateDamaged, open_state
-from docgen.workers import scan_data
 
 CPPLIKE = FIXTURES / "cpplike"
 
@@ -113,13 +113,13 @@ def _table() -> tuple[FileTable, dict[str, ScannedFile]]:
 def _spy_on_index(monkeypatch: pytest.MonkeyPatch) -> list[RepoIndex]:
     """Every index the builds make from now on, in order."""
     indexed: list[RepoIndex] = []
-    real = docgen.index.build_index
+    real = docgen.index.repo.build_index
 
     def spying(*args: Any, **kwargs: Any) -> RepoIndex:
         indexed.append(real(*args, **kwargs))
         return indexed[-1]
 
-    monkeypatch.setattr(docgen.index, "build_index", spying)
+    monkeypatch.setattr(docgen.index.repo, "build_index", spying)
     return indexed
 
 
@@ -172,13 +172,13 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     decoded = count_decoding(monkeypatch)
     indexed = _spy_on_index(monkeypatch)
     kept_rows: list[str] = []
-    real_rows = docgen.cfamily_relations._rows
+    real_rows = docgen.index.cfamily_relations._rows
 
     def counted_rows(kind: Any, text: str) -> Any:
         kept_rows.append(str(kind))
         return real_rows(kind, text)
 
-    monkeypatch.setattr(docgen.cfamily_relations, "_rows", counted_rows)
+    monkeypatch.setattr(docgen.index.cfamily_relations, "_rows", counted_rows)
     with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
         handle.write("\n\ndef added():\n    return 2\n")
     report = run_build(repo, out, jobs=1)
@@ -251,7 +251,7 @@ def test_encoded_facts_found_damaged_when_read_make_the_build_start_afresh(
     repo = _with_python(tmp_path)
     out = tmp_path / "out"
     run_build(repo, out, jobs=1)
-    real = docgen.file_table._decoded
+    real = docgen.index.file_table._decoded
     failed: list[str] = []
 
     def failing_once(path: str, text: str) -> ScannedFile:
@@ -260,7 +260,7 @@ def test_encoded_facts_found_damaged_when_read_make_the_build_start_afresh(
             raise StateDamaged(f"the cached facts of {path} cannot be read")
         return real(path, text)
 
-    monkeypatch.setattr(docgen.file_table, "_decoded", failing_once)
+    monkeypatch.setattr(docgen.index.file_table, "_decoded", failing_once)
     report = _renamed_and_built(repo, out)  # every C-family page reads its facts
     assert failed
     assert any("discarded" in notice for notice in report.notices)

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from conftest import child_env, copy_sample, page_files, run_build
 
-from docgen.cli import cli
+from docgen.cli.main import cli
 
 
 def _check(repo: Path) -> tuple[int, str]:
@@ -50,7 +50,8 @@ def test_check_notices_a_hand_edited_page(tmp_path: Path) -> None:
 def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Path) -> None:
     """A no-op build and a check of an up-to-date tree stop after listing the files: the
     commands a commit hook runs on every commit never load libcst, the templates, the
-    facts' classes or the scan workers' module."""
+    facts' classes or the scan workers' module; of the renderer, only the digest of
+    what its pages are made from (`render/inputs.py`)."""
     repo = copy_sample("torchlike", tmp_path)
     out = tmp_path / "out"
     run_build(repo, out)
@@ -58,14 +59,14 @@ def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Pat
         "import sys\n"
         "from pathlib import Path\n"
         "from docgen.build import build\n"
-        "from docgen.check import check\n"
-        "from docgen.options import resolve_options\n"
+        "from docgen.cli.check import check\n"
+        "from docgen.cli.build_options import resolve_options\n"
         "options = resolve_options(Path(sys.argv[1]), Path(sys.argv[2]), 1)\n"
         "assert build(options).written == []\n"
         "assert check(options).differences == []\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('libcst', 'jinja2')\n"
-        "    or m in ('docgen.scan.python', 'docgen.facts', 'docgen.workers')\n"
-        "    or m.startswith(('docgen.render', 'docgen.produce')))\n"
+        "    or m in ('docgen.scan.python.scanner', 'docgen.model.facts', 'docgen.scan.workers')\n"
+        "    or m.startswith(('docgen.render', 'docgen.render.produce')))\n"
         "print(loaded)\n"
     )
     env = child_env()
@@ -77,4 +78,5 @@ def test_nothing_changed_loads_neither_the_parser_nor_the_renderer(tmp_path: Pat
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    inputs_only = ["docgen.render", "docgen.render.inputs", "docgen.render.template_files"]
+    assert done.stdout.strip() == repr(inputs_only)

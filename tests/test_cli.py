@@ -1,7 +1,7 @@
 """The `docgen` command line: help, version, exit codes and what it prints.
 
-Most checks run in-process: `click.testing.CliRunner` against `docgen.cli.cli`,
-or `docgen.cli.main` (the installed entry point, which turns docgen's own errors
+Most checks run in-process: `click.testing.CliRunner` against `docgen.cli.main.cli`,
+or `docgen.cli.main.main` (the installed entry point, which turns docgen's own errors
 into one line and an exit code).  A few run `python -m docgen` for real.
 """
 
@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from conftest import child_env
 
 from docgen import __version__
-from docgen.cli import cli, main
-from docgen.errors import UsageError
+from docgen.cli.main import cli, main
+from docgen.model.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 SampleFn = Callable[[str], Path]
@@ -238,7 +238,7 @@ def test_check_links_finds_the_repository_the_build_recorded(sample: SampleFn) -
 #: Ctrl-C landing inside a class body during an import: Python 3.11 raises it as a
 #: RuntimeError from `__set_name__`, with the KeyboardInterrupt as its cause.
 WRAPPED_INTERRUPT = """
-import docgen.cli
+import docgen.cli.main
 
 def wrapped(**kwargs):
     try:
@@ -246,8 +246,8 @@ def wrapped(**kwargs):
     except KeyboardInterrupt as exc:
         raise RuntimeError("Error calling __set_name__") from exc
 
-docgen.cli.cli.main = wrapped
-docgen.cli.main()
+docgen.cli.main.cli.main = wrapped
+docgen.cli.main.main()
 """
 
 
@@ -260,7 +260,7 @@ def test_an_interrupt_wrapped_by_python_still_exits_130() -> None:
 
 
 def test_an_error_not_caused_by_an_interrupt_is_not_taken_for_one() -> None:
-    from docgen.interrupts import caused_by_interrupt
+    from docgen.system.interrupts import caused_by_interrupt
 
     try:
         try:

@@ -20,20 +20,27 @@ from conftest import invoke, output_bytes
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen import workers
 from docgen.build import BuildReport, build
-from docgen.cluster import address
-from docgen.cluster.client import MAX_BATCH_BYTES, MIN_BATCH_BYTES, plan_batches
-from docgen.cluster.scan_process import ScanProcess
-from docgen.cluster.task import MISMATCH, Batch, ScanProcesses, batch_lines, run_batch, scan_batch
-from docgen.discover import SourceFile
-from docgen.errors import UsageError
-from docgen.facts import ScannedFile
-from docgen.options import resolve_options
-from docgen.scan.settings import DEFAULT_SETTINGS
-from docgen.serialize import dumps, loads
-from docgen.state.keys import facts_key
-from docgen.workers import MAX_PARSE_BYTES
+from docgen.cli.build_options import resolve_options
+from docgen.model.errors import UsageError
+from docgen.model.facts import ScannedFile
+from docgen.model.serialize import dumps, loads
+from docgen.model.sources import SourceFile
+from docgen.scan import workers
+from docgen.scan.cfamily.settings import DEFAULT_SETTINGS
+from docgen.scan.cluster import address
+from docgen.scan.cluster.client import MAX_BATCH_BYTES, MIN_BATCH_BYTES, plan_batches
+from docgen.scan.cluster.scan_process import ScanProcess
+from docgen.scan.cluster.task import (
+    MISMATCH,
+    Batch,
+    ScanProcesses,
+    batch_lines,
+    run_batch,
+    scan_batch,
+)
+from docgen.scan.keys import facts_key
+from docgen.scan.workers import MAX_PARSE_BYTES
 
 SampleFn = Callable[..., Path]
 HOOKS = Path(__file__).parent / "cluster_hooks"
@@ -85,7 +92,7 @@ def test_flag_beats_environment_beats_configuration(
 def test_an_unreachable_scheduler_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import docgen.cluster.client as client
+    import docgen.scan.cluster.client as client
 
     monkeypatch.setattr(client, "CONNECT_SECONDS", 1.0)
     (tmp_path / "a.py").write_text("x = 1\n")
@@ -248,7 +255,7 @@ def test_a_cluster_build_equals_a_local_one(
 def test_a_batch_answered_wrongly_is_scanned_here(
     local_cluster: str, sample: SampleFn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import docgen.cluster.client as client
+    import docgen.scan.cluster.client as client
 
     repo = sample("torchlike")
     monkeypatch.setattr(client, "scan_batch", str)  # answers each batch with its repr
@@ -263,7 +270,7 @@ def test_a_batch_answered_wrongly_is_scanned_here(
 def test_workers_with_another_docgen_stop_the_build_in_one_line(
     local_cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import docgen.cluster.client as client
+    import docgen.scan.cluster.client as client
 
     (tmp_path / "a.py").write_text("x = 1\n")
     monkeypatch.setattr(client, "facts_key", lambda: "not the workers' key")
@@ -401,7 +408,7 @@ def test_a_cluster_whose_workers_are_all_gone_is_left_for_local_scanning(
     """The only Dask worker is killed, nanny and all, while a batch stalls on it: after
     CONNECT_SECONDS with no worker the build scans what is left here, says so in one
     notice, and its pages equal a local build's."""
-    import docgen.cluster.client as client
+    import docgen.scan.cluster.client as client
 
     monkeypatch.setattr(client, "CONNECT_SECONDS", 2.0)
     repo = sample("torchlike")

@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES, run_build
 
 import docgen.build
-from docgen.collector import collector_paused
+from docgen.system.collector import collector_paused
 
 
 @pytest.fixture

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from docgen.config import Config, load_config
-from docgen.errors import UsageError
-from docgen.options import DEFAULT_MAX_EMBED_BYTES, resolve_options
+from docgen.cli.build_options import resolve_options
+from docgen.discover.config import Config, load_config
+from docgen.model.errors import UsageError
+from docgen.model.options import DEFAULT_MAX_EMBED_BYTES
 
 
 def write_pyproject(repo: Path, body: str) -> None:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from docgen import facts
-from docgen.construct import maker, rebuild, slot_setters
-from docgen.discover import discover
-from docgen.facts import CDefinition, Problem
-from docgen.workers import scan_one
+from docgen.discover.tree import discover
+from docgen.model import facts
+from docgen.model.construct import maker, rebuild, slot_setters
+from docgen.model.facts import CDefinition, Problem
+from docgen.scan.workers import scan_one
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from test_scan_cfamily import inventory
 
-from docgen.scan.cfamily import scan
-from docgen.scan.cpp_blanking import neutralise
-from docgen.scan.cpp_conditionals import (
+from docgen.scan.cfamily.preprocess.blanking import neutralise
+from docgen.scan.cfamily.preprocess.conditionals import (
     head_conditionals_blanked,
     specifier_conditionals_blanked,
 )
-from docgen.scan.cpp_macro_table import MacroTable
-from docgen.scan.cpp_macros import access_macros, macro_defs
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.macro_table import MacroTable
+from docgen.scan.cfamily.preprocess.macros import access_macros, macro_defs
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 ACCESS_MACROS = """\
 #if defined(JSON_TESTS_PRIVATE)

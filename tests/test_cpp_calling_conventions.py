@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from test_scan_cfamily import inventory
 
-from docgen.scan.cfamily import scan
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 SOURCE = b"""\
 extern "C" __declspec(dllimport) void __stdcall OutputDebugStringA(const char *s);

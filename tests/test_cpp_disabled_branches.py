@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
-from docgen.scan.cpp_conditionals import (
+from docgen.scan.cfamily.preprocess.conditionals import (
     disabled_branches_blanked,
     null_directives_blanked,
     parenthesized_conditionals_blanked,
 )
-from docgen.scan.cpp_macros import macro_defs
+from docgen.scan.cfamily.preprocess.macros import macro_defs
 
 DNSD = """\
 #include <stdio.h>

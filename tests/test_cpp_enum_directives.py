@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
-from docgen.scan.cpp_enum_directives import directives_alone, enum_directives_blanked
+from docgen.scan.cfamily.preprocess.enum_directives import directives_alone, enum_directives_blanked
 
 IVALUE = """\
 namespace c10 {

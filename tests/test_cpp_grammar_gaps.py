@@ -11,8 +11,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import by_qualname, facts, inventory
 
-from docgen.scan.cfamily import language
-from docgen.scan.cpp_grammar_gaps import _UNNAMED_POINTER_DEFAULT, grammar_gaps_blanked
+from docgen.scan.cfamily.preprocess.grammar_gaps import (
+    _UNNAMED_POINTER_DEFAULT,
+    grammar_gaps_blanked,
+)
+from docgen.scan.cfamily.scanner import language
 
 SETTINGS = settings(max_examples=120, deadline=None)  # derandomized by the test profile
 

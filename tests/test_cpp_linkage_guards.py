@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
-from docgen.scan.cpp_conditionals import linkage_guards_blanked
+from docgen.scan.cfamily.preprocess.conditionals import linkage_guards_blanked
 
 PORT = """\
 namespace google {

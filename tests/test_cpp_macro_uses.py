@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from test_scan_cfamily import by_qualname, facts, inventory
 
-from docgen.scan.cpp_blanking import lone_macros_blanked
-from docgen.scan.cpp_macros_in_use import macros_in_use
+from docgen.scan.cfamily.preprocess.blanking import lone_macros_blanked
+from docgen.scan.cfamily.preprocess.macros_in_use import macros_in_use
 
 OPTIONS = """\
 namespace torch::optim {

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from test_scan_cfamily import inventory
 
-from docgen.scan.cfamily import scan
-from docgen.scan.cpp_macros import macro_defs
-from docgen.scan.cpp_namespace_macros import composed_namespace, namespace_body, namespace_macros
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.macros import macro_defs
+from docgen.scan.cfamily.preprocess.namespace_macros import (
+    composed_namespace,
+    namespace_body,
+    namespace_macros,
+)
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 #: from libcudacxx's cuda/std/__internal/namespaces.h
 NAMESPACES = """\

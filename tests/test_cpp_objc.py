@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import inventory
 
-from docgen.scan.cfamily import scan
-from docgen.scan.cpp_objc import ObjcBlock, objective_c_blanked
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.objc import ObjcBlock, objective_c_blanked
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 #: the shape of torch's `jit/backends/coreml/objc/PTMCoreMLExecutor.h`, with C++ after it
 EXECUTOR = """\

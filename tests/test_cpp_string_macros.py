@@ -7,13 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_scan_cfamily import inventory
 
-from docgen.scan.cfamily import scan
-from docgen.scan.cpp_blanking import neutralise
-from docgen.scan.cpp_macro_table import MacroTable
-from docgen.scan.cpp_macros import attribute_macros, macro_defs
-from docgen.scan.cpp_source import Calls
-from docgen.scan.cpp_string_macros import string_macros, stringizes
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.blanking import neutralise
+from docgen.scan.cfamily.preprocess.macro_table import MacroTable
+from docgen.scan.cfamily.preprocess.macros import attribute_macros, macro_defs
+from docgen.scan.cfamily.preprocess.source import Calls
+from docgen.scan.cfamily.preprocess.string_macros import string_macros, stringizes
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 DEFINES = """\
 #define jiterator_stringify(...) std::string(#__VA_ARGS__);

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import facts, inventory
 
-from docgen.scan.cpp_stub_lines import stub_lines_blanked, stub_registrations
+from docgen.scan.cfamily.preprocess.stub_lines import stub_lines_blanked, stub_registrations
 
 UNARY_OPS = """\
 namespace at::native {

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from docgen.analyze import _cfamily_tags
-from docgen.scan.cfamily import scan
-from docgen.scan.cfamily_macros import NAMED_TEST_MACROS
-from docgen.scan.cpp_test_cases import _WORDS, SECTION_MACROS, case_heads_blanked
-from docgen.scan.settings import DEFAULT_SETTINGS
+from docgen.analyze.tags import _cfamily_tags
+from docgen.scan.cfamily.preprocess.test_cases import _WORDS, SECTION_MACROS, case_heads_blanked
+from docgen.scan.cfamily.reader_macros import NAMED_TEST_MACROS
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import DEFAULT_SETTINGS
 
 CATCH2 = b"""#include <catch2/catch_test_macros.hpp>
 

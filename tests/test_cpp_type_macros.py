@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scan_cfamily import inventory
 
-from docgen.scan.cfamily import language, scan
-from docgen.scan.cpp_conditionals import head_conditionals_blanked
-from docgen.scan.cpp_declaring_macros import type_macros
-from docgen.scan.cpp_grammar_gaps import grammar_gaps_blanked
-from docgen.scan.cpp_macros import attribute_macros, macro_defs, statement_macros
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.conditionals import head_conditionals_blanked
+from docgen.scan.cfamily.preprocess.declaring_macros import type_macros
+from docgen.scan.cfamily.preprocess.grammar_gaps import grammar_gaps_blanked
+from docgen.scan.cfamily.preprocess.macros import attribute_macros, macro_defs, statement_macros
+from docgen.scan.cfamily.scanner import language, scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 SETTINGS = settings(max_examples=100, deadline=None)  # derandomized by the test profile
 

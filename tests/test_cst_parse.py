@@ -12,7 +12,7 @@ import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from docgen.scan.cst_parse import parse_module, prepare_for_many, unchecked_inits
+from docgen.scan.python.cst_parse import parse_module, prepare_for_many, unchecked_inits
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

@@ -9,15 +9,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.index import RepoIndex, build_index
-from docgen.render.diagram_views import (
-    FolderWeights,
-    import_diagram,
-    import_weights,
-    include_weights,
-    merged_weights,
-)
-from docgen.workers import scan_data
+from docgen.index.folder_edges import FolderWeights, merged_weights
+from docgen.index.kept import import_weights, include_weights
+from docgen.index.repo import RepoIndex, build_index
+from docgen.render.diagram_views import import_diagram
+from docgen.scan.workers import scan_data
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -1,4 +1,4 @@
-"""Tests for docgen.discover: which files are documented and why others are skipped."""
+"""Tests for docgen.discover.tree: which files are documented and why others are skipped."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docgen import discover as discover_module
-from docgen.discover import (
-    PAGE_HEAD_BYTES,
+from docgen.discover import tree as discover_module
+from docgen.discover.tree import (
     REASON_BAD_NAME,
     REASON_BROKEN_LINK,
     REASON_DOCGEN_PAGE,
@@ -27,10 +26,10 @@ from docgen.discover import (
     REASON_NESTED_REPO,
     REASON_OUTSIDE,
     REASON_SUBMODULE,
-    Discovery,
     discover,
-    is_docgen_page,
 )
+from docgen.model.pages import PAGE_HEAD_BYTES, is_docgen_page
+from docgen.model.sources import Discovery
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docgen.docstring_sections import (
+from docgen.render.docstring_sections import (
     dangling_labels,
     doctest_blocks,
     google_sections,

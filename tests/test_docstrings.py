@@ -7,7 +7,7 @@ import inspect
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.docstrings import DocField, ParsedDocstring, parse_docstring
+from docgen.render.docstrings import DocField, ParsedDocstring, parse_docstring
 
 
 def parse(text: str) -> ParsedDocstring:

@@ -13,10 +13,10 @@ from conftest import built_copy, clean_pages, page_files, pages_and_rows, run_bu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import docgen.incremental
+import docgen.render.incremental
 from docgen.build import build
-from docgen.edit_scope import scope_key
-from docgen.options import resolve_options
+from docgen.cli.build_options import resolve_options
+from docgen.render.edit_scope import scope_key
 
 MODULES = ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/c.py", "tests/test_a.py"]
 MARKDOWN = ["README.md", "docs/guide.md"]
@@ -117,13 +117,13 @@ def test_edits_that_keep_every_path_equal_a_clean_build(
 def _count_docs_digests(monkeypatch: pytest.MonkeyPatch, kind: str = "docs") -> list[str]:
     """The files (or folders, for `kind` "folder_doc") whose pages are digested from now on."""
     digested: list[str] = []
-    real = getattr(docgen.incremental.PageInputs, kind)
+    real = getattr(docgen.render.incremental.PageInputs, kind)
 
-    def counting(self: docgen.incremental.PageInputs, path: str) -> str:
+    def counting(self: docgen.render.incremental.PageInputs, path: str) -> str:
         digested.append(path)
         return str(real(self, path))
 
-    monkeypatch.setattr(docgen.incremental.PageInputs, kind, counting)
+    monkeypatch.setattr(docgen.render.incremental.PageInputs, kind, counting)
     return digested
 
 

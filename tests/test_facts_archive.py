@@ -105,8 +105,8 @@ def test_a_foreign_damaged_or_other_version_archive_is_refused_in_one_line(
 def test_three_shards_and_a_merge_build_equal_one_machine(
     sample: SampleFn, docgen_build: BuildFn, tmp_path: Path
 ) -> None:
-    from docgen.discover import discover
-    from docgen.scanning import shard_share
+    from docgen.discover.tree import discover
+    from docgen.phases.scan import shard_share
 
     repo = sample("torchlike")
     whole = tmp_path / "whole"

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from conftest import built_copy, clean_pages, count_decoding, page_files, run_build
 
-from docgen.file_summary import (
+from docgen.analyze.summary import (
     LazyImports,
     plain_binding,
     read_summary,
     summarize,
     summary_text,
 )
-from docgen.workers import scan_data
+from docgen.scan.workers import scan_data
 
 MODULE = b'''"""A module."""
 import os

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import page_files, run_build
 
-from docgen.linkcheck import check_links, format_broken
+from docgen.site.linkcheck import check_links, format_broken
 
 #: A package whose `__all__` re-exports names from everywhere a name can come from.
 PACKAGE: dict[str, str] = {

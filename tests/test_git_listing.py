@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from docgen.git_listing import Candidate, git_candidates
+from docgen.discover.git_listing import Candidate, git_candidates
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

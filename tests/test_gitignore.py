@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docgen.gitignore import is_ignored, read_gitignore
+from docgen.discover.gitignore import is_ignored, read_gitignore
 
 
 def test_the_deepest_matching_rule_decides_and_a_negation_reincludes(tmp_path: Path) -> None:

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
-from docgen.linkcheck import check_links, format_broken
+from docgen.model.pages import PAGE_HEAD_BYTES, is_docgen_page
+from docgen.site.linkcheck import check_links, format_broken
 
 if TYPE_CHECKING:
     from conftest import Built

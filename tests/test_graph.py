@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from docgen.facts import Import
-from docgen.graph import ModuleImports, absolute_module, build_graph, map_modules, module_name
+from docgen.index.graph import ModuleImports, absolute_module, build_graph, map_modules, module_name
+from docgen.model.facts import Import
 
 
 def _py(path: str, *imports: Import) -> ModuleImports:

@@ -12,11 +12,11 @@ from conftest import built_copy, clean_pages, page_files, run_build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import docgen.index
-from docgen.facts import Import
-from docgen.graph import ImportGraph, ModuleImports, build_graph
-from docgen.graph_kept import GraphEdit, KeptGraph, decode, encode, graph_key, patched_graph
-from docgen.render.diagram_views import FolderWeights, edge_weights
+import docgen.index.repo
+from docgen.index.folder_edges import FolderWeights, edge_weights
+from docgen.index.graph import ImportGraph, ModuleImports, build_graph
+from docgen.index.graph_kept import GraphEdit, KeptGraph, decode, encode, graph_key, patched_graph
+from docgen.model.facts import Import
 from docgen.state import open_state
 from docgen.state.db import IMPORT_GRAPH, IMPORT_GRAPH_KEY
 
@@ -141,7 +141,7 @@ def test_edits_bring_the_kept_graph_up_to_date_and_equal_a_clean_build(
 ) -> None:
     repo, out = built_copy("torchlike", tmp_path)
     made = Mock(wraps=build_graph)
-    monkeypatch.setattr(docgen.index, "build_graph", made)
+    monkeypatch.setattr(docgen.index.repo, "build_graph", made)
     for rel, text, graphs in EDITS:
         made.reset_mock()
         edited = repo / rel

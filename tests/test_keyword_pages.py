@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.keyword_letters import name_order
+from docgen.model.letters import name_order
 from docgen.render.keyword_views import _chunks, _pages
 
 NAMES = st.lists(

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docgen.build import build
-from docgen.keyword_letters import letter_of
-from docgen.options import resolve_options
+from docgen.cli.build_options import resolve_options
+from docgen.model.letters import letter_of
 from docgen.render import keyword_views
 from docgen.state import State
 
@@ -108,7 +108,7 @@ def test_a_site_written_twice_counts_twice(tmp_path: Path) -> None:
 def test_a_keyword_page_that_could_not_be_written_is_not_kept(tmp_path: Path) -> None:
     """A letter page whose write failed is not what the summary says: the next build
     makes every letter again rather than keep it."""
-    from docgen import write
+    from docgen.write import pages as write
 
     repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
     real = write.PageWriter._write
@@ -171,7 +171,7 @@ def test_any_edit_of_a_split_index_equals_a_clean_build(
 )
 def test_letter_ranges_hold_every_name_of_their_letter(tmp_path: Path, name: str) -> None:
     """The stored index read by letter finds a name exactly on its own letter."""
-    from docgen.keywords import DefinitionSite
+    from docgen.model.sites import DefinitionSite
 
     out = tmp_path / "out"
     out.mkdir()
@@ -201,7 +201,7 @@ def test_a_build_stopped_after_storing_the_index_leaves_no_stale_letter_page(
             raise KeyboardInterrupt
 
         with (
-            mock.patch("docgen.produce.render_all", side_effect=stopped),
+            mock.patch("docgen.render.produce.render_all", side_effect=stopped),
             pytest.raises(KeyboardInterrupt),
         ):
             build(resolve_options(repo, out, 1))

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.scan.languages import LANGUAGES_BY_NAME, LANGUAGES_BY_SUFFIX, language_for, suffix_of
+from docgen.model.languages import LANGUAGES_BY_NAME, LANGUAGES_BY_SUFFIX, language_for, suffix_of
 
 NAME_CHARS = st.sampled_from(list("ab.Hc_ -"))
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from conftest import child_env
 
-from docgen import launch
-from docgen.discover import SourceFile
-from docgen.processes import kill
-from docgen.warm import WARM_NICENESS, WarmWorker, fork_scan_worker
-from docgen.workers import scan_files
+from docgen.cli import launch
+from docgen.model.sources import SourceFile
+from docgen.scan.warm import WARM_NICENESS, WarmWorker, fork_scan_worker
+from docgen.scan.workers import scan_files
+from docgen.system.processes import kill
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,8 @@ def test_the_worker_forked_first_gives_way_to_the_build(tmp_path: Path) -> None:
 #: handed as its early worker and whether the worker was stopped before the exit.
 _WATCHED = """
 import sys
-from docgen import build, launch
+from docgen import build
+from docgen.cli import launch
 real_pages, real_kill = build.build_pages, launch.kill
 def pages(options, progress=None, early=None):
     print("build given", type(early).__name__, file=sys.stderr)
@@ -112,7 +113,8 @@ def test_a_usage_error_stops_the_early_worker(tmp_path: Path) -> None:
 
 def test_output_into_a_closed_pipe_exits_120_without_a_traceback() -> None:
     program = (
-        "import time\nfrom docgen.launch import leave\nprint('said')\ntime.sleep(0.5)\nleave(0)\n"
+        "import time\nfrom docgen.cli.launch import leave\n"
+        "print('said')\ntime.sleep(0.5)\nleave(0)\n"
     )
     env = child_env()
     env.pop("PYTHONUNBUFFERED", None)  # the output waits in its buffer for `leave`
@@ -130,7 +132,7 @@ def test_output_into_a_closed_pipe_exits_120_without_a_traceback() -> None:
 
 
 def _leave(code: str) -> subprocess.CompletedProcess[str]:
-    program = f"from docgen.launch import leave\nprint('said', end='')\nleave({code})\n"
+    program = f"from docgen.cli.launch import leave\nprint('said', end='')\nleave({code})\n"
     return subprocess.run(
         [sys.executable, "-c", program], env=child_env(), capture_output=True, text=True
     )
@@ -167,7 +169,7 @@ def test_the_command_exits_with_the_commands_status(tmp_path: Path) -> None:
 #: report's `held`, also through an exit's traceback), and the status.
 _ENDING = """
 import gc, os, sys
-import docgen.launch as launch
+import docgen.cli.launch as launch
 def leave(code, made=None):
     held = len(getattr(made, "held", ()))
     tb = getattr(made, "__traceback__", None)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from docgen.linkcheck import BrokenLink, check_links, format_broken, heading_anchors
-from docgen.links import encode_path, href
+from docgen.model.links import encode_path, href
+from docgen.site.linkcheck import BrokenLink, check_links, format_broken, heading_anchors
 
 
 def write(root: Path, files: dict[str, str]) -> None:

@@ -8,10 +8,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.index import build_index
-from docgen.links import folder_of
+from docgen.index.repo import build_index
+from docgen.model.links import folder_of
 from docgen.render.lookup import RepoLookup
-from docgen.workers import scan_data
+from docgen.scan.workers import scan_data
 
 CONTENT = {
     ".py": b"def f():\n    pass\n",
@@ -56,7 +56,7 @@ def _above(path: str) -> list[str]:
 @settings(max_examples=80, deadline=None)
 @given(paths)
 def test_folders_hold_every_file_under_every_folder_above_it(chosen: list[str]) -> None:
-    from docgen.index import _folders
+    from docgen.index.repo import _folders
 
     folders = _folders(sorted(chosen))
     assert list(folders) == sorted(folders) and "" in folders

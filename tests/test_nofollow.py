@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from docgen.errors import DocgenError
-from docgen.nofollow import LinkInTheWay, Tree, first_link_inside
+from docgen.model.errors import DocgenError
+from docgen.system.nofollow import LinkInTheWay, Tree, first_link_inside
 
 
 def open_descriptors() -> int:
@@ -87,3 +87,14 @@ def test_only_links_inside_the_repository_are_refused_on_the_way(tmp_path: Path)
     (tmp_path / "alias").symlink_to(repo)
     assert first_link_inside(repo, repo / "docs" / "generated" / "x") == repo / "docs/generated"
     assert first_link_inside(repo, tmp_path / "alias" / "docs" / "api") is None
+
+
+def test_a_pinned_folder_outlives_the_bound_on_kept_folders(tmp_path: Path) -> None:
+    # A page's temporary file is made in a folder held across the opening of its own
+    # folder: when that opening closed the kept ones, the page failed with EBADF.
+    with Tree(tmp_path) as tree:
+        pinned = tree.pinned_folder("tmp/pages")
+        for n in range(200):
+            assert tree.folder(f"d{n}/e") is not None
+        assert os.fstat(pinned).st_ino == (tmp_path / "tmp" / "pages").stat().st_ino
+        assert tree.pinned_folder("tmp/pages") == pinned

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from docgen.errors import UsageError
-from docgen.options import DEFAULT_OUT, resolve_options
-from docgen.project import project_name
+from docgen.cli.build_options import resolve_options
+from docgen.discover.project import project_name
+from docgen.model.errors import UsageError
+from docgen.model.options import DEFAULT_OUT
 
 
 def test_default_out_is_inside_repo(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from docgen.build import build
-from docgen.linkcheck import check_links, format_broken
-from docgen.options import resolve_options
+from docgen.cli.build_options import resolve_options
+from docgen.site.linkcheck import check_links, format_broken
 
 FILES = {
     "pkg/__init__.py": (

@@ -8,7 +8,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.digests import parts_digest
+from docgen.model.digests import parts_digest
 
 
 def streamed(parts: list[str]) -> str:

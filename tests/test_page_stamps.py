@@ -6,10 +6,10 @@ from pathlib import Path
 
 from conftest import built_copy, clean_pages, page_files, run_build
 
-from docgen.check import check
-from docgen.options import resolve_options
-from docgen.state import open_state, page_check
-from docgen.state.page_stamps import answer, stale_pages, start_check
+from docgen.cli.build_options import resolve_options
+from docgen.cli.check import check
+from docgen.state import open_state
+from docgen.write.page_check import answer, page_check, stale_pages, start_check
 
 
 def test_the_child_finds_the_pages_edited_or_removed_by_hand(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from functools import partial
 
 import pytest
 
-from docgen.parallel_render import MIN_PAGES_FOR_POOL, job_slices, render_all
+from docgen.render.parallel import MIN_PAGES_FOR_POOL, job_slices, render_all
 
 
 def _where(i: int) -> tuple[int, int]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.produce import PageJob, PageMade, PagePlan, make_pages, page_conflicts
+from docgen.render.produce import PageJob, PageMade, PagePlan, make_pages, page_conflicts
 
 
 class Calls:

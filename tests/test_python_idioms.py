@@ -10,8 +10,8 @@ import hypothesmith
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from docgen.facts import Finding
-from docgen.scan.python_idioms import idiom_findings
+from docgen.model.facts import Finding
+from docgen.scan.python.idioms import idiom_findings
 
 
 def findings(source: str) -> list[Finding]:
@@ -848,7 +848,7 @@ def test_never_raises_and_stays_sorted_on_generated_code(source: str) -> None:
 def test_positions_find_every_call_without_the_unpruned_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import docgen.scan.python_loops as loops
+    import docgen.scan.python.loops as loops
 
     searches: list[bool] = []
     search = loops._search

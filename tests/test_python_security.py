@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docgen.facts import Finding
-from docgen.scan.python_security import security_findings
+from docgen.model.facts import Finding
+from docgen.scan.python.security import security_findings
 
 
 def calls_of(tree: ast.AST) -> list[ast.Call]:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.discover import SourceFile
-from docgen.readfile import hash_source, read_source
+from docgen.discover.readfile import hash_source, read_source
+from docgen.model.sources import SourceFile
 
 
 def listed(path: Path) -> SourceFile:

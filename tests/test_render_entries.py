@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from docgen.render.entries import ENTRY_TARGETS, ENTRY_WIDTH, keyword_entries
 from docgen.render.listing_views import KeywordTarget
-from docgen.render.views import LineRef
+from docgen.render.view_refs import LineRef
 
 targets = st.builds(
     KeywordTarget,

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from docgen.links import encode_path, href, page_folder, relative, relative_from
-from docgen.links import relative as relative_path
+from docgen.model.links import encode_path, href, page_folder, relative, relative_from
+from docgen.model.links import relative as relative_path
 from docgen.render.context import Linker, make_href
 from docgen.render.environment import make_environment
 from docgen.render.filters import (

@@ -16,7 +16,10 @@ from conftest import keyword_pages
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from docgen.facts import (
+from docgen.analyze.suite import collect
+from docgen.index.keywords import definition_sites
+from docgen.index.repo import RepoIndex, build_index
+from docgen.model.facts import (
     Analysis,
     CodeBlock,
     Definition,
@@ -32,16 +35,13 @@ from docgen.facts import (
     ScannedFile,
     Tag,
 )
-from docgen.index import RepoIndex, build_index
-from docgen.keywords import definition_sites
-from docgen.linkcheck import heading_anchors
-from docgen.links import Slugger, docs_page, folder_doc, folder_index, kw_page
+from docgen.model.links import Slugger, docs_page, folder_doc, folder_index, kw_page
 from docgen.render.context import Linker, RenderContext
 from docgen.render.environment import make_environment
+from docgen.render.import_text import import_statement
 from docgen.render.pages import Renderer
-from docgen.render.python_views import import_statement
-from docgen.suite import collect
-from docgen.template_files import builtin_templates_dir
+from docgen.render.template_files import builtin_templates_dir
+from docgen.site.linkcheck import heading_anchors
 
 MD = MarkdownIt("commonmark")
 OUT_IN_REPO = "docs/generated"  # the output folder, inside the fake repository

@@ -2,7 +2,7 @@
 
 A small repository is written to disk and indexed from hand-made facts (the
 import graph is built from them by `build_index`), then rendered; the tests
-read the pages as text and check every link with `docgen.linkcheck`.
+read the pages as text and check every link with `docgen.site.linkcheck`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from urllib.parse import quote
 import pytest
 from conftest import keyword_pages
 
-from docgen.facts import (
+from docgen.index.keywords import definition_sites
+from docgen.index.repo import RepoIndex, build_index
+from docgen.model.facts import (
     Analysis,
     Definition,
     Evidence,
@@ -27,16 +29,15 @@ from docgen.facts import (
     ScannedFile,
     Tag,
 )
-from docgen.index import RepoIndex, build_index
-from docgen.keywords import DefinitionSite, definition_sites
-from docgen.linkcheck import check_links, format_broken
-from docgen.links import docs_page, folder_doc, folder_index, kw_page
+from docgen.model.links import docs_page, folder_doc, folder_index, kw_page
+from docgen.model.sites import DefinitionSite
 from docgen.render.context import RenderContext
 from docgen.render.environment import make_environment
 from docgen.render.keyword_views import letter_of, letter_page
 from docgen.render.lookup import RepoLookup, module_stem, stem_tested_by
 from docgen.render.pages import Renderer
 from docgen.render.related import Related, rank_related
+from docgen.site.linkcheck import check_links, format_broken
 
 OUT = "docs/generated"  # inside the fake repository
 SOURCE_ROOT = "../.."

@@ -25,9 +25,10 @@ import pytest
 from conftest import child_env, run_build
 
 from docgen.build import build
-from docgen.discover import SourceFile
-from docgen.options import resolve_options
-from docgen.workers import scan_one
+from docgen.cli.build_options import resolve_options
+from docgen.model.sources import SourceFile
+from docgen.scan.workers import scan_one
+from docgen.state import open_state
 
 ROOT = Path(__file__).resolve().parent.parent
 PagesFn = Callable[[Path], dict[str, bytes]]
@@ -139,7 +140,7 @@ def test_a_second_build_waits_for_the_first_with_a_message(
     twin: tuple[Path, Path, Path], read_pages: PagesFn
 ) -> None:
     repo, out, reference = twin
-    from docgen.lock import output_lock
+    from docgen.write.lock import output_lock
 
     with output_lock(out / ".docgen"):
         proc = docgen_process("build", str(repo), "--out", str(out), "-j", "1")
@@ -250,9 +251,9 @@ def test_an_oversized_file_is_hashed_counted_and_not_parsed(
 ) -> None:
     import hashlib
 
-    import docgen.workers
+    import docgen.scan.workers
 
-    monkeypatch.setattr(docgen.workers, "MAX_PARSE_BYTES", 1000)
+    monkeypatch.setattr(docgen.scan.workers, "MAX_PARSE_BYTES", 1000)
     text = "def f():\n    return 1\n" * 200
     path = tmp_path / "big.py"
     path.write_text(text, encoding="utf-8")
@@ -268,9 +269,9 @@ def test_an_oversized_file_is_hashed_counted_and_not_parsed(
 def test_an_oversized_binary_file_stays_binary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import docgen.workers
+    import docgen.scan.workers
 
-    monkeypatch.setattr(docgen.workers, "MAX_PARSE_BYTES", 1000)
+    monkeypatch.setattr(docgen.scan.workers, "MAX_PARSE_BYTES", 1000)
     data = b"\x7fELF\0\0" + bytes(range(256)) * 20
     path = tmp_path / "libbig.so"
     path.write_bytes(data)
@@ -326,9 +327,9 @@ def test_a_worker_whose_build_was_killed_exits_by_itself(tmp_path: Path) -> None
         pytest.skip("needs /proc to tell a running process from an exited one")
     script = (
         "import sys, time\n"
-        "from docgen.scan.settings import DEFAULT_SETTINGS\n"
-        "from docgen.warm import WarmWorker\n"
-        "from docgen.workers import WorkerSetup, _context, _start\n"
+        "from docgen.scan.cfamily.settings import DEFAULT_SETTINGS\n"
+        "from docgen.scan.warm import WarmWorker\n"
+        "from docgen.scan.workers import WorkerSetup, _context, _start\n"
         "setup = WorkerSetup(DEFAULT_SETTINGS, with_sites=False, many=False)\n"
         "worker = _start(_context(), setup)\n"
         "other = _start(_context(), setup)\n"
@@ -365,27 +366,26 @@ def _running(pid: int) -> bool:
 def test_macros_are_never_learned_from_a_header_too_large_to_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sqlite3
+    import docgen.scan.learned_macros
+    from docgen.scan.learned_macros import learned_macro_defs
 
-    import docgen.state.facts
-    from docgen.state.facts import learned_macro_defs
-
-    monkeypatch.setattr(docgen.state.facts, "READ_LIMIT", 1000)
+    monkeypatch.setattr(docgen.scan.learned_macros, "READ_LIMIT", 1000)
     read: list[str] = []
-    real = docgen.state.facts.read_source
+    real = docgen.scan.learned_macros.read_source
 
     def counted(source: SourceFile, limit: int | None = None) -> bytes:
         read.append(source.path)
         return real(source, limit)
 
-    monkeypatch.setattr(docgen.state.facts, "read_source", counted)
+    monkeypatch.setattr(docgen.scan.learned_macros, "read_source", counted)
     small, large = tmp_path / "small.h", tmp_path / "large.h"
     small.write_text("#define SMALL_API __attribute__((visibility))\n")
     large.write_text("#define LARGE_API __attribute__((visibility))\n" + "// x\n" * 400)
     sources = [
         SourceFile(p.name, str(p), p.stat().st_size, (1, p.stat().st_size)) for p in (small, large)
     ]
-    defs = learned_macro_defs(sqlite3.connect(":memory:"), sources)
+    with open_state(tmp_path / "out") as state:
+        defs = learned_macro_defs(state, sources)
     assert read == ["small.h"]
     assert [d.name for d in defs] == ["SMALL_API"]
 
@@ -393,7 +393,7 @@ def test_macros_are_never_learned_from_a_header_too_large_to_read(
 def test_a_nul_byte_past_the_binary_sniff_never_reaches_a_page(
     tmp_path: Path, read_pages: PagesFn
 ) -> None:
-    from docgen.scan.languages import BINARY_SNIFF_BYTES
+    from docgen.model.languages import BINARY_SNIFF_BYTES
 
     repo = tmp_path / "repo"
     repo.mkdir()

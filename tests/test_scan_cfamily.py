@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from docgen.facts import CDefinition, CFacts, CKind
-from docgen.scan.cfamily import dialect_for, scan
-from docgen.scan.cfamily_names import outside_bodies
-from docgen.scan.cpp_blanking import neutralise
-from docgen.scan.cpp_conditionals import first_branches
-from docgen.scan.cpp_macro_table import MacroTable
-from docgen.scan.cpp_macros import attribute_macros, macro_defs
-from docgen.scan.cpp_namespace_macros import namespace_macros
-from docgen.scan.settings import ScanSettings
+from docgen.model.facts import CDefinition, CFacts, CKind
+from docgen.scan.cfamily.names import outside_bodies
+from docgen.scan.cfamily.preprocess.blanking import neutralise
+from docgen.scan.cfamily.preprocess.conditionals import first_branches
+from docgen.scan.cfamily.preprocess.macro_table import MacroTable
+from docgen.scan.cfamily.preprocess.macros import attribute_macros, macro_defs
+from docgen.scan.cfamily.preprocess.namespace_macros import namespace_macros
+from docgen.scan.cfamily.scanner import dialect_for, scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 
 def facts(source: str, path: str = "x.cpp", macros: frozenset[str] = frozenset()) -> CFacts:
@@ -425,7 +425,7 @@ def test_only_an_error_at_a_branch_reads_the_first_branches_again() -> None:
     a conditional or holds one of its lines, never for an error elsewhere in the file."""
     import tree_sitter
 
-    from docgen.scan.cfamily import error_at_branch, language
+    from docgen.scan.cfamily.scanner import error_at_branch, language
 
     parser = tree_sitter.Parser(language("cpp"))
     heads = b"#ifdef _WIN32\nstruct Node : Base {\n#else\nstruct Node : Other {\n#endif\n};\n"
@@ -482,9 +482,9 @@ def test_facts_do_not_depend_on_the_order_of_sets() -> None:
     import sys
 
     script = (
-        "from docgen.scan.cfamily import scan\n"
-        "from docgen.scan.settings import ScanSettings\n"
-        "from docgen.serialize import dumps\n"
+        "from docgen.scan.cfamily.scanner import scan\n"
+        "from docgen.scan.cfamily.settings import ScanSettings\n"
+        "from docgen.model.serialize import dumps\n"
         "macros = frozenset({'EXP', 'EXP()', 'API', 'A1', 'A2()', 'B3', 'C4()'})\n"
         "src = b'class API Foo { EXP (int) x; EXP(1) int y; };\\nA1 int f();\\n'\n"
         "print(dumps(scan('x.cpp', src, ScanSettings(macros))))\n"
@@ -823,7 +823,7 @@ def test_a_file_with_other_line_ends_reads_as_its_lf_twin(ending: bytes) -> None
 def test_an_error_no_child_shows_is_placed_on_its_node() -> None:
     import tree_sitter
 
-    from docgen.scan.cfamily import error_lines, language
+    from docgen.scan.cfamily.scanner import error_lines, language
 
     parser = tree_sitter.Parser(language("c"))
     root = parser.parse(b"int a;\n#define X 1\r").root_node  # the define's end is missing

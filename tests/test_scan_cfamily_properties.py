@@ -12,14 +12,14 @@ import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docgen.scan.cfamily import language, scan
-from docgen.scan.cfamily_source import KEYWORDS
-from docgen.scan.cpp_blanking import neutralise
-from docgen.scan.cpp_conditionals import directive_comments_blanked, first_branches
-from docgen.scan.cpp_macro_table import MacroTable
-from docgen.scan.cpp_macros import _DEFINE
-from docgen.scan.cpp_source import LinePattern, directives_matching
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.blanking import neutralise
+from docgen.scan.cfamily.preprocess.conditionals import directive_comments_blanked, first_branches
+from docgen.scan.cfamily.preprocess.macro_table import MacroTable
+from docgen.scan.cfamily.preprocess.macros import _DEFINE
+from docgen.scan.cfamily.preprocess.source import LinePattern, directives_matching
+from docgen.scan.cfamily.scanner import language, scan
+from docgen.scan.cfamily.settings import ScanSettings
+from docgen.scan.cfamily.source import KEYWORDS
 
 SETTINGS = settings(
     max_examples=80,

@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from test_scan_cfamily import facts, inventory
 
-from docgen.scan.cfamily import scan
-from docgen.scan.cfamily_macros import gtest_body_scope
-from docgen.scan.cpp_blanking import calls_at_errors_blanked, neutralise
-from docgen.scan.cpp_conditionals import directive_comments_blanked
-from docgen.scan.cpp_macro_table import MacroTable
-from docgen.scan.cpp_macros import (
+from docgen.model.languages import defines_macros
+from docgen.scan.cfamily.preprocess.blanking import calls_at_errors_blanked, neutralise
+from docgen.scan.cfamily.preprocess.conditionals import directive_comments_blanked
+from docgen.scan.cfamily.preprocess.macro_table import MacroTable
+from docgen.scan.cfamily.preprocess.macros import (
     attribute_macros,
     macro_defs,
     statement_macros,
     wrapper_macros,
 )
-from docgen.scan.cpp_macros_in_use import macros_in_use
-from docgen.scan.cpp_namespace_macros import namespace_macros
-from docgen.scan.cpp_source import kept_argument
-from docgen.scan.languages import defines_macros
-from docgen.scan.settings import ScanSettings
+from docgen.scan.cfamily.preprocess.macros_in_use import macros_in_use
+from docgen.scan.cfamily.preprocess.namespace_macros import namespace_macros
+from docgen.scan.cfamily.preprocess.source import kept_argument
+from docgen.scan.cfamily.reader_macros import gtest_body_scope
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 CHECKS = """\
 #define NEQCHECK(statement, value) \\

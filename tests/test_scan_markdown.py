@@ -7,8 +7,8 @@ from textwrap import dedent
 
 import pytest
 
-import docgen.scan.markdown as markdown
-from docgen.facts import CodeBlock, Heading, Link, MarkdownFacts
+import docgen.scan.markdown.scanner as markdown
+from docgen.model.facts import CodeBlock, Heading, Link, MarkdownFacts
 
 
 def md(source: str) -> MarkdownFacts:

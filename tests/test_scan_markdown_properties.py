@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import docgen.scan.markdown as markdown
-from docgen.facts import FileFacts
+import docgen.scan.markdown.scanner as markdown
+from docgen.model.facts import FileFacts
 
 SETTINGS = settings(max_examples=100, deadline=None)
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-import docgen.scan.python as python
-import docgen.scan.python_signatures as python_signatures
-from docgen.facts import CodeRef, Definition, FileFacts, Import, PythonFacts, StringArg
+import docgen.scan.python.scanner as python
+import docgen.scan.python.signatures as python_signatures
+from docgen.model.facts import CodeRef, Definition, FileFacts, Import, PythonFacts, StringArg
 from docgen.scan.decode import decode_python
-from docgen.scan.python_statements import walk_cst
+from docgen.scan.python.statements import walk_cst
 
 TORCH_DISTRIBUTED = Path("/work/corpora/torch-2.13/torch/distributed")
 

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_scan_python import ast_inventory, libcst_signatures, scan_inventory
 
-import docgen.scan.python as python
-import docgen.scan.python_refs as python_refs
-from docgen.facts import FileFacts
+import docgen.scan.python.refs as python_refs
+import docgen.scan.python.scanner as python
+from docgen.model.facts import FileFacts
 from docgen.scan.decode import decode_python
 
 # hypothesmith compiles what it generates; CPython's warnings about that code are noise here.

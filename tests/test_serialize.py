@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen import facts
-from docgen.construct import pickled_by_fields, rebuild
-from docgen.discover import discover
-from docgen.facts import Problem, ScannedFile
-from docgen.serialize import dumps, loads
-from docgen.workers import scan_one
+from docgen.discover.tree import discover
+from docgen.model import facts
+from docgen.model.construct import pickled_by_fields, rebuild
+from docgen.model.facts import Problem, ScannedFile
+from docgen.model.serialize import dumps, loads
+from docgen.scan.workers import scan_one
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docgen.build import BuildReport
-from docgen.linkcheck import heading_anchors
 from docgen.site.check import check_site
 from docgen.site.html import SiteLinks, html_page, source_page, without_front_matter
+from docgen.site.linkcheck import heading_anchors
 from docgen.site.publish import publish_site
 
 BuildFn = Callable[..., BuildReport]
@@ -166,7 +166,7 @@ def loaded(files: dict[str, str], name: str) -> object:
     st.integers(min_value=300, max_value=3000),
 )
 def test_every_word_of_every_name_finds_it_in_one_shard(names: list[str], budget: int) -> None:
-    from docgen.keywords import DefinitionSite
+    from docgen.model.sites import DefinitionSite
     from docgen.site import search
 
     sites = [
@@ -251,7 +251,7 @@ def test_a_large_diagram_is_capped_and_says_what_it_left_out(
 def test_the_site_command_and_build_html_publish_the_same_site(sample: SampleFn) -> None:
     from click.testing import CliRunner
 
-    from docgen.cli import cli
+    from docgen.cli.main import cli
 
     first, second = sample("torchlike", "a"), sample("torchlike", "b")
     result = CliRunner().invoke(cli, ["site", str(first), "-q", "-j", "2"])
@@ -290,7 +290,7 @@ def test_every_page_can_be_reached_from_the_root_by_its_links(
 def test_clean_removes_the_site_it_published_and_keeps_a_users_file(sample: SampleFn) -> None:
     from click.testing import CliRunner
 
-    from docgen.cli import cli
+    from docgen.cli.main import cli
 
     repo = sample("torchlike")
     assert CliRunner().invoke(cli, ["site", str(repo), "-q", "-j", "2"]).exit_code == 0
@@ -337,7 +337,7 @@ def test_a_repository_folder_named_like_a_site_folder_keeps_its_pages(
 ) -> None:
     """The site's own folders are shared with a repository folder of the same name: a
     new search index, a new source view and `docgen clean` leave its pages alone."""
-    from docgen.clean import clean
+    from docgen.cli.clean import clean
 
     repo = tmp_path / "repo"
     (repo / folder / "sub").mkdir(parents=True)
@@ -387,8 +387,8 @@ def test_a_source_too_large_to_show_whole_shows_its_first_part_and_its_links_lan
 def test_a_name_too_long_for_its_pages_suffixes_gets_pages_all_links_land(
     tmp_path: Path, docgen_build: BuildFn, length: int
 ) -> None:
-    from docgen.linkcheck import check_links
-    from docgen.links import NAME_MAX, docs_page, kw_page, page_stem
+    from docgen.model.links import NAME_MAX, docs_page, kw_page, page_stem
+    from docgen.site.linkcheck import check_links
 
     name = "a" * (length - 3) + ".py"
     repo = tmp_path / "repo"

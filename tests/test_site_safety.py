@@ -315,7 +315,7 @@ def test_build_site_and_clean_together_leave_nothing_clean_cannot_remove(
 def test_commands_that_wait_for_a_build_say_so(
     sample: SampleFn, tmp_path: Path, args: list[str]
 ) -> None:
-    from docgen.lock import output_lock
+    from docgen.write.lock import output_lock
 
     repo = sample("torchlike")
     out = repo / "docs" / "generated"

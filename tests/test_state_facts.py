@@ -13,14 +13,17 @@ from conftest import copy_sample, run_build
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.check import check
-from docgen.clean import clean
-from docgen.discover import SourceFile
-from docgen.errors import DocgenError
-from docgen.options import resolve_options
-from docgen.scan.cpp_macros import MacroDef
-from docgen.scan.settings import ScanSettings
-from docgen.state import STATE_DIR, State, facts_digest, missing_state, open_state, read_state
+from docgen.cli.build_options import resolve_options
+from docgen.cli.check import check
+from docgen.cli.clean import clean
+from docgen.model.digests import facts_digest
+from docgen.model.errors import DocgenError
+from docgen.model.sources import SourceFile
+from docgen.scan import learned_macros
+from docgen.scan.cfamily.preprocess.macro_def import MacroDef
+from docgen.scan.cfamily.settings import ScanSettings
+from docgen.scan.learned_macros import learned_settings
+from docgen.state import STATE_DIR, State, missing_state, open_state, read_state
 from docgen.state.db import STATE_FILE
 from docgen.state.facts import StoredFacts, read_facts, stamp_text
 
@@ -135,29 +138,29 @@ def test_scan_settings_are_learned_again_only_when_a_header_changed(
     other = _header(tmp_path, "other.h", "#define OTHER 1\n")
     out = tmp_path / "out"
     with open_state(out) as state:
-        first = state.scan_settings([api, other], "cpp", ("EXTRA",))
+        first = learned_settings(state, [api, other], "cpp", ("EXTRA",))
     assert {"MY_API", "EXTRA"} <= first.attribute_macros
     learned: list[int] = []
-    real = State.macro_defs
+    real = learned_macros.learned_macro_defs
 
-    def counted(self: State, sources: Sequence[SourceFile]) -> list[MacroDef]:
+    def counted(state: State, sources: Sequence[SourceFile]) -> list[MacroDef]:
         learned.append(len(sources))
-        return real(self, sources)
+        return real(state, sources)
 
-    monkeypatch.setattr(State, "macro_defs", counted)
+    monkeypatch.setattr(learned_macros, "learned_macro_defs", counted)
     with open_state(out) as state:
-        assert state.scan_settings([api, other], "cpp", ("EXTRA",)) == first
+        assert learned_settings(state, [api, other], "cpp", ("EXTRA",)) == first
     assert learned == []  # kept from the last build
     changed = _header(tmp_path, "other.h", "#define OTHER_API [[nodiscard]]\n#define X 2\n")
     with open_state(out) as state:
-        again = state.scan_settings([api, changed], "cpp", ("EXTRA",))
-        assert state.scan_settings([api, changed], "cpp", ()) != again  # configured differ
+        again = learned_settings(state, [api, changed], "cpp", ("EXTRA",))
+        assert learned_settings(state, [api, changed], "cpp", ()) != again  # configured differ
     assert learned == [2, 2]
     assert "OTHER_API" in again.attribute_macros
     unstamped = SourceFile(changed.path, changed.abs_path, changed.size)
     with open_state(out) as state:
-        assert state.scan_settings([api, unstamped], "cpp", ("EXTRA",)) == again
-        assert state.scan_settings([api, unstamped], "cpp", ("EXTRA",)) == again
+        assert learned_settings(state, [api, unstamped], "cpp", ("EXTRA",)) == again
+        assert learned_settings(state, [api, unstamped], "cpp", ("EXTRA",)) == again
     assert learned == [2, 2, 2, 2]  # without a stamp, a header is always read
 
 

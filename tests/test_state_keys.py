@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from docgen.state import keys
+from docgen.scan import keys
 
 
 def test_libcst_version_is_read_from_its_version_file() -> None:
@@ -59,7 +59,7 @@ def _key_of(package: Path) -> str:
     """The facts key of a copy of docgen's package, computed by that copy (`-S`: no
     `.pth` file, so an editable install's finder cannot bring in the checkout)."""
     path = os.pathsep.join([str(package.parent), sysconfig.get_paths()["purelib"]])
-    code = "from docgen.state.keys import facts_key; print(facts_key())"
+    code = "from docgen.scan.keys import facts_key; print(facts_key())"
     done = subprocess.run(
         [sys.executable, "-S", "-c", code],
         env={**os.environ, "PYTHONPATH": path},
@@ -71,25 +71,39 @@ def _key_of(package: Path) -> str:
     return done.stdout.strip()
 
 
-def test_the_facts_key_covers_every_module_but_the_renderers(tmp_path: Path) -> None:
-    """Not a list of modules: the suite finder (`suite.py`, `pytest_ids.py`), whose output
-    is cached with the facts, was once left out of such a list, so an incremental build
-    kept the old test lists that a clean build changed."""
+def test_the_facts_key_covers_every_module_of_the_packages_that_make_facts(
+    tmp_path: Path,
+) -> None:
+    """Not a list of modules: the suite finder (`analyze/suite.py`, `pytest_ids.py`), whose
+    output is cached with the facts, was once left out of such a list, so an incremental
+    build kept the old test lists that a clean build changed.  One module of each package
+    that makes facts changes the key; a module of a later stage does not."""
     original = Path(keys.__file__).resolve().parents[1]
     copy = tmp_path / "pkg" / "docgen"
     shutil.copytree(original, copy, ignore=shutil.ignore_patterns("__pycache__"))
     base = _key_of(copy)
     assert base == keys.facts_key()
-    touched = ["suite.py", "pytest_ids.py", "analyze.py", "scan/python.py", "facts.py"]
-    (copy / "a_new_module.py").write_text("X = 1\n")
-    assert _key_of(copy) != base  # a module added counts at once
-    (copy / "a_new_module.py").unlink()
+    touched = [
+        "analyze/suite.py",
+        "analyze/pytest_ids.py",
+        "analyze/tags.py",
+        "scan/python/scanner.py",
+        "scan/cfamily/preprocess/macros.py",
+        "discover/tree.py",
+        "model/facts.py",
+        "__init__.py",
+    ]
+    assert {name.split("/")[0] for name in touched[:-1]} == set(keys.FACTS_PACKAGES)
+    for package in keys.FACTS_PACKAGES:
+        (copy / package / "a_new_module.py").write_text("X = 1\n")
+        assert _key_of(copy) != base, package  # a module added counts at once
+        (copy / package / "a_new_module.py").unlink()
     for name in touched:
         text = (copy / name).read_text()
         (copy / name).write_text(text + "\n# changed\n")
         assert _key_of(copy) != base, name
         (copy / name).write_text(text)
-    for name in ("render/file_views.py", "site/publish.py"):
+    for name in ("render/file_views.py", "site/publish.py", "index/repo.py", "cli/main.py"):
         text = (copy / name).read_text()
         (copy / name).write_text(text + "\n# changed\n")
         assert _key_of(copy) == base, name  # pages again, no scan
@@ -124,6 +138,6 @@ def test_a_build_after_the_suite_finder_changed_scans_again(tmp_path: Path) -> N
     first = build()
     assert "(0 scanned" not in first
     assert "(0 scanned" in build()  # nothing changed: everything from the cache
-    suite = copy / "suite.py"
+    suite = copy / "analyze" / "suite.py"
     suite.write_text(suite.read_text() + "\n# what it finds may differ now\n")
     assert build().split("(")[1].split(",")[0] == first.split("(")[1].split(",")[0]

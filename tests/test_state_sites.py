@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 import docgen.state.sites
-from docgen.keywords import DefinitionSite
+from docgen.model.sites import DefinitionSite
 from docgen.state.sites import INDEXES, find_sites, site_marks, store_sites
 
 

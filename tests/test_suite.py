@@ -8,7 +8,9 @@ from conftest import run_build
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.index import build_index
+from docgen.analyze.suite import collect
+from docgen.index.repo import build_index
+from docgen.index.suites import RunnerClasses
 from docgen.render.counts import definition_counts
 from docgen.render.file_views import code_under_test, is_test_utility
 from docgen.render.related import (
@@ -18,11 +20,9 @@ from docgen.render.related import (
     UNDER_TEST,
     rank_related,
 )
-from docgen.scan.python import scan
+from docgen.scan.python.scanner import scan
+from docgen.scan.workers import analyzed
 from docgen.state import read_state
-from docgen.suite import collect
-from docgen.suites import RunnerClasses
-from docgen.workers import analyzed
 
 PYTORCH_STYLE = """
 import unittest

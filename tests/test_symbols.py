@@ -7,11 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.facts import CDefinition, ScannedFile
-from docgen.scan.cfamily import scan
-from docgen.scan.cfamily_macros import split_commas
-from docgen.scan.settings import ScanSettings
-from docgen.symbols import (
+from docgen.index.symbols import (
     CppSymbols,
     _parameter_type,
     _parameters,
@@ -19,6 +15,10 @@ from docgen.symbols import (
     specialization_arguments,
     without_name,
 )
+from docgen.model.facts import CDefinition, ScannedFile
+from docgen.scan.cfamily.reader_macros import split_commas
+from docgen.scan.cfamily.scanner import scan
+from docgen.scan.cfamily.settings import ScanSettings
 
 
 def reference_split_commas(text: str) -> list[str]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from markdown_it import MarkdownIt
 
-from docgen.links import docs_page, kw_page
+from docgen.model.links import docs_page, kw_page
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -96,7 +96,7 @@ def test_test_files_have_a_run_command(torchlike_built: Built) -> None:
 
 
 def test_name_rules_are_tried_by_first_part_as_in_full() -> None:
-    from docgen.analyze import NAME_RULES, RULES_BY_ROOT
+    from docgen.analyze.tags import NAME_RULES, RULES_BY_ROOT
 
     names = {r.prefix for r in NAME_RULES}
     names |= {f"{r.prefix}.x" for r in NAME_RULES} | {f"{r.prefix}x" for r in NAME_RULES}

@@ -12,15 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from docgen import warm as warm_module
-from docgen import workers
-from docgen.discover import SourceFile
-from docgen.facts import ScannedFile
-from docgen.keywords import DefinitionSite, sites_of
-from docgen.processes import StartedProcess
-from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
-from docgen.warm import WarmWorker
-from docgen.workers import describe_exit, scan_files
+from docgen.analyze.sites import sites_of
+from docgen.model.facts import ScannedFile
+from docgen.model.sites import DefinitionSite
+from docgen.model.sources import SourceFile
+from docgen.scan import warm as warm_module
+from docgen.scan import workers
+from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.scan.warm import WarmWorker
+from docgen.scan.workers import describe_exit, scan_files
+from docgen.system.processes import StartedProcess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
 from conftest import child_env
@@ -184,13 +185,14 @@ def test_only_the_scanners_the_files_need_are_preloaded() -> None:
     code = (
         "import sys\n"
         "from docgen.scan.table import preload_scanners\n"
-        "from docgen.keywords import preload_sites\n"
+        "from docgen.analyze.sites import preload_sites\n"
         "preload_scanners(['markdown', 'text'])\n"
         "preload_sites()\n"
         "print(' '.join(str(m in sys.modules) for m in "
-        "('markdown_it', 'libcst', 'docgen.scan.cfamily', 'jinja2')))\n"
+        "('markdown_it', 'libcst', 'docgen.scan.cfamily.scanner', 'jinja2')))\n"
         "preload_scanners()\n"
-        "print(' '.join(str(m in sys.modules) for m in ('libcst', 'docgen.scan.cfamily')))\n"
+        "print(' '.join(str(m in sys.modules)\n"
+        "      for m in ('libcst', 'docgen.scan.cfamily.scanner')))\n"
     )
     # Markdown's scanner only; keyword sites need the anchors, not the renderer's Jinja.
     assert printed(code)[:2] == ["True False False False", "True True"]
@@ -200,7 +202,7 @@ def test_only_a_process_with_many_files_to_scan_prepares_for_them() -> None:
     """libcst's unchecked constructors (about 10 ms to make) only repay over many files."""
     code = (
         "from docgen.scan.table import preload_scanners, prepare_loaded_for_many\n"
-        "from docgen.scan.cst_parse import unchecked_inits\n"
+        "from docgen.scan.python.cst_parse import unchecked_inits\n"
         "made = lambda: str(unchecked_inits.cache_info().currsize)\n"
         "preload_scanners(['python'])\n"
         "print(made())\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from docgen.cli import cli
+from docgen.cli.main import cli
 
 SampleFn = Callable[[str], Path]
 

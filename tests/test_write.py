@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from docgen.atomic import atomic_write, page_mode
-from docgen.errors import DocgenError
-from docgen.nofollow import LinkInTheWay
+from docgen.model.errors import DocgenError
 from docgen.state import STATE_DIR, STATE_FILE, TEMP_DIR, open_state
-from docgen.write import PageWriter, write_pages
+from docgen.system.atomic import atomic_write, page_mode
+from docgen.system.nofollow import LinkInTheWay
+from docgen.write.pages import PageWriter, write_pages
 
 PAGE = '---\nsource: "a.py"\ngenerator: "docgen 0.1.0"\n---\n# Documentation\n'
 

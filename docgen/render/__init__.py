@@ -2,6 +2,6 @@
 
 The build calls `environment.make_environment` once, wraps it in a `pages.Renderer`
 with the repository index and a `context.RenderContext`, and asks for each page's
-text.  This package's own module loads nothing: the scan workers import `anchors`
-alone (for keyword sites) without Jinja and the views.
+text.  This package's own module loads nothing: a build with nothing to do reads
+`inputs` alone, without Jinja and the views.
 """

@@ -7,16 +7,15 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from docgen.facts import Definition, Import
-from docgen.file_summary import is_top_level, plain_binding, top_level
-from docgen.index import FolderEntry
-from docgen.links import docs_page
-
-from .anchors import anchored_definitions
-from .context import Linker
-from .listing_views import ApiName, PublicApiView
-from .lookup import RepoLookup
-from .views import LinkView
+from docgen.analyze.summary import is_top_level, plain_binding, top_level
+from docgen.index.repo import FolderEntry
+from docgen.model.anchors import anchored_definitions
+from docgen.model.facts import Definition, Import
+from docgen.model.links import docs_page
+from docgen.render.context import Linker
+from docgen.render.listing_views import ApiName, PublicApiView
+from docgen.render.lookup import RepoLookup
+from docgen.render.view_refs import LinkView
 
 INIT_FILE = "__init__.py"
 API_SHOWN = 50  # names of `__all__` listed before "N more"
@@ -95,7 +94,8 @@ class ExportResolver:
         return self._bindings[path]
 
     def _read(self, path: str) -> _Bindings | None:
-        """A file's bindings, from its summary where it has one (see `docgen.file_summary`)."""
+        """A file's bindings, from its summary where it has one (see
+        `docgen.analyze.summary`)."""
         files = self._lookup.index.files
         targets = self._lookup.index.graph.imports.get(path, ())
         resolved = (t.absolute for t in targets)
@@ -281,7 +281,7 @@ def public_api(lookup: RepoLookup, entry: FolderEntry, linker: Linker) -> Public
 
 def api_inputs(lookup: RepoLookup, folder: str) -> tuple[list[str], list[tuple[str, str]]]:
     """What a folder's Public API section reads beyond the folder's own files (see
-    docgen.incremental): the files its re-exports were traced through, and each module
+    docgen.render.incremental): the files its re-exports were traced through, and each module
     name looked up with the file it names ("" for none); both sorted."""
     init = _init_file(lookup, lookup.folder(folder))
     if not init:

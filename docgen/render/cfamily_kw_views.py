@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from docgen.facts import CDefinition, FileFacts
-from docgen.links import docs_page
-
-from .anchors import KW_GROUPS, AnchoredCDefinition, section_anchor, subsection_anchor
-from .context import Linker
-from .entries import keyword_entries
-from .listing_views import KeywordGroup, KeywordTarget
-from .views import LineRef
+from docgen.model.anchors import KW_GROUPS, AnchoredCDefinition, section_anchor, subsection_anchor
+from docgen.model.facts import CDefinition, FileFacts
+from docgen.model.links import docs_page
+from docgen.render.context import Linker
+from docgen.render.entries import keyword_entries
+from docgen.render.listing_views import KeywordGroup, KeywordTarget
+from docgen.render.view_refs import LineRef
 
 #: keyword-page group of each kind
 KW_GROUP_OF: dict[str, str] = {

@@ -6,19 +6,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from docgen.facts import CDefinition, FileFacts
-from docgen.includes import IncludeGraph
-from docgen.kinds import CALLABLE_KINDS
-from docgen.links import docs_page
-from docgen.scan.cfamily_macros import gtest_body_scope
-
-from .anchors import (
-    AnchoredCDefinition,
-)
-from .context import Linker
-from .dependency_views import Importer
-from .lookup import RepoLookup
-from .views import LineRef, LinkView
+from docgen.index.includes import IncludeGraph
+from docgen.model.anchors import AnchoredCDefinition
+from docgen.model.facts import CDefinition, FileFacts
+from docgen.model.kinds import CALLABLE_KINDS
+from docgen.model.links import docs_page
+from docgen.render.context import Linker
+from docgen.render.dependency_views import Importer
+from docgen.render.lookup import RepoLookup
+from docgen.render.view_refs import LineRef, LinkView
+from docgen.scan.cfamily.reader_macros import gtest_body_scope
 
 #: kind -> (singular, plural) in the overview's counts, in this order
 KIND_WORDS: dict[str, tuple[str, str]] = {

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote
 
-from docgen.facts import Heading
-from docgen.links import Slugger, encode_path, href, page_folder, relative_from
-
-from .views import LineRef, LinkView
+from docgen.model.facts import Heading
+from docgen.model.links import Slugger, encode_path, href, page_folder, relative_from
+from docgen.render.view_refs import LineRef, LinkView
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
 
@@ -30,7 +29,7 @@ class RenderContext:
     max_embed_bytes: int = 1_000_000  # larger sources are not embedded; the page says so
 
 
-#: Kept under this name for the renderer's callers; `docgen.links` holds the logic.
+#: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.
 make_href = href
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from docgen.facts import Definition
-
-from .filters import plural
+from docgen.model.facts import Definition
+from docgen.render.filters import plural
 
 
 @dataclass(frozen=True)

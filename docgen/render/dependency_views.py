@@ -1,6 +1,6 @@
 """The Dependencies section: what a Python file imports, and who imports it.
 
-The import graph (`docgen.graph`) decides which statements name files of the
+The import graph (`docgen.index.graph`) decides which statements name files of the
 repository; this module only sorts them into internal imports (linked to the
 files' docs pages), external imports by top-level package, and importers.
 An import whose top-level package is one of the repository's own, but which
@@ -15,18 +15,17 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from docgen.facts import FileFacts, Import
-from docgen.graph import (
+from docgen.index.graph import (
     ImportGraph,
     ImportTarget,
     is_stdlib,
     top_level,
 )
-from docgen.links import docs_page
-
-from .context import Linker
-from .python_views import import_names, import_statement, module_as_written
-from .views import LineRef, LinkView
+from docgen.model.facts import FileFacts, Import
+from docgen.model.links import docs_page
+from docgen.render.context import Linker
+from docgen.render.import_text import import_names, import_statement, module_as_written
+from docgen.render.view_refs import LineRef, LinkView
 
 
 @dataclass(frozen=True)
@@ -103,7 +102,8 @@ def _resolved(graph: ImportGraph, path: str, imports: tuple[Import, ...]) -> lis
 
 
 def candidates(imp: Import, absolute: str) -> tuple[str, ...]:
-    """The modules an import could have named, as the graph looks them up (see docgen.graph)."""
+    """The modules an import could have named, as the graph looks them up (see
+    docgen.index.graph)."""
     if not absolute:
         return ()
     if not imp.is_from:

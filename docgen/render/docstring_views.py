@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from docgen.docstrings import DocField, ParsedDocstring, parse_docstring
-from docgen.facts import Definition
+from docgen.model.facts import Definition
+from docgen.render.docstrings import DocField, ParsedDocstring, parse_docstring
 
 #: Doctest examples shown per page before "and N more".
 EXAMPLES_SHOWN = 5

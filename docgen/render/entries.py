@@ -4,7 +4,7 @@ bound (a module with 99 `forward` methods still gets one readable bullet)."""
 
 from __future__ import annotations
 
-from .listing_views import KeywordEntry, KeywordTarget
+from docgen.render.listing_views import KeywordEntry, KeywordTarget
 
 #: places of one name linked with their labels, at most
 ENTRY_TARGETS = 3

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import jinja2
 
-from docgen.links import slug
-from docgen.template_files import builtin_templates_dir
-
-from .context import make_href
-from .filters import FILTERS
+from docgen.model.links import slug
+from docgen.render.context import make_href
+from docgen.render.filters import FILTERS
+from docgen.render.template_files import builtin_templates_dir
 
 #: Folder of the builtin templates inside the templates root.
 DEFAULT_THEME = "default"

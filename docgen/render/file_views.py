@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from docgen.facts import Evidence, FileFacts, MarkdownFacts, ScannedFile, Tag
-from docgen.file_summary import page_tags
-from docgen.links import docs_page, folder_doc, folder_index, folder_of, kw_page
-
-from .anchors import (
-    DOCS_SECTIONS,
-    DOCS_SUBSECTIONS,
-    anchored_definitions,
-)
-from .context import Linker, ReadSource, RenderContext, heading_anchors
-from .dependency_views import dependencies_view
-from .finding_views import performance_view, security_view
-from .keyword_views import KEYWORDS_PAGE
-from .lookup import RepoLookup
-from .markdown_links import resolve_link
-from .python_views import (
+from docgen.analyze.summary import page_tags
+from docgen.model.anchors import DOCS_SECTIONS, DOCS_SUBSECTIONS, anchored_definitions
+from docgen.model.facts import Evidence, FileFacts, MarkdownFacts, ScannedFile, Tag
+from docgen.model.links import docs_page, folder_doc, folder_index, folder_of, kw_page
+from docgen.render.context import Linker, ReadSource, RenderContext, heading_anchors
+from docgen.render.dependency_views import dependencies_view
+from docgen.render.finding_views import performance_view, security_view
+from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.render.lookup import RepoLookup
+from docgen.render.markdown_links import resolve_link
+from docgen.render.python_views import (
     architecture_view,
     definition_anchors,
     definition_views,
@@ -25,17 +20,16 @@ from .python_views import (
     python_overview,
     usage_view,
 )
-from .related import pair_of, rank_related
-from .suite_views import suite_view
-from .views import (
+from docgen.render.related import pair_of, rank_related
+from docgen.render.suite_views import suite_view
+from docgen.render.view_refs import LineRef, LinkView
+from docgen.render.views import (
     CodeBlockView,
     CrossRefsView,
     DetailedView,
     DocsView,
     EvidenceView,
     FrontMatter,
-    LineRef,
-    LinkView,
     MarkdownLinkView,
     MarkdownOverview,
     MetadataView,
@@ -290,7 +284,7 @@ def docs_view(
 ) -> DocsView:
     facts = scanned.facts
     if facts.kind == "cfamily":  # loaded for C-family pages only: a Python edit needs none
-        from . import cfamily_views
+        from docgen.render import cfamily_views
     path = facts.path
     page = docs_page(path)
     linker = Linker(page, context.source_root)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from docgen.facts import FileFacts, Finding
-
-from .context import Linker
-from .views import LineRef
+from docgen.model.facts import FileFacts, Finding
+from docgen.render.context import Linker
+from docgen.render.view_refs import LineRef
 
 #: Longest source line quoted next to a finding.
 MAX_QUOTED = 100

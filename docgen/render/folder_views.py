@@ -6,18 +6,17 @@ import posixpath
 from collections import Counter
 from collections.abc import Iterable
 
-from docgen.analyze import TAG_ORDER
-from docgen.facts import ScannedFile
-from docgen.file_summary import page_tags
-from docgen.index import FolderEntry
-from docgen.links import docs_page, folder_doc, folder_index, kw_page, slug
+from docgen.analyze.summary import page_tags
+from docgen.analyze.tags import TAG_ORDER
+from docgen.index.repo import FolderEntry
+from docgen.model.anchors import anchored_definitions
+from docgen.model.facts import ScannedFile
+from docgen.model.links import docs_page, folder_doc, folder_index, kw_page, slug
+from docgen.render.api_views import public_api
+from docgen.render.context import Linker, ReadSource, RenderContext
 from docgen.render.counts import definition_counts
-
-from .anchors import anchored_definitions
-from .api_views import public_api
-from .context import Linker, ReadSource, RenderContext
-from .keyword_views import KEYWORDS_PAGE
-from .listing_views import (
+from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.render.listing_views import (
     ClassLink,
     Count,
     FolderDocView,
@@ -30,9 +29,10 @@ from .listing_views import (
     SuiteView,
     TaggedFiles,
 )
-from .lookup import RepoLookup
-from .python_views import first_paragraph, first_sentence, run_commands
-from .views import FrontMatter, LinkView
+from docgen.render.lookup import RepoLookup
+from docgen.render.python_views import first_paragraph, first_sentence, run_commands
+from docgen.render.view_refs import LinkView
+from docgen.render.views import FrontMatter
 
 ROOT_SOURCE = "."  # front matter `source` of the root folder's pages
 README_NAMES = ("readme.md", "readme.markdown", "readme.rst", "readme.txt", "readme")

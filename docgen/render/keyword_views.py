@@ -14,15 +14,15 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.keyword_letters import LETTERS, letter_of, letter_page, name_order
-from docgen.links import docs_page, folder_index
+from docgen.model.letters import LETTERS, letter_of, letter_page, name_order
+from docgen.model.links import docs_page, folder_index
+from docgen.render.context import Linker, RenderContext
+from docgen.render.listing_views import KeywordPart, KeywordsView, NameEntry, SiteView
+from docgen.render.view_refs import LinkView
+from docgen.render.views import FrontMatter
 
-from .context import Linker, RenderContext
-from .listing_views import KeywordPart, KeywordsView, NameEntry, SiteView
-from .views import FrontMatter, LinkView
-
-if TYPE_CHECKING:  # docgen.keywords imports docgen.render.anchors: no import cycle at run time
-    from docgen.keywords import DefinitionSite
+if TYPE_CHECKING:  # docgen.index.keywords imports docgen.model.anchors: no import cycle at run time
+    from docgen.model.sites import DefinitionSite
 
 KEYWORDS_PAGE = "keywords.md"
 KEYWORDS_KIND = "keywords"  # front matter `kind`

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from docgen.facts import FileFacts, ScannedFile
-from docgen.file_summary import page_tags
-from docgen.links import docs_page, folder_index, folder_of, kw_page
-
-from .anchors import (
+from docgen.analyze.summary import page_tags
+from docgen.model.anchors import (
     DOCS_SECTIONS,
     DOCS_SUBSECTIONS,
     KW_GROUPS,
@@ -19,13 +16,21 @@ from .anchors import (
     section_anchor,
     subsection_anchor,
 )
-from .context import Linker, RenderContext, heading_anchors
-from .entries import keyword_entries
-from .file_views import front_matter, problem_views
-from .keyword_views import KEYWORDS_PAGE
-from .listing_views import KeywordEntry, KeywordGroup, KeywordTarget, KwView, SectionMapItem
-from .lookup import RepoLookup
-from .python_views import import_label, module_as_written
+from docgen.model.facts import FileFacts, ScannedFile
+from docgen.model.links import docs_page, folder_index, folder_of, kw_page
+from docgen.render.context import Linker, RenderContext, heading_anchors
+from docgen.render.entries import keyword_entries
+from docgen.render.file_views import front_matter, problem_views
+from docgen.render.import_text import import_label, module_as_written
+from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.render.listing_views import (
+    KeywordEntry,
+    KeywordGroup,
+    KeywordTarget,
+    KwView,
+    SectionMapItem,
+)
+from docgen.render.lookup import RepoLookup
 
 
 def _python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
@@ -125,7 +130,7 @@ def covering_section(facts: FileFacts, group: str) -> tuple[str, str] | None:
         return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
     c = facts.cfamily if facts.kind == "cfamily" else None
     if c is not None:
-        from . import cfamily_kw_views  # loaded for C-family pages only
+        from docgen.render import cfamily_kw_views
 
         if group == "includes" and c.includes:
             return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
@@ -164,7 +169,7 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
     if facts.kind == "python":
         groups = _python_groups(path, facts, linker)
     elif facts.kind == "cfamily":
-        from . import cfamily_kw_views
+        from docgen.render import cfamily_kw_views
 
         groups = cfamily_kw_views.keyword_groups(facts, lookup.c_items(path), linker)
     elif facts.kind == "markdown":

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .views import FrontMatter, LineRef, LinkView, ProblemView
+from docgen.render.view_refs import LineRef, LinkView
+from docgen.render.views import FrontMatter, ProblemView
 
 if TYPE_CHECKING:
-    from .diagram_views import DiagramView
+    from docgen.render.diagram_views import DiagramView
 
 # ---------------------------------------------------------------- keyword page
 

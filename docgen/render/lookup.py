@@ -11,20 +11,14 @@ import heapq
 import posixpath
 from collections import Counter
 
-from docgen.file_summary import page_tags
-from docgen.graph import PYTHON_SUFFIXES, top_level
-from docgen.index import FolderEntry, RepoIndex
-from docgen.links import folder_chain, folder_of, parent_folders
-
-from .anchors import AnchoredCDefinition, anchored_c_definitions
-from .diagram_views import (
-    DiagramView,
-    FolderWeights,
-    import_diagram,
-    import_weights,
-    include_weights,
-    merged_weights,
-)
+from docgen.analyze.summary import page_tags
+from docgen.index.folder_edges import FolderWeights, merged_weights
+from docgen.index.graph import PYTHON_SUFFIXES, top_level
+from docgen.index.kept import import_weights, include_weights
+from docgen.index.repo import FolderEntry, RepoIndex
+from docgen.model.anchors import AnchoredCDefinition, anchored_c_definitions
+from docgen.model.links import folder_chain, folder_of, parent_folders
+from docgen.render.diagram_views import DiagramView, import_diagram
 
 MOST_IMPORTED_LIMIT = 10
 TEST_PREFIX = "test_"

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
 
-from docgen.links import folder_of
-
-from .context import heading_anchors
-from .lookup import RepoLookup
+from docgen.model.links import folder_of
+from docgen.render.context import heading_anchors
+from docgen.render.lookup import RepoLookup
 
 LinkState = Literal["file", "folder", "heading", "external", "missing", "outside", "no-heading"]
 

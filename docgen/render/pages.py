@@ -7,19 +7,18 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
-from docgen.index import RepoIndex
+from docgen.index.repo import RepoIndex
+from docgen.render.context import RenderContext
+from docgen.render.file_views import docs_view
+from docgen.render.folder_views import folder_doc_view, folder_index_view
+from docgen.render.keyword_views import KeywordPlan, PartSummary, keywords_view_jobs
+from docgen.render.kw_views import kw_view
+from docgen.render.listing_views import KeywordsView
+from docgen.render.lookup import RepoLookup
+from docgen.render.tidy import tidy
 
-from .context import RenderContext
-from .file_views import docs_view
-from .folder_views import folder_doc_view, folder_index_view
-from .keyword_views import KeywordPlan, PartSummary, keywords_view_jobs
-from .kw_views import kw_view
-from .listing_views import KeywordsView
-from .lookup import RepoLookup
-from .tidy import tidy
-
-if TYPE_CHECKING:  # docgen.keywords imports docgen.render.anchors: no import cycle at run time
-    from docgen.keywords import DefinitionSite
+if TYPE_CHECKING:  # docgen.index.keywords imports docgen.model.anchors: no import cycle at run time
+    from docgen.model.sites import DefinitionSite
 
 #: page kind -> template name (looked up in user folders first, then the builtin ones)
 TEMPLATES: dict[str, str] = {

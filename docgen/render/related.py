@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from docgen.includes import IncludeGraph
+    from docgen.index.includes import IncludeGraph
 
 #: The reasons a page shows, with their weights, in the order a file's reasons are listed.
 UNDER_TEST = "code under test (this test imports it)"

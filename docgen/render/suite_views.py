@@ -3,14 +3,14 @@ command that runs it alone."""
 
 from __future__ import annotations
 
-from docgen.facts import CollectedTest, FileFacts, Requirement, Suite
-from docgen.links import docs_page
-from docgen.suites import CollectedClass, first_line
-
-from .anchors import AnchoredDefinition
-from .context import Linker
-from .filters import shell_quote
-from .views import CollectedView, FileSuiteView, LinkView, NeedView, SuiteClassView
+from docgen.index.suites import CollectedClass, first_line
+from docgen.model.anchors import AnchoredDefinition
+from docgen.model.facts import CollectedTest, FileFacts, Requirement, Suite
+from docgen.model.links import docs_page
+from docgen.render.context import Linker
+from docgen.render.filters import shell_quote
+from docgen.render.view_refs import LinkView
+from docgen.render.views import CollectedView, FileSuiteView, NeedView, SuiteClassView
 
 #: requirement kinds, strongest first: the order a test's needs are listed in
 NEED_ORDER = (

@@ -14,18 +14,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docgen.render.counts import DefinitionCounts
+from docgen.render.view_refs import LineRef, LinkView
 
 if TYPE_CHECKING:
-    from .cfamily_views import (
+    from docgen.render.cfamily_views import (
         CDefinitionView,
         CFamilyOverview,
         IncludesView,
         LaunchView,
         RegistrationView,
     )
-    from .dependency_views import DependenciesView
-    from .docstring_views import DocstringView, ExampleView
-    from .finding_views import FindingGroup, PerformanceView, SecurityView
+    from docgen.render.dependency_views import DependenciesView
+    from docgen.render.docstring_views import DocstringView, ExampleView
+    from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
 
 # ---------------------------------------------------------------- shared pieces
 
@@ -40,22 +41,6 @@ class FrontMatter:
     tags: tuple[str, ...]
     sha256: str  # "" for folders (then the key is left out)
     generator: str
-
-
-@dataclass(frozen=True)
-class LineRef:
-    """A source line; `href` is "" when the line cannot be linked (0 or past the end)."""
-
-    line: int
-    href: str
-
-
-@dataclass(frozen=True)
-class LinkView:
-    """A link to a path; `label` is raw text (shown as code), `href` is encoded."""
-
-    label: str
-    href: str
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-from docgen.facts import Problem
+from docgen.model.facts import Problem
 
 
 @dataclass(frozen=True)
@@ -86,3 +86,14 @@ def lone_returns_as_newlines(data: bytes) -> bytes:
     as every other file of the tree: each lone CR a line end.  Byte for byte, so every
     offset is the original's; the C-family grammar and its line numbers count only LF."""
     return _LONE_RETURN.sub(b"\n", data) if b"\r" in data else data
+
+
+def count_lines(text: str) -> int:
+    """Lines as an editor numbers them: only "\\n" ends a line, a last unterminated line counts.
+
+    `str.splitlines` is not used because it also splits on form feeds and other
+    separators that neither editors nor markdown-it treat as line ends.
+    """
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)

@@ -15,20 +15,20 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import cast
 
-from docgen.facts import FileFacts, Problem
+from docgen.model.facts import FileFacts, Problem
+from docgen.model.languages import is_binary, language_for
 from docgen.scan import text as text
-from docgen.scan.languages import is_binary, language_for
-from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
 
 Scanner = Callable[[str, bytes, ScanSettings], FileFacts]
 
 #: language -> the module whose `scan` reads it; other languages get the text scanner.
 SCANNERS: dict[str, str] = {
-    "python": "docgen.scan.python",
-    "markdown": "docgen.scan.markdown",
-    "c": "docgen.scan.cfamily",
-    "cpp": "docgen.scan.cfamily",
-    "cuda": "docgen.scan.cfamily",
+    "python": "docgen.scan.python.scanner",
+    "markdown": "docgen.scan.markdown.scanner",
+    "c": "docgen.scan.cfamily.scanner",
+    "cpp": "docgen.scan.cfamily.scanner",
+    "cuda": "docgen.scan.cfamily.scanner",
 }
 
 

@@ -8,21 +8,10 @@ from __future__ import annotations
 
 import hashlib
 
-from docgen.facts import FileFacts
-from docgen.scan.decode import decode_text
-from docgen.scan.languages import language_for
-from docgen.scan.settings import DEFAULT_SETTINGS, ScanSettings
-
-
-def count_lines(text: str) -> int:
-    """Lines as an editor numbers them: only "\\n" ends a line, a last unterminated line counts.
-
-    `str.splitlines` is not used because it also splits on form feeds and other
-    separators that neither editors nor markdown-it treat as line ends.
-    """
-    if not text:
-        return 0
-    return text.count("\n") + (0 if text.endswith("\n") else 1)
+from docgen.model.facts import FileFacts
+from docgen.model.languages import language_for
+from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
+from docgen.scan.decode import count_lines, decode_text
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:

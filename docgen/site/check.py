@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
-from docgen.linkcheck import SCHEME
+from docgen.site.linkcheck import SCHEME
 
 
 @dataclass(frozen=True, order=True)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from docgen.atomic import page_mode
-from docgen.nofollow import LinkInTheWay, Tree
 from docgen.site import OWN_FOLDERS
 from docgen.state import SiteRecord
+from docgen.system.atomic import page_mode
+from docgen.system.nofollow import LinkInTheWay, Tree
 
 #: docgen's own folder inside the site, for files on their way in; swept by every publish.
 STAGING = "._docgen-staging"

@@ -22,9 +22,9 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
-from docgen.linkcheck import SCHEME, heading_text
-from docgen.links import Slugger, href, page_stem
+from docgen.model.links import Slugger, href, page_stem
 from docgen.site import SOURCE_FOLDER
+from docgen.site.linkcheck import SCHEME, heading_text
 
 #: The only raw HTML a page may carry: what docgen's own templates write.
 _ALLOWED_HTML = re.compile(r"\s*</?(?:details|summary)>\s*", re.IGNORECASE)

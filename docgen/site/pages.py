@@ -12,7 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from docgen import __version__
-from docgen.links import docs_page, href
+from docgen.model.links import docs_page, href
 from docgen.render.keyword_views import KEYWORDS_PAGE
 from docgen.site import STATIC_FOLDER, fulltext
 from docgen.site.html import (

@@ -14,11 +14,10 @@ from pathlib import Path
 import jinja2
 
 from docgen import __version__
-from docgen.digests import code_digest, file_digest, parts_digest
-from docgen.errors import DocgenError
-from docgen.keywords import DefinitionSite
-from docgen.links import docs_page, kw_page
-from docgen.nofollow import Tree
+from docgen.model.digests import code_digest, file_digest, parts_digest
+from docgen.model.errors import DocgenError
+from docgen.model.links import docs_page, kw_page
+from docgen.model.sites import DefinitionSite
 from docgen.render.environment import make_environment
 from docgen.site import SEARCH_FOLDER, STATIC_FOLDER, fulltext
 from docgen.site.html import html_page, source_page
@@ -26,6 +25,7 @@ from docgen.site.pages import LAYOUT, STYLE, PageMaker, template_text
 from docgen.site.search import search_index
 from docgen.site.sources import VIEW_LIMIT, highlight_css, source_view
 from docgen.state import SiteRecord, read_state
+from docgen.system.nofollow import Tree
 
 #: Files copied into `_static/` as they are (looked up by name like the templates):
 #: the search, the diagram renderer (Mermaid, shipped: no network) and its start, the

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import jinja2
 
-from docgen.errors import DocgenError
-from docgen.nofollow import Tree
-from docgen.parallel_render import render_all
+from docgen.model.errors import DocgenError
+from docgen.render.parallel import render_all
 from docgen.site import FULLTEXT_FOLDER, SITE_INPUTS, fulltext
 from docgen.site.files import STAGING, SiteFiles, Staged, sha_of, staged_files
 from docgen.site.plan import (
@@ -31,6 +30,7 @@ from docgen.site.plan import (
     plan_site,
 )
 from docgen.state import SiteRecord, open_state, read_state
+from docgen.system.nofollow import Tree
 
 #: meta key: "1" while files in docgen's folders of the site are taken as docgen's
 ADOPTING = "site_adopting"

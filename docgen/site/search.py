@@ -19,8 +19,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from docgen.keywords import DefinitionSite
-from docgen.links import page_stem
+from docgen.model.links import page_stem
+from docgen.model.sites import DefinitionSite
 from docgen.site import SEARCH_FOLDER
 
 #: A shard may not be larger than this; the build warns about one it cannot cut.

@@ -17,7 +17,7 @@ from pygments.lexers import get_lexer_for_filename
 from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
-from docgen.readfile import read_regular
+from docgen.discover.readfile import read_regular
 
 #: Larger files are shown as plain text: highlighting them would take seconds each.
 HIGHLIGHT_LIMIT = 1_000_000

@@ -17,8 +17,6 @@ from docgen.state.db import (
     State,
     StateDamaged,
 )
-from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key, keys_for
-from docgen.state.page_stamps import PageCheck, page_check
 from docgen.state.recover import (
     discard_state,
     docgen_pages,
@@ -31,21 +29,15 @@ __all__ = [
     "STATE_DIR",
     "STATE_FILE",
     "TEMP_DIR",
-    "TIMEOUT_WORDS",
     "NoRoom",
-    "PageCheck",
     "PageRecord",
     "SiteRecord",
     "State",
     "StateDamaged",
     "discard_state",
     "docgen_pages",
-    "facts_digest",
-    "facts_key",
-    "keys_for",
     "missing_state",
     "open_state",
-    "page_check",
     "read_state",
     "state_trouble",
     "sweep_temporary",

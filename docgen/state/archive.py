@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from docgen import __version__
-from docgen.errors import DocgenError
-from docgen.facts import ScannedFile
-from docgen.serialize import loads
+from docgen.model.digests import facts_digest
+from docgen.model.errors import DocgenError
+from docgen.model.facts import ScannedFile
+from docgen.model.serialize import loads
 from docgen.state.facts import SCHEMA
-from docgen.state.keys import facts_digest
 
 FORMAT = "docgen-facts"
 FORMAT_VERSION = 1

@@ -5,13 +5,16 @@ discarded state, when the disk is full."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from docgen.atomic import atomic_write
-from docgen.errors import DocgenError
+from docgen.model.errors import DocgenError
 from docgen.state.db import SCHEMA, STATE_DIR, STATE_FILE, STATE_VERSION, State
+
+#: The state folder's `.gitignore`: everything in it.
+IGNORE_ALL = b"# docgen's cache and keyword index; never commit it\n*\n"
 
 
 @contextlib.contextmanager
@@ -20,9 +23,16 @@ def open_state(out: Path) -> Iterator[State]:
     state_dir = out / STATE_DIR
     state_dir.mkdir(parents=True, exist_ok=True)
     ignore = state_dir / ".gitignore"
-    if not ignore.is_file():
-        # A committed docs tree must not commit the cache, nor show it as a change.
-        atomic_write(ignore, b"# docgen's cache and keyword index; never commit it\n*\n")
+    if not ignore.is_file() or ignore.read_bytes() != IGNORE_ALL:
+        # A committed docs tree must not commit the cache, nor show it as a change.  Not
+        # through a temporary file: one cut short is written again by the next command.
+        # Never through a link in its place (O_NOFOLLOW).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+        fd = os.open(ignore, flags, 0o644)
+        try:
+            os.write(fd, IGNORE_ALL)
+        finally:
+            os.close(fd)
     path = state_dir / STATE_FILE
     try:
         conn = _connect(path)

@@ -6,7 +6,6 @@ facts cache it hands out), so the rest of docgen never writes SQL.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -14,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.keywords import DefinitionSite, MatchMode
-from docgen.state.page_stamps import as_left
+from docgen.model.pages import as_left
+from docgen.model.sites import DefinitionSite, MatchMode
 from docgen.state.readers import RELATIONS, RELATIONS_KEY, KeptRows, database_file
 from docgen.state.sites import (
     find_sites,
@@ -28,10 +27,8 @@ from docgen.state.sites import (
 )
 
 if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has none
-    from docgen.discover import SourceFile
-    from docgen.scan.cpp_macros import MacroDef
-    from docgen.scan.settings import ScanSettings
     from docgen.state.archive import FactsRow
+    from docgen.state.codec import FileCodec, Summary
     from docgen.state.facts import FactsCache
 
 STATE_DIR = ".docgen"
@@ -39,7 +36,7 @@ STATE_FILE = "state.sqlite"
 #: Where pages are written before they are renamed into place; swept by every build.
 TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "7"
+STATE_VERSION = "8"
 #: Tables every docgen state has from its first connection on.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
@@ -47,6 +44,10 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS site_files (path TEXT PRIMARY KEY, made_from TEXT NOT NULL,"
     " sha256 TEXT NOT NULL, before TEXT NOT NULL DEFAULT '')",
+    # What a stage keeps of each file beside its facts (`kind` says whose): the C-family
+    # scanner's `#define`s of each header, by the stamp they were read at.
+    "CREATE TABLE IF NOT EXISTS per_file (kind TEXT NOT NULL, path TEXT NOT NULL,"
+    " stamp TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, path))",
 )
 
 #: A state file that cannot be read as docgen's (damage found after opening it).
@@ -73,13 +74,12 @@ class PageRecord(NamedTuple):
     inputs: str = ""
 
 
-#: Meta key: what the scope of the next build's edit rests on (see `docgen.edit_scope`).
+#: Meta key: what the scope of the next build's edit rests on (see `docgen.render.edit_scope`).
 PAGE_SCOPE = "page_scope"
 #: meta key of the include names the kept C-family relations were made with
 RELATIONS_NAMES = "cfamily_relations_names"
 #: meta keys of the last build's C-family scan settings and of what they were learned from
-SETTINGS, SETTINGS_FROM = "scan_settings", "scan_settings_from"
-#: meta keys of the import graph's reverse and diagram edges (see `docgen.graph_kept`)
+#: meta keys of the import graph's reverse and diagram edges (see `docgen.index.graph_kept`)
 #: and of what they were made from
 IMPORT_GRAPH, IMPORT_GRAPH_KEY = "import_graph", "import_graph_key"
 
@@ -106,45 +106,40 @@ class State:
 
     # ------------------------------------------------------------ facts
 
-    def facts(self, key: str, language_keys: dict[str, str] | None = None) -> FactsCache:
-        """The facts of earlier builds made by code of this `key` (see `facts_key`)."""
+    def facts(
+        self,
+        key: str,
+        codec: FileCodec[Summary],
+        language_keys: dict[str, str] | None = None,
+    ) -> FactsCache[Summary]:
+        """The facts of earlier builds made by code of this `key` (the scanners' facts key);
+        `codec` says how the rows' summaries read and how a file is hashed."""
         from docgen.state.facts import FactsCache
 
-        return FactsCache(self._conn, key, self.readonly, language_keys)
+        return FactsCache(self._conn, key, codec, self.readonly, language_keys)
 
-    def scan_settings(
-        self, sources: Sequence[SourceFile], headers_as: str, configured: Sequence[str]
-    ) -> ScanSettings:
-        """The C-family scan settings these headers' `#define`s make (`ScanSettings.learned`):
-        as the last build left them when no header's stamp changed (nor docgen's code),
-        else learned again from each changed header's `#define`s."""
-        from docgen.scan.settings import ScanSettings
-        from docgen.state.keys import facts_key
+    def kept_per_file(self, kind: str) -> dict[str, tuple[str, str]]:
+        """What the last build kept of each file under `kind`: path -> (the stamp it was
+        made from, the text), for the one who made it to read back."""
+        query = "SELECT path, stamp, text FROM per_file WHERE kind = ?"
+        return {path: (stamp, text) for path, stamp, text in self._conn.execute(query, (kind,))}
 
-        digest = hashlib.sha256(json.dumps([facts_key(), headers_as, sorted(configured)]).encode())
-        stamped = all(source.stamp for source in sources)
-        # One string for the tree's thousands of headers: a path holds no NUL.
-        parts = [f"{source.path}\0{source.stamp}\0" for source in sources]
-        digest.update("".join(parts).encode("utf-8", "surrogatepass"))
-        learned_from = digest.hexdigest()
-        if stamped and self.meta(SETTINGS_FROM) == learned_from:
-            kept = ScanSettings.from_json(self.meta(SETTINGS) or "")
-            if kept is not None:
-                return kept
-        settings = ScanSettings.learned(self.macro_defs(sources), headers_as, configured)
-        if not self.readonly:
-            self.set_meta(SETTINGS, settings.to_json())
-            self.set_meta(SETTINGS_FROM, learned_from if stamped else "")
-        return settings
-
-    def macro_defs(self, sources: Sequence[SourceFile]) -> list[MacroDef]:
-        """The attribute-macro `#define`s of these C-family files (remembered by stamp)."""
-        from docgen.state.facts import learned_macro_defs
-
-        return learned_macro_defs(self._conn, sources, self.readonly)
+    def keep_per_file(
+        self, kind: str, fresh: Iterable[tuple[str, str, str]], keep: Iterable[str]
+    ) -> None:
+        """Keep `fresh` (path, stamp, text) under `kind`, and forget the other files' rows
+        of it but those of `keep`."""
+        self._conn.executemany(
+            "INSERT OR REPLACE INTO per_file VALUES (?, ?, ?, ?)",
+            [(kind, path, stamp, text) for path, stamp, text in fresh],
+        )
+        kept = set(keep)
+        query = "SELECT path FROM per_file WHERE kind = ?"
+        gone = [(kind, p) for (p,) in self._conn.execute(query, (kind,)) if p not in kept]
+        self._conn.executemany("DELETE FROM per_file WHERE kind = ? AND path = ?", gone)
 
     def take_page_scope(self) -> str:
-        """The key the last build left for the scope of an edit (see `docgen.edit_scope`),
+        """The key the last build left for the scope of an edit (see `docgen.render.edit_scope`),
         "" when it left none; none is left until this build keeps its own."""
         key = self.meta(PAGE_SCOPE) or ""
         if key and not self.readonly:
@@ -156,7 +151,7 @@ class State:
         self.set_meta(PAGE_SCOPE, key)
 
     def kept_relations(self, key: str) -> str | None:
-        """The C-family relations the last build kept (see `docgen.cfamily_relations`), as
+        """The C-family relations the last build kept (see `docgen.index.cfamily_relations`), as
         stored, when they were made from what `key` says."""
         if self.meta(RELATIONS_KEY) != key:
             return None
@@ -164,7 +159,7 @@ class State:
 
     def kept_relations_names(self) -> list[str] | None:
         """The include names the kept relations' key was made with (see
-        `docgen.cfamily_relations.include_names`); None when none are kept."""
+        `docgen.index.cfamily_relations.include_names`); None when none are kept."""
         text = self.meta(RELATIONS_NAMES)
         try:
             names = json.loads(text) if text else None
@@ -187,7 +182,7 @@ class State:
             self.set_meta(f"{RELATIONS}.{which}", row)
 
     def kept_import_graph(self, key: str) -> str | None:
-        """The import graph's edges the last build kept (see `docgen.graph_kept`), when
+        """The import graph's edges the last build kept (see `docgen.index.graph_kept`), when
         they were made from what `key` says."""
         return self.meta(IMPORT_GRAPH) if self.meta(IMPORT_GRAPH_KEY) == key else None
 

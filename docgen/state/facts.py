@@ -9,19 +9,16 @@ made by other code is never believed.  Facts are stored as JSON, never pickled.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Literal, NamedTuple
+from typing import Generic, Literal, NamedTuple
 
-from docgen.discover import SourceFile
-from docgen.facts import ScannedFile
-from docgen.file_summary import FileSummary, read_summary, summary_text
-from docgen.readfile import READ_LIMIT, hash_source, read_source
-from docgen.scan.cpp_macros import MacroDef, macro_defs
-from docgen.scan.languages import language_for
-from docgen.serialize import dumps, loads
-from docgen.state.keys import TIMEOUT_WORDS, facts_digest, facts_key
+from docgen.model.digests import facts_digest
+from docgen.model.facts import TIMEOUT_WORDS, ScannedFile
+from docgen.model.languages import language_for
+from docgen.model.serialize import dumps, loads
+from docgen.model.sources import SourceFile
+from docgen.state.codec import FileCodec, Summary
 from docgen.state.readers import database_file, process_reader
 
 #: The facts' JSON last: SQLite reads a column after a long one by walking that one's
@@ -49,16 +46,18 @@ class _Row(NamedTuple):
     digest: str  # of the facts' JSON (`facts_digest`), kept so that no build hashes them
 
 
-class FactsCache:
+class FactsCache(Generic[Summary]):
     """The facts rows of one output folder, read once per build."""
 
     def __init__(
         self,
         conn: sqlite3.Connection,
         key: str,
+        codec: FileCodec[Summary],
         readonly: bool = False,
         language_keys: Mapping[str, str] | None = None,
     ) -> None:
+        self._codec = codec
         self._conn = conn
         self._key = key
         #: language -> its own facts key where it differs from `key`
@@ -122,11 +121,11 @@ class FactsCache:
 
     def summarized(
         self, unchanged: Sequence[SourceFile]
-    ) -> tuple[dict[str, FileSummary], list[ScannedFile], list[SourceFile]]:
+    ) -> tuple[dict[str, Summary], list[ScannedFile], list[SourceFile]]:
         """The summaries of unchanged files that are not C-family (their facts stay in
         the database: see `encoded`); the facts of those whose row has no summary (a row
         merged from an archive), which is then added; and files whose row cannot be read."""
-        found: dict[str, FileSummary] = {}
+        found: dict[str, Summary] = {}
         unsummarized: list[SourceFile] = []
         damaged: list[SourceFile] = []
         texts = _read_column(self._conn, "summary", [source.path for source in unchanged])
@@ -134,7 +133,7 @@ class FactsCache:
             text = texts.get(source.path)
             if not text:
                 unsummarized.append(source)
-            elif (summary := _summary(text)) is not None:
+            elif (summary := self._summary(text)) is not None:
                 found[source.path] = summary
             else:
                 damaged.append(source)
@@ -142,14 +141,15 @@ class FactsCache:
         if reused and not self._readonly:
             self._conn.executemany(
                 "UPDATE files SET summary = ? WHERE path = ?",
-                [(summary_text(item), item.facts.path) for item in reused],
+                [(self._codec.summary_text(item), item.facts.path) for item in reused],
             )
         return found, reused, damaged + unreadable
 
-    def summaries_of(self, paths: Sequence[str]) -> dict[str, FileSummary]:
+    def summaries_of(self, paths: Sequence[str]) -> dict[str, Summary]:
         """The stored summaries of these files, where they have a readable one."""
         texts = _read_column(self._conn, "summary", paths)
-        return {path: s for path, text in texts.items() if (s := _summary(text)) is not None}
+        found = ((path, self._summary(text)) for path, text in texts.items())
+        return {path: summary for path, summary in found if summary is not None}
 
     def stored(self, sources: Sequence[SourceFile]) -> dict[str, tuple[str, ScannedFile]] | None:
         """The facts these files had when last stored, with their digest, read before a
@@ -168,7 +168,7 @@ class FactsCache:
 
     def encoded(self, unchanged: Sequence[SourceFile]) -> StoredFacts:
         """The cached facts of unchanged files, left in the database until a page asks
-        for them (see `docgen.file_table`)."""
+        for them (see `docgen.index.file_table`)."""
         return StoredFacts(database_file(self._conn), self.note_digests(unchanged))
 
     def last_digests(self, paths: Iterable[str]) -> dict[str, str]:
@@ -192,7 +192,7 @@ class FactsCache:
         if source.stamp and row.stamp == stamp:
             return True
         try:
-            sha = hash_source(source)
+            sha = self._codec.content_hash(source)
         except OSError:
             return False
         if sha != row.sha256:
@@ -227,11 +227,18 @@ class FactsCache:
                     item.facts.sha256,
                     self.key_of(item.facts.path),
                     self.digests[item.facts.path],
-                    known.get(item.facts.path) or summary_text(item),
+                    known.get(item.facts.path) or self._codec.summary_text(item),
                     text,
                 )
             )
         self._conn.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def _summary(self, text: str) -> Summary | None:
+        """A row's summary, None when it cannot be read."""
+        try:
+            return self._codec.read_summary(text)
+        except (ValueError, TypeError, KeyError):
+            return None
 
     def forget_all_but(self, paths: Iterable[str]) -> None:
         keep = set(paths)
@@ -244,14 +251,6 @@ class FactsCache:
             query = f"SELECT path FROM files WHERE key NOT IN ({marks})"
             gone += list(self._conn.execute(query, self._keys))
         self._conn.executemany("DELETE FROM files WHERE path = ?", gone)
-
-
-def _summary(text: str) -> FileSummary | None:
-    """A row's summary, None when it cannot be read."""
-    try:
-        return read_summary(text)
-    except (ValueError, TypeError, KeyError):
-        return None
 
 
 def stamp_text(stamp: tuple[int, ...]) -> str:
@@ -326,79 +325,3 @@ def content_digests(conn: sqlite3.Connection) -> dict[str, str]:
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'files'"
     ).fetchone()
     return dict(conn.execute("SELECT path, sha256 FROM files")) if exists else {}
-
-
-MACRO_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS macro_defs ("
-    " path TEXT PRIMARY KEY, stamp TEXT NOT NULL, defs TEXT NOT NULL)",
-)
-
-
-def learned_macro_defs(
-    conn: sqlite3.Connection, sources: Sequence[SourceFile], readonly: bool = False
-) -> list[MacroDef]:
-    """The attribute-macro `#define`s of these C-family files: from the state database for
-    files whose stamp (and docgen's code that reads them) is unchanged, read afresh (and
-    remembered) for the others."""
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'macro_defs'"
-    ).fetchone()
-    if not readonly:
-        for statement in MACRO_SCHEMA:
-            conn.execute(statement)
-    known = (
-        {
-            path: (stamp, defs)
-            for path, stamp, defs in conn.execute("SELECT path, stamp, defs FROM macro_defs")
-        }
-        if exists
-        else {}
-    )
-    found: list[MacroDef] = []
-    fresh = []
-    code = facts_key()  # rows made by other code of docgen's are read afresh
-    for source in sources:
-        stamp = json.dumps([*source.stamp, code])
-        row = known.get(source.path)
-        if row is not None and source.stamp and row[0] == stamp:
-            try:
-                found.extend(
-                    MacroDef(
-                        str(n),
-                        tuple(map(str, r)),
-                        str(ns),
-                        int(w),
-                        str(o),
-                        int(q),
-                        bool(t),
-                        bool(p),
-                        str(x),
-                    )
-                    for n, r, ns, w, o, q, t, p, x in json.loads(row[1])
-                )
-                continue
-            except (ValueError, TypeError):
-                pass
-        if source.size > READ_LIMIT:
-            continue  # never read whole, like its scan
-        try:
-            defs = macro_defs(read_source(source))
-        except OSError:
-            continue
-        found.extend(defs)
-        rows = [
-            [
-                *(d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes),
-                *(d.makes_type, d.pointer, d.writes),
-            ]
-            for d in defs
-        ]
-        fresh.append((source.path, stamp, json.dumps(rows)))
-    if readonly:
-        return found
-    conn.executemany("INSERT OR REPLACE INTO macro_defs VALUES (?, ?, ?)", fresh)
-    keep = {s.path for s in sources}
-    conn.executemany(
-        "DELETE FROM macro_defs WHERE path = ?", [(p,) for p in known if p not in keep]
-    )
-    return found

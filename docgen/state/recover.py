@@ -16,7 +16,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from docgen.discover import PAGE_HEAD_BYTES, is_docgen_page
+from docgen.model.pages import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.state.connection import of_this_version, open_state
 from docgen.state.db import STATE_DIR, STATE_FILE, TEMP_DIR, PageRecord
 

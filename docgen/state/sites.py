@@ -12,9 +12,9 @@ import fnmatch
 import sqlite3
 from collections.abc import Iterable, Mapping
 
-from docgen.construct import maker
-from docgen.keyword_letters import LETTERS, OTHER, letter_of
-from docgen.keywords import DefinitionSite, MatchMode
+from docgen.model.construct import maker
+from docgen.model.letters import LETTERS, OTHER, letter_of
+from docgen.model.sites import DefinitionSite, MatchMode
 
 INDEXES = {
     "definitions_name": "CREATE INDEX IF NOT EXISTS definitions_name ON definitions (name)",

@@ -16,7 +16,7 @@ def _install() -> None:
     import signal
     import time
 
-    from docgen import workers
+    from docgen.scan import workers
 
     original = workers.scan_data
 

@@ -1,0 +1,136 @@
+"""The `docgen` commands that read an output folder and write nothing: `check`,
+`find` and `check-links`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import get_args
+
+import click
+
+from docgen.cli.shared import CONFIG_OPTION, out_option, say
+from docgen.model.errors import UsageError
+from docgen.model.kinds import CKind
+from docgen.model.options import DEFAULT_OUT
+from docgen.model.sites import MatchMode
+from docgen.state import StateDamaged, missing_state, read_state
+
+
+@click.command(name="check")
+@click.argument("repo", type=click.Path(path_type=str))
+@out_option("Output folder of the build to check (default: REPO/docs/generated).")
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes for changed files.")
+@click.option("--templates", type=click.Path(path_type=str), multiple=True, help="As for build.")
+@CONFIG_OPTION
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing; only the exit status tells.")
+def check_command(
+    repo: str,
+    out: str | None,
+    jobs: int | None,
+    templates: tuple[str, ...],
+    config_file: str | None,
+    quiet: bool,
+) -> None:
+    """Exit 0 when the pages in the output folder are up to date, 1 when any is stale,
+    missing or extra (each listed with the source that makes it so). Writes nothing."""
+    from docgen.cli.build_options import resolve_options
+    from docgen.cli.check import check
+
+    options = resolve_options(repo, out, jobs, templates, config_file)
+    report = check(options, on_wait=None if quiet else say)
+    if not quiet:
+        for difference in report.differences:
+            click.echo(str(difference))
+        for stale in report.site:
+            click.echo(f"stale: site {stale}")
+        state = f"{len(report.differences)} to rebuild" if report.differences else "up to date"
+        site = f", site: {len(report.site)} files to publish again" if report.site else ""
+        click.echo(f"docgen: {report.pages} pages, {state}{site}; {report.seconds:.1f}s", err=True)
+    if report.differences or report.site:
+        sys.exit(1)
+
+
+#: every kind an entry of the keyword index can have (C-family namespaces are not in it;
+#: an `import` is a name an import binds of its own, such as `FSDP`)
+FIND_KINDS = tuple(
+    kind
+    for kind in dict.fromkeys(("class", "function", "method", "import", *get_args(CKind)))
+    if kind != "namespace"
+)
+
+
+FIND_EXAMPLES = """
+\b
+Examples:
+  docgen find DeviceMesh                   every definition of that name
+  docgen find 'all_*' --kind function      a glob
+  docgen find init_ --prefix --out site    names that start with init_
+  docgen find 'at::native::*'              qualified C++ names
+  docgen find Dispatcher --kind class      one kind only
+"""
+
+
+@click.command(name="find", epilog=FIND_EXAMPLES)
+@click.argument("name")
+@out_option("The output folder of an earlier `docgen build`.", str(DEFAULT_OUT))
+@click.option(
+    "--kind",
+    type=click.Choice(FIND_KINDS),
+    help="Only this kind (C-family kinds too: struct, kernel, macro, ...).",
+)
+@click.option("--prefix", is_flag=True, help="Match names that start with NAME.")
+def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
+    """Print every definition of NAME as `path:line: kind qualified.name`, and every
+    import that binds NAME of its own as `path:line: import target as NAME`.
+
+    NAME is matched exactly, as a glob when it holds * ? or [, or as a prefix with
+    --prefix. Exit status 1 when nothing matches.
+    """
+    mode: MatchMode = "prefix" if prefix else "glob" if any(c in name for c in "*?[") else "exact"
+    with read_state(Path(out)) as state:
+        if state is None:
+            raise UsageError(
+                f"{missing_state(Path(out))}; run `docgen build` first (or pass --out)"
+            )
+        try:
+            sites = state.find_sites(name, mode, kind)
+        except StateDamaged as exc:
+            raise UsageError(
+                f"the docgen index in {out} cannot be read ({exc}); rebuild it"
+            ) from exc
+    for site in sites:
+        click.echo(str(site))
+    if not sites:
+        sys.exit(1)
+
+
+@click.command(name="check-links")
+@click.argument("out", type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option(
+    "--repo",
+    type=click.Path(exists=True, file_okay=False, path_type=str),
+    default=None,
+    help="The repository the pages link to (default: the one the build recorded).",
+)
+def check_links_command(out: str, repo: str | None) -> None:
+    """Report every relative link or anchor in OUT's pages that does not resolve.
+
+    One line per broken link, `page:line: target (why)`; exit status 1 if any.
+    """
+    from docgen.site.linkcheck import check_links, format_broken
+
+    out_path = Path(out)
+    repo_path = Path(repo) if repo else recorded_repo(out_path)
+    broken = check_links(out_path, repo_path)
+    for link in broken:
+        click.echo(format_broken(link))
+    click.echo(f"docgen: {len(broken)} broken links in {out}", err=True)
+    if broken:
+        sys.exit(1)
+
+
+def recorded_repo(out: Path) -> Path | None:
+    with read_state(out) as state:
+        root = state.meta("source_root") if state is not None else None
+    return (out / root).resolve() if root else None

@@ -1,0 +1,309 @@
+"""C++ declarations and their out-of-line definitions, matched across files.
+
+A header declares `void Foo::bar(int x) const;`, a source file defines
+`void Foo::bar(int y) const { ... }`: the two match when their qualified names
+and parameter types agree (parameter names and default values do not count).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from docgen.model.facts import CDefinition, ScannedFile
+from docgen.model.kinds import CALLABLE_KINDS
+from docgen.scan.cfamily.reader_macros import split_commas
+
+_BRACKET = re.compile(r"[(<\[{)>\]}]")
+_BRACKET_OR_EQUALS = re.compile(r"[(<\[{)>\]}=]")
+#: a type, then a parameter's name: the name follows a space or a symbol, never a letter
+#: of the type itself (`int64_t` alone is a type, not `i` named `nt64_t`)
+_TRAILING_NAME = re.compile(r"^(.*?(?:[>\]\*&).]|\w\s))\s*([A-Za-z_]\w*)$")
+#: words that never make a type alone: `const Foo` is an unnamed `const Foo`
+_QUALIFIERS = frozenset({"const", "volatile", "struct", "class", "enum", "union", "typename"})
+#: kinds whose members can differ from one specialization of a template to the next
+_RECORD_KINDS = frozenset({"class", "struct", "union"})
+_TYPE_WORDS = frozenset(
+    {
+        "int",
+        "long",
+        "short",
+        "char",
+        "bool",
+        "float",
+        "double",
+        "void",
+        "unsigned",
+        "signed",
+        "const",
+        "volatile",
+        "auto",
+    }
+)
+
+
+def _parameters(declaration: str, name: str) -> str | None:
+    """The text between the parentheses that follow the name, or None."""
+    at = declaration.find(name + "(")
+    if at < 0:
+        at = declaration.find(name)
+        if at < 0:
+            return None
+    start = declaration.find("(", at + len(name))
+    if start < 0:
+        return None
+    end = _closing(declaration, start)
+    return declaration[start + 1 : end] if end is not None else None
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the bracket opened at `start` closes (brackets of every kind counted), or
+    None when it does not; steps from bracket to bracket, not through every character."""
+    depth = 0
+    for bracket in _BRACKET.finditer(text, start):
+        depth += 1 if bracket.group() in "(<[{" else -1
+        if depth == 0:
+            return bracket.start()
+    return None
+
+
+def _parameter_type(parameter: str) -> str:
+    """`const Foo& x = {}` -> `const Foo&`; `int` stays `int`."""
+    depth = 0
+    for found in _BRACKET_OR_EQUALS.finditer(parameter):
+        ch = found.group()
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif depth == 0:  # "=": a default value follows
+            parameter = parameter[: found.start()].strip()
+            break
+    return without_name(parameter).replace(" ", "")
+
+
+def without_name(parameter: str) -> str:
+    """A parameter without its name: `const Foo& x` -> `const Foo&`; an unnamed one
+    (`int64_t`, `const Foo`, `unsigned int`) stays whole."""
+    match = _TRAILING_NAME.match(parameter)
+    if (
+        match
+        and match.group(2) not in _TYPE_WORDS
+        and not set(match.group(1).split()) <= _QUALIFIERS
+    ):
+        return match.group(1)
+    return parameter
+
+
+def signature_key(definition: CDefinition, specialization: str = "") -> str | None:
+    """`qualname(types)`; None when the parameters cannot be read from the declaration.
+    `specialization`: the template arguments of the class specialization whose body
+    holds it, which members of other specializations of that class do not share."""
+    params = _parameters(definition.declaration, definition.name)
+    if params is None:
+        return None
+    types = [_parameter_type(p) for p in split_commas(params)]
+    if types == ["void"]:
+        types = []
+    return f"{definition.qualname}{specialization}({','.join(types)})"
+
+
+def specialization_arguments(record: CDefinition) -> str:
+    """`<bool>` for `struct type_caster<bool>` (see `_normalized`); "" for a class that
+    is not a specialization (its bases' arguments are not its own)."""
+    text = record.declaration
+    if "<" not in text:
+        return ""
+    at = text.find(record.name)
+    while at >= 0:  # the class's own name comes first: what follows it is not its own
+        end = at + len(record.name)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            after = len(text) - len(text[end:].lstrip())
+            if text.startswith("<", after):
+                return _normalized(_angle_brackets(text, after), record.template)
+            return ""
+        at = text.find(record.name, end)
+    return ""
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _written_owner_arguments(definition: CDefinition, owner: str) -> str:
+    """The `<...>` an out-of-line definition writes right before `::name`, after its
+    class's name (`bool ns::Caster<bool>::load`), normalized; "" when there is none."""
+    text = definition.declaration
+    at = text.rfind("::" + definition.name)
+    if at < 0 or "<" not in text:
+        return ""
+    close = len(text[:at].rstrip()) - 1
+    if close < 0 or text[close] != ">":
+        return ""
+    depth = 0
+    for i in range(close, -1, -1):
+        depth += {">": 1, "<": -1}.get(text[i], 0)
+        if depth == 0:
+            before = text[:i].rstrip()
+            if before.endswith(owner) and not before[: -len(owner)][-1:].isalnum():
+                return _normalized(text[i : close + 1], definition.template)
+            return ""
+    return ""
+
+
+#: a name's qualifiers (`c10::` of `c10::BFloat16`)
+_QUALIFIER = re.compile(r"\b[A-Za-z_]\w*\s*::\s*")
+
+
+def _normalized(args: str, template: str) -> str:
+    """Template arguments as a key: spaces and qualifiers removed, the template's own
+    parameters numbered (`<T*>` under `template <class T>` and `<U*>` under
+    `template <class U>` are the same partial specialization)."""
+    key = _QUALIFIER.sub("", args).replace(" ", "")
+    for number, parameter in enumerate(_template_parameters(template)):
+        key = re.sub(rf"(?<![\w#]){re.escape(parameter)}(?!\w)", f"#{number}", key)
+    return key
+
+
+def _template_parameters(template: str) -> list[str]:
+    """The names `template <typename T, int N = 2, class... Ts>` introduces, in order."""
+    start = template.find("<")
+    if start < 0:
+        return []
+    names = []
+    for parameter in split_commas(_angle_brackets(template, start)[1:-1]):
+        found = re.search(r"([A-Za-z_]\w*)\s*$", parameter.partition("=")[0])
+        if found and found.group(1) not in {"typename", "class"}:
+            names.append(found.group(1))
+    return names
+
+
+def _angle_brackets(text: str, start: int) -> str:
+    """`<...>` as written, from the `<` at `start` to the bracket that closes it; ""
+    when it is not closed."""
+    end = _closing(text, start)
+    return text[start : end + 1] if end is not None else ""
+
+
+#: comments, which a declaration as written may hold
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _deleted(definition: CDefinition) -> bool:
+    """`= delete`: declared so that it is never defined."""
+    if definition.is_definition or "delete" not in definition.declaration:
+        return False
+    text = _COMMENT.sub(" ", definition.declaration).rstrip()
+    return text.endswith("delete") and text[:-6].rstrip().endswith("=")
+
+
+def owner_specialization(
+    definition: CDefinition,
+    enclosing: list[tuple[int, int, str, str]],
+    specialized: frozenset[tuple[str, str]],
+) -> str:
+    """The template arguments of the class specialization `definition` is a member of:
+    the one whose body (among `enclosing`, its file's) holds it, or the one its
+    out-of-line name is written with (`Vectorized<BFloat16>::isnan`) where the
+    repository has that specialization (`specialized`: qualified name, arguments);
+    "" for a member of a primary template (`Dict<Key, Value>::insert`)."""
+    owner = definition.qualname.rpartition("::")[0]
+    if not owner:
+        return ""
+    for line, end_line, qualname, args in enclosing:
+        if qualname == owner and line <= definition.line <= end_line:
+            return args
+    args = _written_owner_arguments(definition, owner.rpartition("::")[2])
+    return args if args and (owner, args) in specialized else ""
+
+
+def _specialized(definitions: Iterable[CDefinition]) -> Iterator[tuple[CDefinition, str]]:
+    """Each class specialization among a file's definitions, with its arguments."""
+    for d in definitions:
+        if d.kind in _RECORD_KINDS and d.is_definition and "<" in d.declaration:
+            args = specialization_arguments(d)
+            if args:
+                yield d, args
+
+
+def specializations(definitions: Iterable[CDefinition]) -> frozenset[tuple[str, str]]:
+    """The class specializations among a file's definitions: (qualified name, arguments)."""
+    return frozenset((d.qualname, args) for d, args in _specialized(definitions))
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A place that declares or defines a C-family name, for links between the two."""
+
+    path: str
+    line: int
+    kind: str
+    qualname: str
+    is_definition: bool
+
+
+@dataclass(frozen=True)
+class CppSymbols:
+    """For every declaration its definitions and for every definition its declarations,
+    by (path, line, qualified name); computed once per build.  `specialized`: every
+    class specialization of the files read (qualified name, arguments)."""
+
+    counterparts_of: Mapping[tuple[str, int, str], tuple[Site, ...]]
+    specialized: frozenset[tuple[str, str]] = frozenset()
+
+    @classmethod
+    def of(
+        cls, files: Iterable[ScannedFile], specialized: frozenset[tuple[str, str]] | None = None
+    ) -> CppSymbols:
+        """The pairs among `files`; `specialized`, when given, stands for the class
+        specializations of a whole tree of which `files` are a part."""
+        candidates: list[tuple[str, CDefinition]] = []
+        forms: dict[str, set[bool]] = {}
+        #: each file's class specializations (see `owner_specialization`)
+        enclosing: dict[str, list[tuple[int, int, str, str]]] = {}
+        for scanned in files:
+            c = scanned.facts.cfamily
+            if c is None:
+                continue
+            path = scanned.facts.path
+            for d in c.definitions:
+                if d.kind in CALLABLE_KINDS and not _deleted(d):
+                    candidates.append((path, d))
+                    forms.setdefault(d.qualname, set()).add(d.is_definition)
+            known = [(d.line, d.end_line, d.qualname, a) for d, a in _specialized(c.definitions)]
+            if known:
+                enclosing[path] = known
+        if specialized is None:
+            specialized = frozenset(
+                (q, args) for known in enclosing.values() for _, _, q, args in known
+            )
+        # Only a name both declared and defined somewhere can have a counterpart: the
+        # signatures of the others are never read.
+        found: dict[str, list[Site]] = {}
+        for path, d in candidates:
+            if len(forms[d.qualname]) < 2:
+                continue
+            owner = owner_specialization(d, enclosing.get(path, []), specialized)
+            key = signature_key(d, owner)
+            if key is not None:
+                site = Site(path, d.line, d.kind, d.qualname, d.is_definition)
+                found.setdefault(key, []).append(site)
+        counterparts: dict[tuple[str, int, str], tuple[Site, ...]] = {}
+        for sites in found.values():
+            ordered = sorted(sites, key=lambda s: (s.path, s.line))
+            for site in ordered:
+                others = tuple(
+                    s
+                    for s in ordered
+                    if s.is_definition != site.is_definition
+                    and not (s.path == site.path and s.line == site.line)
+                )
+                if others:
+                    counterparts[(site.path, site.line, site.qualname)] = others
+        return cls(MappingProxyType(counterparts), specialized)
+
+    def counterparts(self, path: str, definition: CDefinition) -> tuple[Site, ...]:
+        """Where a declaration is defined, or a definition declared (never itself)."""
+        return self.counterparts_of.get((path, definition.line, definition.qualname), ())

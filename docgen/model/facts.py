@@ -1,0 +1,364 @@
+"""Frozen facts: what scanning and analysis learn about one file.
+
+Every value here is immutable and picklable so that it can cross a process
+boundary, sit in a cache and be compared between builds.  A scanner never
+raises: a failure is a `Problem` carried inside the facts and shown on the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, is_dataclass
+from typing import Literal
+
+from docgen.model.construct import pickled_by_fields
+from docgen.model.kinds import CKind
+
+__all__ = ["CKind"]  # kept here too: the scanners import it with the facts
+
+DefinitionKind = Literal["class", "function", "method"]
+FileKind = Literal["python", "markdown", "cfamily", "text", "binary"]
+Severity = Literal["warning", "error"]
+FindingCategory = Literal["security", "performance", "pattern"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something that went wrong while reading or scanning a file (1-based line, 0 if none)."""
+
+    line: int
+    message: str
+    severity: Severity = "warning"
+
+
+#: Words of the problem a worker records for a file that timed out: such facts are
+#: never cached, another run might not repeat them.
+TIMEOUT_WORDS = "took longer than"
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A class or function at any depth, as written in the source."""
+
+    kind: DefinitionKind
+    name: str
+    qualname: str  # dotted path of enclosing definitions, e.g. "Outer.method.inner"
+    line: int  # line of the `def` / `class` keyword
+    end_line: int
+    decorators: tuple[str, ...] = ()  # each as written, without the `@`
+    bases: tuple[str, ...] = ()  # class bases and keywords as written
+    signature: str = ""  # "(a, b=1) -> int" as written; empty for classes
+    docstring: str | None = None
+    is_async: bool = False
+    parent: str | None = None  # qualname of the enclosing definition
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One imported module or name.
+
+    `module` is the module as written (`a.b`, `.x`, `..`-relative), or None for
+    `from . import y`.  `names` are the imported names (never `*`).
+    """
+
+    line: int
+    module: str | None
+    names: tuple[str, ...] = ()
+    aliases: tuple[tuple[str, str], ...] = ()  # (bound name, what it stands for)
+    level: int = 0  # leading dots of a relative import
+    is_from: bool = False
+    star: bool = False
+    context: tuple[str, ...] = ()  # enclosing blocks: "function", "try", "if", "TYPE_CHECKING"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRef:
+    """A dotted name used in code (not prose, comments or strings), with its lines.
+
+    `name` is a dotted chain rooted at a bare name (`torch.cuda.synchronize`) or,
+    for a chain on an expression, a leading dot (`.cuda`).  `call` says whether
+    the chain is called.
+    """
+
+    name: str
+    lines: tuple[int, ...]
+    call: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StringArg:
+    """A short string literal passed to a call: `torch.device("cuda")`, `device="cuda"`."""
+
+    callee: str  # as in CodeRef.name
+    keyword: str | None  # None for a positional argument
+    value: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One line of code that proves a claim: a security risk, a costly pattern or an idiom.
+
+    Found in the code only (never in strings, comments or docstrings), so a page
+    can show each claim with the line that makes it true.
+    """
+
+    category: FindingCategory
+    kind: str  # stable identifier, e.g. "pickle-load", "sync-in-loop", "dataclass"
+    line: int
+    message: str  # one plain sentence about this line, e.g. "`pickle.load` runs code ..."
+    subject: str = ""  # the class, function or call concerned, e.g. "Config", "torch.load"
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A Markdown heading, for the outline and the anchors links point at."""
+
+    level: int
+    text: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link of a Markdown file, checked against the repository when its page is made."""
+
+    target: str
+    line: int
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    """A fenced code block, whose identifiers become keywords of the file."""
+
+    language: str
+    line: int
+    identifiers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PythonFacts:
+    """What the Python scanner learns."""
+
+    module_docstring: str | None = None
+    definitions: tuple[Definition, ...] = ()
+    imports: tuple[Import, ...] = ()
+    code_refs: tuple[CodeRef, ...] = ()
+    string_args: tuple[StringArg, ...] = ()
+    main_guard_calls: tuple[CodeRef, ...] = ()  # calls under `if __name__ == "__main__":`
+    dunder_all: tuple[str, ...] | None = None
+    findings: tuple[Finding, ...] = ()  # sorted by (category, line, kind, subject)
+    parser: str = "libcst"  # "ast" when libcst rejected the file and Python's parser read it
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownFacts:
+    """What the Markdown scanner learns."""
+
+    headings: tuple[Heading, ...] = ()
+    code_identifiers: tuple[str, ...] = ()  # sorted, unique
+    code_blocks: tuple[CodeBlock, ...] = ()
+    links: tuple[Link, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CDefinition:
+    """A named C, C++ or CUDA entity, as a C++ reader would search for it.
+
+    `qualname` joins enclosing namespaces and classes with `::`
+    (`at::native::add_out`, `Foo::~Foo`); an out-of-line `Foo::bar` gets its
+    class from the qualifier it is written with.
+    """
+
+    kind: CKind
+    name: str
+    qualname: str
+    line: int
+    end_line: int
+    declaration: str  # the header as written (macros included), on one line
+    is_definition: bool = True  # False for a prototype or a declaration without a body
+    template: str = ""  # "template <typename T>" as written, "" when not a template
+    bases: tuple[str, ...] = ()  # base classes as written, access included
+    attributes: tuple[str, ...] = ()  # neutralised macros and CUDA qualifiers on it, as written
+    doc: str | None = None  # the `///` or `/** */` comment right above it, markers removed
+    file_local: bool = False  # in an anonymous namespace or `static` at file scope
+
+
+@dataclass(frozen=True, slots=True)
+class CInclude:
+    """An `#include` line as written; where it leads is decided across the repository."""
+
+    line: int
+    target: str  # as written between the quotes or angle brackets
+    system: bool  # `<...>` rather than `"..."`
+
+
+@dataclass(frozen=True, slots=True)
+class KernelLaunch:
+    """A CUDA `kernel<<<config>>>(...)` launch inside a function body."""
+
+    kernel: str
+    line: int
+    config: str  # what stands between `<<<` and `>>>`, as written
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredOp:
+    """An operator an `m.def` or `m.impl` call registers: a kind of its own, never a function."""
+
+    verb: str  # "def" or "impl"
+    name: str  # the operator name (`add.out`), without its schema
+    line: int
+    schema: str = ""  # the whole string given to `m.def`, when it has one
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """A PyTorch operator library block or a dispatch stub macro.
+
+    `macro` is what is written (`TORCH_LIBRARY_IMPL`, `REGISTER_DISPATCH`, ...);
+    `name` the library namespace or the stub's name.
+    """
+
+    macro: str
+    name: str
+    line: int
+    end_line: int
+    dispatch_key: str = ""  # TORCH_LIBRARY_IMPL's second argument
+    target: str = ""  # REGISTER_DISPATCH's kernel, DECLARE_DISPATCH's function type
+    ops: tuple[RegisteredOp, ...] = ()
+
+    @property
+    def is_dispatch_stub(self) -> bool:
+        """Whether it declares, defines or registers a dispatch stub (`DECLARE_DISPATCH`,
+        `REGISTER_CPU_DISPATCH`, ...): pages link the files that name the same stub."""
+        return "DISPATCH" in self.macro
+
+
+@dataclass(frozen=True, slots=True)
+class CodeUse:
+    """A call or macro use in code that a tag is decided from (`cudaMalloc`, `TEST_F`)."""
+
+    name: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CFacts:
+    """What the C, C++ and CUDA scanner learns."""
+
+    dialect: str  # the grammar that read it: "c", "cpp" or "cuda"
+    definitions: tuple[CDefinition, ...] = ()
+    includes: tuple[CInclude, ...] = ()
+    launches: tuple[KernelLaunch, ...] = ()
+    registrations: tuple[Registration, ...] = ()
+    gpu_calls: tuple[CodeUse, ...] = ()  # CUDA runtime / driver API calls
+    #: gtest's `TEST(...)` cases named "Suite.Case"; Catch2's and doctest's
+    #: `TEST_CASE("...")` by their string, quotes kept
+    test_cases: tuple[CodeUse, ...] = ()
+    error_lines: tuple[int, ...] = ()  # lines where the grammar found a syntax error
+    neutralised: tuple[str, ...] = ()  # macro names blanked before parsing, sorted
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """Everything docgen knows about one file after scanning."""
+
+    path: str  # repo-relative, POSIX separators
+    kind: FileKind
+    language: str  # "python", "markdown", "toml", ... or "" when unknown
+    size: int
+    sha256: str
+    line_count: int = 0
+    encoding: str = "utf-8"
+    parsed: bool = True  # False when the language scanner could not parse the file
+    problems: tuple[Problem, ...] = ()
+    python: PythonFacts | None = None
+    markdown: MarkdownFacts | None = None
+    cfamily: CFacts | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A source line that proves a claim."""
+
+    line: int
+    text: str  # the stripped source line, shortened
+    reason: str  # why this line counts, e.g. "calls .cuda()"
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """A tag of a file with the lines that justify it: no tag is given without evidence."""
+
+    name: str
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """A condition a test runs under, read from a decorator or a check in its body."""
+
+    kind: str  # "skip", "xfail", "slow", "gpus", "gpu", "triton", "rocm", "nccl", "dynamo",
+    # "sm", "condition"
+    text: str  # what it means: "needs >= 4 GPUs"
+    written: str  # the code that says so: "skip_if_lt_x_gpu(4)"
+    line: int
+    gpus: int = 0  # GPUs it needs (1 for "a GPU"), 0 when it needs none
+
+
+@dataclass(frozen=True, slots=True)
+class CollectedTest:
+    """One test as a runner names it (a parametrized method gives several)."""
+
+    name: str  # `test_x_is_seq_parallel_True`, `test_y[1-2]`
+    function: str  # the method or function as written
+    line: int
+    requirements: tuple[Requirement, ...] = ()
+    expanded: bool = True  # False: parametrized with values docgen cannot read
+    defined_in: str = ""  # the class of the same file it is inherited from, "" for its own
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteClass:
+    """A top-level class with test methods; whether a runner collects it is decided across
+    the repository, through its bases."""
+
+    name: str
+    line: int
+    bases: tuple[str, ...]  # dotted names as written (the imports resolve them)
+    requirements: tuple[Requirement, ...]  # from the class's own decorators
+    tests: tuple[CollectedTest, ...]
+    per_device: bool = False  # instantiate_device_type_tests makes one class per device
+
+
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """What a test runner would collect from one file."""
+
+    classes: tuple[SuiteClass, ...] = ()
+    functions: tuple[CollectedTest, ...] = ()  # module-level `test_*` functions (pytest)
+    runs_itself: bool = False  # its `__main__` guard runs the tests
+    selects: bool = False  # ... through unittest's command line: `python FILE -k NAME` runs one
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the analyzer concludes from a file's facts."""
+
+    tags: tuple[Tag, ...] = ()
+    suite: Suite | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedFile:
+    """A file's facts and analysis, the unit that crosses from workers to the build."""
+
+    facts: FileFacts
+    analysis: Analysis = field(default_factory=Analysis)
+
+
+#: every fact class of this module, so that a new one is never left to the slow way
+for _fact in [v for v in list(globals().values()) if is_dataclass(v) and isinstance(v, type)]:
+    if _fact.__module__ == __name__:
+        pickled_by_fields(_fact)

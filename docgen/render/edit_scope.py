@@ -1,0 +1,112 @@
+"""Which pages an edit can change, so that only their inputs are digested.
+
+A file's docs and keyword pages are digested (see `docgen.render.incremental`) from its
+own facts and from what the index says of it: its importers, its tests, its
+folder's listing, its suite's classes, its links.  After an edit that adds,
+removes or renames no file, changes no C-family file and leaves every changed
+file's kind, tags and test suite as they were, those can differ only for:
+
+- the changed files themselves;
+- the files they import, now or before the edit, on lines that came, went or moved
+  (an "Imported by" entry shows an importer's lines of its imports of the file);
+- files with a test suite (a class's chain of bases may lead through a changed file);
+- Markdown files (a link's state follows the file it leads to);
+
+and the pages of the folders above a changed file or a file it imports (their
+listings, diagrams, most imported files), and of those whose Public API is traced
+through a changed file.  Every other file's or folder's page keeps the digest it
+was last written with (the keyword pages are always digested).  The
+last build leaves a `scope_key` of what this rests on (every page's common inputs,
+the paths of the tree, its test files) only when it finished and wrote every
+page: else, and whenever one of the conditions fails, every page is digested.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from docgen.analyze.summary import FileSummary
+from docgen.index.graph import ImportGraph
+from docgen.model.facts import Import
+from docgen.model.links import folder_chain, folder_of
+from docgen.render.api_views import api_inputs
+from docgen.render.lookup import RepoLookup
+
+
+def scope_key(common: str, paths: Iterable[str], tests: Iterable[str]) -> str:
+    """What the pages outside an edit's scope rest on: every page's common inputs, the
+    tree's paths and its test files."""
+    text = json.dumps([common, sorted(paths), sorted(tests)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class EditScope:
+    """The pages an edit can change: the docs and keyword pages of `files`, the folder
+    pages of `folders`; every other one keeps the digest it was last written with."""
+
+    files: frozenset[str]
+    folders: frozenset[str]
+
+
+def edit_scope(
+    lookup: RepoLookup,
+    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]],
+    last_key: str,
+    key: str,
+) -> EditScope | None:
+    """The scope of these `edits` (path -> its summary before and after; None for a
+    C-family file or one unknown before), given the last build's scope key and this
+    one's; None when every page must be digested (see the module's docstring)."""
+    index = lookup.index
+    if not last_key or last_key != key:
+        return None
+    kinds = index.files.kinds()
+    if any(p in index.c_included or kinds.get(p) == "cfamily" for p in edits):
+        return None
+    if not index.c_summaries and "cfamily" in kinds.values():
+        return None  # the C-family relations were made again: their digests may differ
+    imported: set[str] = set()
+    for path, (before, after) in edits.items():
+        if before is None or after is None or not _same_standing(before, after):
+            return None
+        # An imported file's pages show an importer's lines of its imports of it: only
+        # the files whose such lines came, went or moved.
+        lines_before = _target_lines(index.graph, path, before.imports)
+        lines_after = _target_lines(index.graph, path, after.imports)
+        imported.update(target for target, _ in lines_before ^ lines_after)
+    changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
+    markdown = {p for p, kind in kinds.items() if kind == "markdown"}
+    return EditScope(
+        files=frozenset(changed | imported | markdown),
+        folders=frozenset(_folders_shown(lookup, changed, imported)),
+    )
+
+
+def _folders_shown(lookup: RepoLookup, changed: set[str], imported: set[str]) -> set[str]:
+    """The folders whose pages show what changed: those above a changed file (its facts,
+    its imports in the diagram), above a file it imports (the most imported), and those
+    whose Public API was traced through a changed file."""
+    found = {a for p in changed | imported for a in folder_chain(folder_of(p))}
+    for folder in lookup.index.folders:
+        if folder not in found and not changed.isdisjoint(api_inputs(lookup, folder)[0]):
+            found.add(folder)
+    return found
+
+
+def _same_standing(before: FileSummary, after: FileSummary) -> bool:
+    """Whether a changed file stands as before for the other files' pages: the same kind,
+    tags and test suite (its test files, its folder's listing)."""
+    return (before.kind, before.tags, before.suite) == (after.kind, after.tags, after.suite)
+
+
+def _target_lines(
+    graph: ImportGraph, path: str, imports: Iterable[Import] | None
+) -> set[tuple[str, int]]:
+    """(file, line) of each repository file a file's imports lead to, on each line that
+    imports it, resolved as this build resolves."""
+    resolved = graph.resolve(path, imports or ())
+    return {(t, target.line) for target in resolved for t in target.targets}

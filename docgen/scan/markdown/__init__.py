@@ -1,0 +1,1 @@
+"""The Markdown scanner: headings, links and the code identifiers a page mentions."""
