@@ -142,24 +142,12 @@ def build_pages(
         report = shard_report(discovery, scan.scanned, scan.reused, options)
         report.notices[:0] = scan.notices
         return clock.finish(report, "write")
-    from docgen.index.kept import graph_to_keep
     from docgen.index.repo import build_index
     from docgen.render.keyword_sites import read_keyword_sites, store_letters, store_sites
     from docgen.render.produce import make_pages, plan_pages
     from docgen.write.pages import PageWriter, prune_pages, record_outcomes
 
-    index = build_index(
-        project,
-        scan.files,
-        options.source_roots,
-        options.include_roots,
-        scan.encoded,
-        scan.relations,
-        scan.summaries,
-        scan.patch,
-        scan.kept_graph,
-        scan.graph_edits,
-    )
+    index = build_index(project, scan.files, options.source_roots, options.include_roots, scan.kept)
     clock.lap("index")
     with open_state(options.out) as state:
         keyword_sites = partial(
@@ -204,9 +192,7 @@ def build_pages(
         store_letters(state, plan.keywords, plan.common, unwritten)
         if relations is not None:
             state.keep_relations(*relations)
-        graph = graph_to_keep(index, scan.facts_digests, options.source_roots, scan.kept_graph)
-        if graph is not None:
-            state.keep_import_graph(*graph)
+        keep_rows(state, index)
         if not unwritten:  # a page left as it was would be missed by a digest kept
             state.keep_page_scope(plan.scope_key)
     report.held = (discovery, scan, index, plan, made)
@@ -219,7 +205,7 @@ def kept_relations(
     """This build's C-family relations for the next one to reuse, with their key,
     include names and large rows (see `docgen.index.cfamily_relations`): all empty when the
     tree has no C-family file, None when the ones kept are still those."""
-    if scan.relations is not None:
+    if scan.kept.relations is not None:
         return None
     from docgen.index.cfamily_patch import PatchedRelations
     from docgen.index.cfamily_relations import (
@@ -253,6 +239,14 @@ def kept_relations(
         names,
     )
     return key, names, encode(kept), rows
+
+
+def keep_rows(state: State, index: RepoIndex) -> None:
+    """Every relation's rows made again by this build, for the next one; the rows of
+    files gone are forgotten."""
+    rows = index.import_rows
+    if rows is not None:
+        state.keep_per_file(rows.relation.name, rows.to_keep(), rows.rows)
 
 
 def early_worker(

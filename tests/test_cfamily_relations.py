@@ -24,8 +24,7 @@ from docgen.index.cfamily_relations import (
     relations_of,
 )
 from docgen.index.file_table import FileTable
-from docgen.index.kept import include_weights
-from docgen.index.repo import RepoIndex, build_index
+from docgen.index.repo import RepoIndex, build_index, include_weights
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.serialize import dumps

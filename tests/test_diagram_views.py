@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docgen.index.folder_edges import FolderWeights, merged_weights
-from docgen.index.kept import import_weights, include_weights
-from docgen.index.repo import RepoIndex, build_index
+from docgen.index.repo import RepoIndex, build_index, import_weights, include_weights
 from docgen.render.diagram_views import import_diagram
 from docgen.scan.workers import scan_data
 

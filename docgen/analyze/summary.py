@@ -56,7 +56,7 @@ class StoredSummary:
 class LazyImports(Sequence[Import]):
     """A summary's imports, decoded when first read.  Decoding every unchanged file's
     imports was most of reading the summaries, and an edit reads those of the few files
-    whose pages it renders or whose imports it resolves anew (see `docgen.index.graph_kept`)."""
+    whose pages it renders or whose imports it resolves anew (see `docgen.index.import_rows`)."""
 
     __slots__ = ("_items", "_text")
 

@@ -18,12 +18,15 @@ from docgen.analyze.summary import FileSummary
 from docgen.index.cfamily_patch import PatchedRelations, RelationsPatch, patched
 from docgen.index.cfamily_relations import CFileSummary, KeptRelations
 from docgen.index.file_table import FileTable
+from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
-from docgen.index.graph import ImportGraph, ModuleImports, build_graph
-from docgen.index.graph_kept import GraphEdit, KeptGraph, patched_graph
+from docgen.index.graph import ImportGraph, ModuleImports
+from docgen.index.import_rows import ImportRow, import_graph
 from docgen.index.includes import IncludeGraph, build_include_graph
+from docgen.index.relations import RelationRows
 from docgen.index.suites import CollectedClass, resolve_suites
 from docgen.index.symbols import CppSymbols
+from docgen.model.digests import code_digest
 from docgen.model.facts import Problem, ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.links import folder_chain, folder_of
@@ -86,9 +89,11 @@ class RepoIndex:
     #: the folders' diagram edges made by includes, as kept with the relations (None:
     #: made from `includes` when first needed)
     include_weights: dict[str, Counter[tuple[str, str]]] | None = None
-    #: the folders' diagram edges made by imports, as kept by the last build and brought
-    #: up to date (None: made from `graph` when first needed)
+    #: the folders' diagram edges made by imports, from the import rows where some were
+    #: kept (None: made from `graph` when first needed)
     import_weights: dict[str, Counter[tuple[str, str]]] | None = None
+    #: each Python file's import rows, kept or made again (see `docgen.index.import_rows`)
+    import_rows: RelationRows[ImportRow] | None = None
 
     @cached_property
     def includes(self) -> IncludeGraph:
@@ -122,46 +127,61 @@ class RepoIndex:
         return kept.problems if kept is not None else self.files[path].facts.problems
 
 
+@dataclass(frozen=True)
+class KeptInputs:
+    """What the last build kept that this index may reuse; all empty for an index made
+    from the facts alone (see `build_index`)."""
+
+    #: facts left in the state database (path -> JSON), decoded when first read
+    encoded: Mapping[str, str] = field(default_factory=dict)
+    #: what is read of the encoded files that are not C-family (see `docgen.analyze.summary`)
+    summaries: Mapping[str, FileSummary] = field(default_factory=dict)
+    #: the C-family relations the last build kept, when they still hold
+    relations: KeptRelations | None = None
+    #: what brings them up to date after an edit of C-family files
+    patch: RelationsPatch | None = None
+    #: each relation's rows as kept: relation name -> path -> (made from, rows)
+    rows: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict)
+    #: every file's facts digest, which the kept rows were made from
+    digests: Mapping[str, str] = field(default_factory=dict)
+
+
 def build_index(
     project: str,
     scanned: Iterable[ScannedFile],
     source_roots: Sequence[str] = DEFAULT_SOURCE_ROOTS,
     include_roots: Sequence[str] = (),
-    encoded: Mapping[str, str] | None = None,
-    relations: KeptRelations | None = None,
-    summaries: Mapping[str, FileSummary] | None = None,
-    patch: RelationsPatch | None = None,
-    kept_graph: KeptGraph | None = None,
-    graph_edits: Mapping[str, GraphEdit] | None = None,
+    kept: KeptInputs = KeptInputs(),
 ) -> RepoIndex:
-    """The index of these files and of the `encoded` ones (path -> JSON), which stay
-    encoded until a page reads them: files that are not C-family are then read through
-    their `summaries`, and C-family ones through the `relations` the last build kept,
-    or those brought up to date by `patch` (see `docgen.index.cfamily_patch`).  The import
-    graph the last build kept (`kept_graph`) is brought up to date from `graph_edits`,
-    the Python files scanned now as they were (see `docgen.index.graph_kept`)."""
+    """The index of these files and of the encoded ones `kept` holds, which stay encoded
+    until a page reads them: files that are not C-family are then read through their
+    summaries, and C-family ones through the relations the last build kept, or those
+    brought up to date by its patch (see `docgen.index.cfamily_patch`).  Each relation's
+    rows are kept where they were made from the same facts (`docgen.index.relations`)."""
     decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
-    kept = summaries or {}
+    summaries = kept.summaries
+    relations, patch = kept.relations, kept.patch
     c_summaries = relations.summaries() if relations is not None else {}
     before_edit = patch.kept.summaries() if patch is not None else {}
     kinds = {path: s.kind for path, s in before_edit.items() if path not in decoded}
     kinds.update((path, s.kind) for path, s in c_summaries.items())
-    kinds.update((path, s.kind) for path, s in kept.items())
-    files = FileTable(decoded, encoded, kinds, kept)
+    kinds.update((path, s.kind) for path, s in summaries.items())
+    files = FileTable(decoded, kept.encoded, kinds, summaries)
     # Python's imports and test suites never involve a C-family file.
     modules = [
         *(module_imports(f) for f in decoded.values()),
-        *(ModuleImports(path, s.kind, s.imports) for path, s in kept.items()),
+        *(ModuleImports(path, s.kind, s.imports) for path, s in summaries.items()),
     ]
-    patched_imports = None
-    if kept_graph is not None and graph_edits is not None:
-        patched_imports = patched_graph(kept_graph, modules, graph_edits, source_roots, files)
-    if patched_imports is not None:
-        graph, import_weights = patched_imports
-    else:
-        graph, import_weights = build_graph(modules, source_roots), None
+    graph, import_rows, import_weights = import_graph(
+        modules,
+        source_roots,
+        kept.rows.get("imports", {}),
+        kept.digests,
+        code_digest(),
+        list(files),
+    )
     suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
-    suite_paths += [p for p, s in kept.items() if s.suite]
+    suite_paths += [p for p, s in summaries.items() if s.suite]
     suites = resolve_suites(files, suite_paths, graph)
     files.replace(suites.files)
     c_family: CFamilySide
@@ -188,6 +208,7 @@ def build_index(
         c_summaries=MappingProxyType(c_summaries),
         include_weights=_kept_weights(relations, patched_side),
         import_weights=import_weights,
+        import_rows=import_rows,
     )
 
 
@@ -227,3 +248,18 @@ def _folders(paths: Iterable[str]) -> dict[str, FolderEntry]:
         )
         for folder in sorted(direct)
     }
+
+
+def import_weights(index: RepoIndex) -> FolderWeights:
+    """Every folder's diagram edges made by Python's imports (see `edge_weights`): from the
+    import rows where some were kept (see `docgen.index.import_rows`)."""
+    if index.import_weights is not None:
+        return index.import_weights
+    files = index.files
+    return edge_weights(((path, index.graph.imports_of(path)) for path in files), files)
+
+
+def include_weights(index: RepoIndex) -> FolderWeights:
+    """Every folder's diagram edges made by includes (kept with the C-family relations)."""
+    files = index.files
+    return edge_weights(((path, index.includes.includes_of(path)) for path in files), files)

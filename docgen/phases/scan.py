@@ -13,9 +13,8 @@ from docgen.discover.readfile import hash_source
 from docgen.index.cfamily_patch import RelationsPatch, edited_names, patchable
 from docgen.index.cfamily_relations import KeptRelations, relations_key
 from docgen.index.cfamily_relations import decode as decode_relations
-from docgen.index.graph import PYTHON_SUFFIXES
-from docgen.index.graph_kept import GraphEdit, KeptGraph, graph_key
-from docgen.index.graph_kept import decode as decode_graph
+from docgen.index.import_rows import IMPORTS
+from docgen.index.repo import KeptInputs
 from docgen.model.digests import code_digest
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import (
@@ -58,22 +57,11 @@ class ScanResult:
     sites_made_from: Mapping[str, str]  # path -> what its keyword sites are made from
     environment: jinja2.Environment | None  # templates compiled while the workers parsed
     notices: tuple[str, ...] = ()  # about how the files were scanned
-    #: the C-family relations the last build kept, when they still hold
-    relations: KeptRelations | None = None
-    #: what brings them up to date after an edit of C-family files (see `cfamily_patch`)
-    patch: RelationsPatch | None = None
-    #: the facts of unchanged files left in the state database (path -> JSON) for the
-    #: pages to decode: of those with `summaries`, and of the C-family files when their
-    #: `relations` were kept
-    encoded: Mapping[str, str] = field(default_factory=dict)
-    summaries: Mapping[str, FileSummary] = field(default_factory=dict)
+    #: what the last build kept that the index may reuse (see `docgen.index.repo.KeptInputs`)
+    kept: KeptInputs = field(default_factory=KeptInputs)
     #: each file scanned, with its summary before and after (see `docgen.render.edit_scope`)
     edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None = None
     last_scope: str = ""  # the last build's `edit_scope.scope_key`, "" when it left none
-    #: the import graph's edges the last build kept, when they still hold, and the Python
-    #: files scanned now as they were then (see `docgen.index.graph_kept`)
-    kept_graph: KeptGraph | None = None
-    graph_edits: Mapping[str, GraphEdit] | None = None
 
 
 def scan_sources(
@@ -104,14 +92,12 @@ def scan_sources(
     kept: list[KeptRelations] = []
     edited: list[tuple[KeptRelations, dict[str, ScannedFile]]] = []
     summarized: list[tuple[Mapping[str, FileSummary], list[SourceFile]]] = []
-    kept_graph: list[KeptGraph] = []
+    kept_rows: dict[str, dict[str, tuple[str, str]]] = {}
     paths = [s.path for s in files]
 
     def meanwhile() -> None:
         if options.shard is None:  # a shard makes no pages
-            found_graph = last_graph(state, cache, paths, options.source_roots)
-            if found_graph is not None:
-                kept_graph.append(found_graph)
+            kept_rows[IMPORTS.name] = state.kept_per_file(IMPORTS.name)
         others = [s for s in unchanged if not is_cfamily(s.path)]
         summaries, reused, damaged = cache.summarized(others)
         roots = options.include_roots
@@ -181,9 +167,8 @@ def scan_sources(
             damaged, options.jobs, settings=settings, texts=texts, summaries=summary_texts
         )
     before: dict[str, FileSummary] = {}  # the stored summaries of the files scanned now
-    if last_scope or kept_graph:
+    if last_scope:
         before = cache.summaries_of([s.path for s in fresh])
-    graph_edits = _graph_edits(scanned_now, before) if kept_graph else None
     edits = None  # needed only where the last build left a scope key
     if last_scope:
         edits = {
@@ -209,42 +194,17 @@ def scan_sources(
         sites_made_from=made_from,
         environment=environments[0],
         notices=tuple(notices),
-        relations=kept[0] if kept else None,
-        patch=patch,
-        encoded=encoded,
-        summaries=summaries,
+        kept=KeptInputs(
+            encoded=encoded,
+            summaries=summaries,
+            relations=kept[0] if kept else None,
+            patch=patch,
+            rows=kept_rows,
+            digests=cache.digests,
+        ),
         edits=edits,
         last_scope=last_scope,
-        kept_graph=kept_graph[0] if kept_graph else None,
-        graph_edits=graph_edits,
     )
-
-
-def last_graph(
-    state: State, cache: FactsCache[FileSummary], paths: Sequence[str], roots: Sequence[str]
-) -> KeptGraph | None:
-    """The import graph's edges the last build kept, when made from the facts every
-    Python file had then (read before the scan stores new facts) and the same roots and
-    code (see `docgen.index.graph_kept`)."""
-    python = [p for p in paths if p.endswith(PYTHON_SUFFIXES)]
-    key = graph_key(cache.last_digests(python).items(), roots, code_digest())
-    return decode_graph(state.kept_import_graph(key), key)
-
-
-def _graph_edits(
-    scanned: Sequence[ScannedFile], before: Mapping[str, FileSummary]
-) -> dict[str, GraphEdit] | None:
-    """Each Python file scanned now, as its last summary had it; None where one has no
-    readable summary (the graph is then made afresh)."""
-    edits: dict[str, GraphEdit] = {}
-    for item in scanned:
-        path = item.facts.path
-        if path.endswith(PYTHON_SUFFIXES):
-            summary = before.get(path)
-            if summary is None:
-                return None
-            edits[path] = GraphEdit(summary.kind, summary.imports)
-    return edits
 
 
 def last_relations(

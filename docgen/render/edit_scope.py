@@ -29,8 +29,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from docgen.analyze.summary import FileSummary
-from docgen.index.graph import ImportGraph
-from docgen.model.facts import Import
 from docgen.model.links import folder_chain, folder_of
 from docgen.render.api_views import api_inputs
 from docgen.render.lookup import RepoLookup
@@ -69,15 +67,15 @@ def edit_scope(
         return None
     if not index.c_summaries and "cfamily" in kinds.values():
         return None  # the C-family relations were made again: their digests may differ
-    imported: set[str] = set()
-    for path, (before, after) in edits.items():
+    for before, after in edits.values():
         if before is None or after is None or not _same_standing(before, after):
             return None
-        # An imported file's pages show an importer's lines of its imports of it: only
-        # the files whose such lines came, went or moved.
-        lines_before = _target_lines(index.graph, path, before.imports)
-        lines_after = _target_lines(index.graph, path, after.imports)
-        imported.update(target for target, _ in lines_before ^ lines_after)
+    # An imported file's pages show an importer's lines of its imports of it: only the
+    # files whose such lines came, went or moved (the import rows that moved).
+    rows = index.import_rows
+    imported = rows.moved(edits.keys()) if rows is not None else None
+    if imported is None:
+        return None
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
@@ -101,12 +99,3 @@ def _same_standing(before: FileSummary, after: FileSummary) -> bool:
     """Whether a changed file stands as before for the other files' pages: the same kind,
     tags and test suite (its test files, its folder's listing)."""
     return (before.kind, before.tags, before.suite) == (after.kind, after.tags, after.suite)
-
-
-def _target_lines(
-    graph: ImportGraph, path: str, imports: Iterable[Import] | None
-) -> set[tuple[str, int]]:
-    """(file, line) of each repository file a file's imports lead to, on each line that
-    imports it, resolved as this build resolves."""
-    resolved = graph.resolve(path, imports or ())
-    return {(t, target.line) for target in resolved for t in target.targets}

@@ -14,8 +14,7 @@ from collections import Counter
 from docgen.analyze.summary import page_tags
 from docgen.index.folder_edges import FolderWeights, merged_weights
 from docgen.index.graph import PYTHON_SUFFIXES, top_level
-from docgen.index.kept import import_weights, include_weights
-from docgen.index.repo import FolderEntry, RepoIndex
+from docgen.index.repo import FolderEntry, RepoIndex, import_weights, include_weights
 from docgen.model.anchors import AnchoredCDefinition, anchored_c_definitions
 from docgen.model.links import folder_chain, folder_of, parent_folders
 from docgen.render.diagram_views import DiagramView, import_diagram

@@ -44,8 +44,9 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS site_files (path TEXT PRIMARY KEY, made_from TEXT NOT NULL,"
     " sha256 TEXT NOT NULL, before TEXT NOT NULL DEFAULT '')",
-    # What a stage keeps of each file beside its facts (`kind` says whose): the C-family
-    # scanner's `#define`s of each header, by the stamp they were read at.
+    # What a stage keeps of each file beside its facts, with what it was made from
+    # (`stamp`): each relation's rows (`kind`: its name, see `docgen.index.relations`)
+    # and the C-family scanner's `#define`s of each header.
     "CREATE TABLE IF NOT EXISTS per_file (kind TEXT NOT NULL, path TEXT NOT NULL,"
     " stamp TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, path))",
 )
@@ -78,10 +79,6 @@ class PageRecord(NamedTuple):
 PAGE_SCOPE = "page_scope"
 #: meta key of the include names the kept C-family relations were made with
 RELATIONS_NAMES = "cfamily_relations_names"
-#: meta keys of the last build's C-family scan settings and of what they were learned from
-#: meta keys of the import graph's reverse and diagram edges (see `docgen.index.graph_kept`)
-#: and of what they were made from
-IMPORT_GRAPH, IMPORT_GRAPH_KEY = "import_graph", "import_graph_key"
 
 
 class State:
@@ -180,18 +177,6 @@ class State:
         self._conn.execute("DELETE FROM meta WHERE key LIKE ?", (f"{RELATIONS}.%",))
         for which, row in sorted(rows.items()):
             self.set_meta(f"{RELATIONS}.{which}", row)
-
-    def kept_import_graph(self, key: str) -> str | None:
-        """The import graph's edges the last build kept (see `docgen.index.graph_kept`), when
-        they were made from what `key` says."""
-        return self.meta(IMPORT_GRAPH) if self.meta(IMPORT_GRAPH_KEY) == key else None
-
-    def keep_import_graph(self, key: str, text: str | None) -> None:
-        """Keep this build's import graph edges (`text`), or say that the kept ones were
-        also made from what `key` says (None: they did not change)."""
-        if text is not None:
-            self.set_meta(IMPORT_GRAPH, text)
-        self.set_meta(IMPORT_GRAPH_KEY, key)
 
     def relation_rows(self, key: str) -> Callable[[str], str]:
         """What reads a large row of the relations kept under `key`, when a page needs it
