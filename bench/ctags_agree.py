@@ -124,7 +124,8 @@ def ctags_entries(repo: Path, paths: list[str], settings: ScanSettings) -> set[K
     ]
     for name in sorted(BUILTIN_MACROS | settings.attribute_macros | set(CUDA_WORDS)):
         command.append(f"-D{name[:-2]}(...)=" if name.endswith("()") else f"-D{name}=")
-    for name, place in settings.wrapper_macros:  # the argument kept, the others dropped
+    for name, written_place in settings.values("wrapper"):  # the argument kept, the others dropped
+        place = int(written_place)
         params = ",".join(f"a{i}" for i in range(1, place + 1))
         command.append(f"-D{name[:-2]}({params},...)=a{place}")
     # As docgen reads namespace macros: one brace each.  An opening one too long to write
@@ -132,10 +133,10 @@ def ctags_entries(repo: Path, paths: list[str], settings: ScanSettings) -> set[K
     # file; here a closing one is blanked when no opening one in the tree can be written).
     writable = {
         name: name.endswith("()") or _namespace_text(expansion, [], len(name)) is not None
-        for name, expansion in settings.namespace_macros
+        for name, expansion in settings.values("namespace")
         if expansion != "}"
     }
-    for name, expansion in settings.namespace_macros:
+    for name, expansion in settings.values("namespace"):
         if expansion == "}":
             body = "}" if any(writable.values()) else ""
         else:
@@ -183,11 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     templates = [p for p in files if defines_macros(p) and language_for(p) not in C_FAMILY]
     ours, settings = docgen_entries(repo, paths, templates)
     theirs = ctags_entries(repo, paths, settings)
-    macros = (
-        len(settings.attribute_macros)
-        + len(settings.namespace_macros)
-        + len(settings.wrapper_macros)
-    )
+    macros = len(settings.macros)
     print(f"{repo.name}: {len(paths):,} C-family files, {macros} learned macros")
     print()
     print("| category | ctags | docgen | found | found % | extra | ctags: macro uses |")

@@ -10,6 +10,7 @@ from docgen.scan.cfamily.preprocess.conditionals import (
     head_conditionals_blanked,
     specifier_conditionals_blanked,
 )
+from docgen.scan.cfamily.preprocess.macro_def import table_of
 from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 from docgen.scan.cfamily.preprocess.macros import access_macros, macro_defs
 from docgen.scan.cfamily.scanner import scan
@@ -36,7 +37,7 @@ def test_macros_defined_only_as_access_specifiers_are_learned_with_one_keyword()
 
 
 def test_an_access_macro_before_a_colon_is_written_as_its_keyword_offsets_kept() -> None:
-    table = MacroTable.of((), access=(("JSON_PRIVATE_UNLESS_TESTED", "private"),))
+    table = MacroTable.of(table_of(access=[("JSON_PRIVATE_UNLESS_TESTED", "private")]))
     data = b"class A {\n  JSON_PRIVATE_UNLESS_TESTED:\n  int x;\n};\n"
     blanked = neutralise(data, table)
     assert blanked.data == data.replace(b"JSON_PRIVATE_UNLESS_TESTED", b"private".ljust(26))
@@ -45,13 +46,13 @@ def test_an_access_macro_before_a_colon_is_written_as_its_keyword_offsets_kept()
 
 
 def test_a_name_too_short_for_its_keyword_is_blanked_with_its_colon() -> None:
-    table = MacroTable.of((), access=(("PRIV", "private"),))
+    table = MacroTable.of(table_of(access=[("PRIV", "private")]))
     data = b"class A {\n  PRIV :\n  int x;\n};\n"
     assert neutralise(data, table).data == data.replace(b"PRIV :", b" " * 6)
 
 
 def test_an_access_macro_not_before_a_colon_is_left_as_written() -> None:
-    table = MacroTable.of((), access=(("PRIV", "private"),))
+    table = MacroTable.of(table_of(access=[("PRIV", "private")]))
     for data in (b"int x = PRIV;\n", b"PRIV::y z;\n"):
         assert neutralise(data, table).data == data
 

@@ -112,7 +112,7 @@ struct __overload_bool
 
 def test_a_macro_that_declares_a_call_operator_is_read_as_one() -> None:
     settings = ScanSettings.learned(macro_defs(OPERATORS.encode()), "cpp")
-    assert settings.written_macros == (("_CCCL_STATIC_CALL_OPERATOR", "operator()"),)
+    assert settings.values("written") == (("_CCCL_STATIC_CALL_OPERATOR", "operator()"),)
     assert ScanSettings.from_json(settings.to_json()) == settings
     c = scan("variant_match.h", OPERATORS.encode(), settings).cfamily
     assert c is not None

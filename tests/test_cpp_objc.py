@@ -50,7 +50,7 @@ def test_the_block_is_reported_and_the_cpp_after_it_is_read() -> None:
 
 
 def test_an_import_is_an_include() -> None:
-    c = scan("Executor.h", EXECUTOR.encode(), ScanSettings(frozenset())).cfamily
+    c = scan("Executor.h", EXECUTOR.encode(), ScanSettings()).cfamily
     assert c is not None
     assert [(i.line, i.target, i.system) for i in c.includes] == [
         (1, "torch/csrc/jit/backends/coreml/objc/PTMCoreMLFeatureProvider.h", True),

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily.preprocess.blanking import neutralise
+from docgen.scan.cfamily.preprocess.macro_def import table_of
 from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 from docgen.scan.cfamily.preprocess.macros import attribute_macros, macro_defs
 from docgen.scan.cfamily.preprocess.source import Calls
@@ -47,7 +48,7 @@ def test_only_macros_every_reading_of_which_stringizes_are_learned() -> None:
     # CHECK_MSG uses its arguments as code in the other branch; CALLS in its one body
     assert string_macros(defs, attributes) == ("STR", "TWO", "jiterator_stringify")
     settings = ScanSettings.learned(defs, "cpp")
-    assert settings.string_macros == ("STR", "TWO", "jiterator_stringify")
+    assert settings.named("string") == ("STR", "TWO", "jiterator_stringify")
     assert ScanSettings.from_json(settings.to_json()) == settings
     assert settings.key() != ScanSettings.learned(macro_defs(b"#define Q 1\n"), "cpp").key()
 
@@ -88,7 +89,7 @@ def test_the_arguments_of_a_stringizing_macro_hold_no_name_and_no_error() -> Non
 
 
 def test_only_the_arguments_are_blanked_offsets_and_lines_kept() -> None:
-    table = MacroTable.of((), strings=("STR",))
+    table = MacroTable.of(table_of(string=["STR"]))
     data = b'auto s = STR(a, (b), ")");\nint x;\n#define Y STR(z)\n'
     blanked = neutralise(data, table)
     arguments = b'a, (b), ")"'
@@ -97,7 +98,7 @@ def test_only_the_arguments_are_blanked_offsets_and_lines_kept() -> None:
 
 
 def test_arguments_paired_across_directives_or_unclosed_are_left_alone() -> None:
-    table = MacroTable.of((), strings=("STR",))
+    table = MacroTable.of(table_of(string=["STR"]))
     for data in (
         b"auto s = STR(a\n#if X\n, b\n#endif\n);\n",
         b"auto s = STR(a;\nint x;\n",

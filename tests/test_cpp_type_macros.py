@@ -78,7 +78,7 @@ def test_macros_that_make_a_dependent_type_are_learned_and_no_other() -> None:
     assert type_macros(defs, attributes) == ("DISABLEIF_RETURN", "ENABLEIF", "REMOVEFPTR_")
     assert "IF_CONSTEXPR" in statement_macros(defs)  # `if` in every branch
     settings = learned(DEFINES)
-    assert settings.type_macros == ("DISABLEIF_RETURN", "ENABLEIF", "REMOVEFPTR_")
+    assert settings.named("type") == ("DISABLEIF_RETURN", "ENABLEIF", "REMOVEFPTR_")
     assert ScanSettings.from_json(settings.to_json()) == settings
     assert settings.key() != learned("#define ENABLEIF(cond) cond\n").key()
 
@@ -192,8 +192,8 @@ void (*test_hook)() = NULL;
 
 def test_macros_that_make_a_declarator_declare_the_name_they_are_given() -> None:
     settings = learned(DECLARATORS)
-    assert settings.pointer_macros == ("GIT_CALLBACK",)
-    assert ("PRIV()", 1) in settings.wrapper_macros  # pasted: listed as the name written
+    assert settings.named("pointer") == ("GIT_CALLBACK",)
+    assert ("PRIV()", "1") in settings.values("wrapper")  # pasted: listed as the name written
     c = scan("common.c", DECLARATORS.encode(), settings).cfamily
     assert c is not None
     assert c.error_lines == ()
@@ -243,7 +243,7 @@ class Plugin {
 def test_a_macro_of_catch_handlers_is_read_as_one() -> None:
     settings = learned(HANDLERS)
     # a handler with its block: the use is one; `catch (...)` alone leaves its block
-    assert settings.written_macros == (("PLUGIN_API_CATCH", "catch(...){}"),)
+    assert settings.values("written") == (("PLUGIN_API_CATCH", "catch(...){}"),)
     assert "CATCH_ALL" in settings.attribute_macros
     c = scan("pyPlugin.cpp", HANDLERS.encode(), settings).cfamily
     assert c is not None

@@ -8,6 +8,7 @@ from docgen.model.facts import CDefinition, CFacts, CKind
 from docgen.scan.cfamily.names import outside_bodies
 from docgen.scan.cfamily.preprocess.blanking import neutralise
 from docgen.scan.cfamily.preprocess.conditionals import first_branches
+from docgen.scan.cfamily.preprocess.macro_def import table_of
 from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 from docgen.scan.cfamily.preprocess.macros import attribute_macros, macro_defs
 from docgen.scan.cfamily.preprocess.namespace_macros import namespace_macros
@@ -16,7 +17,7 @@ from docgen.scan.cfamily.settings import ScanSettings
 
 
 def facts(source: str, path: str = "x.cpp", macros: frozenset[str] = frozenset()) -> CFacts:
-    result = scan(path, source.encode(), ScanSettings(macros)).cfamily
+    result = scan(path, source.encode(), ScanSettings.of(attribute=macros)).cfamily
     assert result is not None
     return result
 
@@ -269,7 +270,7 @@ def test_syntax_errors_are_reported_with_their_lines() -> None:
     ],
 )
 def test_grammar_per_file(path: str, data: bytes, headers_as: str, dialect: str) -> None:
-    assert dialect_for(path, data, ScanSettings(frozenset(), headers_as)) == dialect
+    assert dialect_for(path, data, ScanSettings(headers_as=headers_as)) == dialect
 
 
 def test_c_structs_typedefs_and_prototypes() -> None:
@@ -326,7 +327,7 @@ def test_namespace_macros_read_as_the_namespaces_they_open() -> None:
         "FMT_BEGIN_NAMESPACE\nint format();\nFMT_END_NAMESPACE\n"
         "PYBIND11_NAMESPACE_BEGIN(detail)\nstruct caster {};\nPYBIND11_NAMESPACE_END(detail)\n"
     )
-    result = scan("x.h", source.encode(), ScanSettings(frozenset(), "cpp", namespaces)).cfamily
+    result = scan("x.h", source.encode(), ScanSettings.of("cpp", namespace=namespaces)).cfamily
     assert result is not None and not result.error_lines
     assert inventory(result) == {
         ("namespace", "fmt", 1),
@@ -487,7 +488,7 @@ def test_facts_do_not_depend_on_the_order_of_sets() -> None:
         "from docgen.model.serialize import dumps\n"
         "macros = frozenset({'EXP', 'EXP()', 'API', 'A1', 'A2()', 'B3', 'C4()'})\n"
         "src = b'class API Foo { EXP (int) x; EXP(1) int y; };\\nA1 int f();\\n'\n"
-        "print(dumps(scan('x.cpp', src, ScanSettings(macros))))\n"
+        "print(dumps(scan('x.cpp', src, ScanSettings.of(attribute=macros))))\n"
     )
     outputs = set()
     for seed in ("1", "2", "3"):
@@ -503,13 +504,13 @@ def test_macros_with_lower_case_names_are_blanked_where_used() -> None:
     """`really_inline` is no upper-case candidate: it is looked for by name, and only a
     file that holds one of those names pays for that search."""
     data = b"really_inline int f();\nmy_api_v2 int g(int);\nint h();\n"
-    table = MacroTable.of({"really_inline", "my_api_v2", "OTHER_API"})
+    table = MacroTable.of(table_of(attribute={"really_inline", "my_api_v2", "OTHER_API"}))
     assert table.unusual == ("my_api_v2", "really_inline")
     blanked = neutralise(data, table)
     assert blanked.names == ("my_api_v2", "really_inline")
     assert blanked.data == data.replace(b"really_inline", b" " * 13).replace(b"my_api_v2", b" " * 9)
     assert neutralise(b"int h();\n", table).names == ()
-    facts = scan("f.cpp", data, ScanSettings(frozenset({"really_inline", "my_api_v2"})))
+    facts = scan("f.cpp", data, ScanSettings.of(attribute={"really_inline", "my_api_v2"}))
     assert facts.cfamily is not None
     found = {d.name: d.attributes for d in facts.cfamily.definitions}
     assert found == {"f": ("really_inline",), "g": ("my_api_v2",), "h": ()}

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from docgen.scan.cfamily.preprocess.blanking import neutralise
 from docgen.scan.cfamily.preprocess.conditionals import directive_comments_blanked, first_branches
+from docgen.scan.cfamily.preprocess.macro_def import table_of
 from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 from docgen.scan.cfamily.preprocess.macros import _DEFINE
 from docgen.scan.cfamily.preprocess.source import LinePattern, directives_matching
@@ -80,7 +81,7 @@ SOURCES = st.lists(FRAGMENTS, max_size=25).map("\n".join)
 
 
 #: `WRAP(declaration, hint)` keeps its first argument (see `cpp_macros.wrapper_macros`)
-WRAPPING = ScanSettings(frozenset(), "cpp", (), (("WRAP()", 1),))
+WRAPPING = ScanSettings.of("cpp", wrapper=[("WRAP()", 1)])
 
 
 def check(path: str, data: bytes) -> None:
@@ -112,7 +113,9 @@ def test_arbitrary_bytes_never_raise(data: bytes) -> None:
 @given(SOURCES)
 def test_blanking_keeps_length_and_lines(source: str) -> None:
     data = source.encode()
-    blanked = neutralise(data, MacroTable.of({"FOO_API", "BAR()"}, (), (("WRAP()", 1),)))
+    blanked = neutralise(
+        data, MacroTable.of(table_of(attribute={"FOO_API", "BAR()"}, wrapper=[("WRAP()", 1)]))
+    )
     assert len(blanked.data) == len(data)
     assert blanked.data.count(b"\n") == data.count(b"\n")
     for start, end, _ in blanked.spans:

@@ -8,6 +8,7 @@ from test_scan_cfamily import facts, inventory
 from docgen.model.languages import defines_macros
 from docgen.scan.cfamily.preprocess.blanking import calls_at_errors_blanked, neutralise
 from docgen.scan.cfamily.preprocess.conditionals import directive_comments_blanked
+from docgen.scan.cfamily.preprocess.macro_def import table_of
 from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 from docgen.scan.cfamily.preprocess.macros import (
     attribute_macros,
@@ -194,7 +195,9 @@ def test_a_macro_that_wraps_a_declaration_keeps_what_it_wraps() -> None:
         '    "use ggml_row_size(), not this");\n'
         "GGML_API int ggml_after(int x);\n"
     )
-    result = scan("ggml.h", source.encode(), ScanSettings(learned, "c", (), wrappers)).cfamily
+    result = scan(
+        "ggml.h", source.encode(), ScanSettings.of("c", attribute=learned, wrapper=wrappers)
+    ).cfamily
     assert result is not None
     assert result.error_lines == ()
     functions = {d.name: d for d in result.definitions if d.kind == "function"}
@@ -206,7 +209,7 @@ def test_a_macro_that_wraps_a_declaration_keeps_what_it_wraps() -> None:
     assert sizef.attributes == ("GGML_DEPRECATED", "GGML_API")
     assert sizef.declaration == "GGML_API double ggml_type_sizef(int type)"
     assert "GGML_DEPRECATED" in result.neutralised
-    without = scan("ggml.h", source.encode(), ScanSettings(learned, "c")).cfamily
+    without = scan("ggml.h", source.encode(), ScanSettings.of("c", attribute=learned)).cfamily
     assert without is not None and without.error_lines  # what the grammar alone makes of it
 
 
@@ -406,7 +409,7 @@ def test_a_closing_namespace_macro_is_blanked_when_its_opening_one_was() -> None
         "namespace absl {\nABSL_NAMESPACE_BEGIN\nnamespace internal {\nstruct Rep {};\n}\n"
         "int after();\nABSL_NAMESPACE_END\n}\n"
     )
-    settings = ScanSettings(attribute_macros(defs), "cpp", namespaces)
+    settings = ScanSettings.of("cpp", attribute=attribute_macros(defs), namespace=namespaces)
     result = scan("absl/x.h", source.encode(), settings).cfamily
     assert result is not None and result.error_lines == ()
     assert inventory(result) == {
@@ -545,7 +548,7 @@ def test_a_macro_that_opens_a_loop_is_read_as_the_statement_it_opens() -> None:
         "void after(void) {}\n"
     )
     settings = ScanSettings.learned(defs, "c")
-    assert settings.statement_macros == ("queue_foreach",)
+    assert settings.named("statement") == ("queue_foreach",)
     assert ScanSettings.from_json(settings.to_json()) == settings
     c = scan("queue.c", source.encode(), settings).cfamily
     assert c is not None and c.error_lines == ()
@@ -560,7 +563,7 @@ def test_a_macro_that_opens_a_loop_is_read_as_the_statement_it_opens() -> None:
 
 def test_the_unusual_names_pattern_finds_exactly_those_names() -> None:
     names = ("really_inline", "really", "Sleef_float2_DEFINED", "Sleef_double2_DEFINED", "a.b")
-    table = MacroTable.of(names)
+    table = MacroTable.of(table_of(attribute=names))
     pattern = table.any_unusual
     assert pattern is not None
     for name in table.unusual:
@@ -588,11 +591,11 @@ def test_namespace_macros_that_also_push_a_pragma_and_a_macro_for_the_name() -> 
     # too, and its top namespace is written as a macro; 46 headers had no scope
     defs = macro_defs(PYBIND11_MACROS.encode())
     settings = ScanSettings.learned(defs, "cpp")
-    assert settings.namespace_macros == (
+    assert settings.values("namespace") == (
         ("PYBIND11_NAMESPACE_BEGIN()", "$1"),
         ("PYBIND11_NAMESPACE_END()", "}"),
     )
-    assert settings.name_macros == (("PYBIND11_NAMESPACE", "pybind11"),)
+    assert settings.values("name") == (("PYBIND11_NAMESPACE", "pybind11"),)
     assert ScanSettings.from_json(settings.to_json()) == settings
     source = PYBIND11_MACROS + (
         "PYBIND11_NAMESPACE_BEGIN(PYBIND11_NAMESPACE)\n"
@@ -746,7 +749,9 @@ def test_a_variadic_wrapper_keeps_every_argument_however_long() -> None:
     learned = attribute_macros(defs)
     wrappers = wrapper_macros(defs, learned)
     assert wrappers == (("jiterator_also_stringify_as()", 1), ("jiterator_code()", -1))
-    c = scan("Math.h", source.encode(), ScanSettings(learned, "cpp", (), wrappers)).cfamily
+    c = scan(
+        "Math.h", source.encode(), ScanSettings.of("cpp", attribute=learned, wrapper=wrappers)
+    ).cfamily
     assert c is not None and c.error_lines == ()
     assert {(d.kind, d.qualname) for d in c.definitions if d.kind != "macro"} == {
         ("namespace", "(anonymous)"),
@@ -771,7 +776,7 @@ def test_a_wrapper_given_nothing_is_left_as_written() -> None:
     # blanked, it had left `f(a, );`, a syntax error on every such line
     assert kept_argument(b"W() x", 1, -1) is None
     assert kept_argument(b"W(a, ) x", 1, 2) is None
-    table = MacroTable.of((), wrappers=(("SINGLE_ARG()", -1),))
+    table = MacroTable.of(table_of(wrapper=[("SINGLE_ARG()", -1)]))
     data = b"  X(insert, const&, false, SINGLE_ARG());\n  X(y, SINGLE_ARG(int, 2));\n"
     blanked = neutralise(data, table)
     assert blanked.data.startswith(b"  X(insert, const&, false, SINGLE_ARG());\n")

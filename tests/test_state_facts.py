@@ -125,7 +125,9 @@ def _header(tmp_path: Path, name: str, text: str) -> SourceFile:
 
 
 def test_scan_settings_round_trip_through_json() -> None:
-    settings = ScanSettings(frozenset({"API", "HOST()"}), "c", (("NS", "a::b"),), (("W()", 1),))
+    settings = ScanSettings.of(
+        "c", attribute={"API", "HOST()"}, namespace=[("NS", "a::b")], wrapper=[("W()", 1)]
+    )
     back = ScanSettings.from_json(settings.to_json())
     assert back == settings and back is not None and back.key() == settings.key()
     assert ScanSettings.from_json("[1]") is None and ScanSettings.from_json("") is None

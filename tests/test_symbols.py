@@ -117,8 +117,7 @@ def links(sources: dict[str, str]) -> dict[tuple[str, int], list[tuple[str, int]
     """Each declaration's or definition's counterparts, by (path, line), for C++ files
     scanned as a build scans them."""
     files = [
-        ScannedFile(scan(path, text.encode(), ScanSettings(frozenset(), "cpp")))
-        for path, text in sources.items()
+        ScannedFile(scan(path, text.encode(), ScanSettings())) for path, text in sources.items()
     ]
     symbols = CppSymbols.of(files)
     return {

@@ -144,7 +144,7 @@ def test_a_warm_worker_scans_first_with_the_settings_it_is_sent(tmp_path: Path, 
         header,
         *(_source(tmp_path, f"m{i}.py", f"def f{i}():\n    pass\n") for i in range(3)),
     ]
-    settings = ScanSettings(attribute_macros=frozenset({macro}))
+    settings = ScanSettings.of(attribute={macro})
     with WarmWorker() as warm:
         results = scan_files(sources, jobs, settings=settings, warm=warm)
         assert warm.take() is None  # taken as the first worker, stopped with the others

@@ -40,13 +40,16 @@ def file_digest(path: Path) -> str | None:
 
 @cache
 def code_digest(packages: tuple[str, ...] | None = None) -> str:
-    """A digest of the installed package's modules (each one's path and bytes): all of
-    them, or those of the top-level `packages` and the package's own `__init__.py`.
-    The installed code is fixed for the life of a process, so each is read once."""
+    """A digest of the installed package's files (each one's path and bytes: its modules
+    and the data they read, such as the C-family macro tables): all of them, or those of
+    the top-level `packages` and the package's own `__init__.py`.  The installed code is
+    fixed for the life of a process, so each is read once."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
-    for file in sorted(package.rglob("*.py")):
+    for file in sorted(package.rglob("*")):
         relative = file.relative_to(package)
+        if "__pycache__" in relative.parts or file.suffix == ".pyc" or not file.is_file():
+            continue
         if packages is None or relative.parts[0] in (*packages, "__init__.py"):
             digest.update(relative.as_posix().encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()

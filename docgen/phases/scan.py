@@ -283,7 +283,7 @@ def scan_settings(state: State, options: BuildOptions, discovery: Discovery) -> 
     headers and header templates define (plus the configured ones) and whether `.h`
     files are C++."""
     if not any(is_cfamily(s.path) for s in discovery.files):
-        return ScanSettings(frozenset(options.cpp_macros))
+        return ScanSettings.of(attribute=options.cpp_macros)
     headers = [s for s in discovery.files if defines_macros(s.path)]
     cpp = any(s.path.lower().endswith(CPP_SOURCE_SUFFIXES) for s in discovery.files)
     return learned_settings(state, headers, "cpp" if cpp else "c", tuple(options.cpp_macros))

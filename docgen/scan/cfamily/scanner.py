@@ -26,28 +26,18 @@ from docgen.scan.cfamily.names import Walked, outside_bodies
 from docgen.scan.cfamily.preprocess.blanking import (
     Blanked,
     calls_at_errors_blanked,
-    lone_macros_blanked,
-    neutralise,
 )
 from docgen.scan.cfamily.preprocess.conditionals import (
     CONDITIONAL,
     OPENING,
     OTHER_BRANCH,
-    directive_comments_blanked,
-    disabled_branches_blanked,
     first_branches,
-    head_conditionals_blanked,
-    linkage_guards_blanked,
-    null_directives_blanked,
     parenthesized_conditionals_blanked,
-    specifier_conditionals_blanked,
 )
-from docgen.scan.cfamily.preprocess.enum_directives import directives_alone, enum_directives_blanked
-from docgen.scan.cfamily.preprocess.grammar_gaps import grammar_gaps_blanked
-from docgen.scan.cfamily.preprocess.macros_in_use import macros_in_use
-from docgen.scan.cfamily.preprocess.objc import ObjcBlock, objective_c_blanked
-from docgen.scan.cfamily.preprocess.stub_lines import stub_lines_blanked, stub_registrations
-from docgen.scan.cfamily.preprocess.test_cases import case_heads_blanked
+from docgen.scan.cfamily.preprocess.enum_directives import directives_alone
+from docgen.scan.cfamily.preprocess.objc import ObjcBlock
+from docgen.scan.cfamily.preprocess.passes import rewritten
+from docgen.scan.cfamily.preprocess.stub_lines import stub_registrations
 from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.decode import count_lines, decode_text, lone_returns_as_newlines
 
@@ -98,22 +88,14 @@ class Prepared(NamedTuple):
 
 
 def prepare(path: str, data: bytes, settings: ScanSettings) -> Prepared:
-    """The dialect and the bytes to parse: `#if 0` branches, Objective-C blocks, attribute
-    macros, lone macro lines, null directives, the comments inside directives, `extern
-    "C"` guards and all but the first of conditional template heads blanked, and what
-    the grammar cannot read rewritten."""
+    """The dialect and the bytes to parse: the file through every rewriting pass of its
+    dialect (see `preprocess.passes.PASSES`), with what the passes set aside."""
     dialect = dialect_for(path, data, settings)
-    code = null_directives_blanked(disabled_branches_blanked(data))  # no `#if 0` name exists
-    code, objc = objective_c_blanked(code)
-    blanked = neutralise(code, settings.macro_table, macros_in_use(code))
-    parsed, lone = lone_macros_blanked(blanked.data, code)
-    parsed = linkage_guards_blanked(directive_comments_blanked(parsed))
-    parsed = head_conditionals_blanked(specifier_conditionals_blanked(parsed))
-    parsed, taken = enum_directives_blanked(parsed)
-    if dialect == "c":
-        return Prepared(dialect, blanked, lone, parsed, (), taken, objc)
-    parsed, stubs = stub_lines_blanked(case_heads_blanked(grammar_gaps_blanked(parsed)))
-    return Prepared(dialect, blanked, lone, parsed, stubs, taken, objc)
+    done = rewritten(data, dialect, settings.macro_table)
+    assert done.blanked is not None  # the macro pass runs in every dialect
+    return Prepared(
+        dialect, done.blanked, done.lone, done.data, done.stubs, done.enum_directives, done.objc
+    )
 
 
 @cache

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from docgen.scan.cfamily.preprocess.macro_def import table_of
 from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 from docgen.scan.cfamily.preprocess.macros import CANDIDATE, has_meaning
 from docgen.scan.cfamily.preprocess.namespace_macros import substituted
@@ -255,7 +256,9 @@ def neutralise(
     too long to write over its own name (`ABSL_NAMESPACE_BEGIN`, whose namespace is
     named by another macro) is blanked, and so must its closing be.
     `extra`: attribute macros of this file alone (see `cpp_macros_in_use`)."""
-    prepared = macros if isinstance(macros, MacroTable) else MacroTable.of(macros)
+    prepared = (
+        macros if isinstance(macros, MacroTable) else MacroTable.of(table_of(attribute=macros))
+    )
     table, opening = prepared.function_like, prepared.opening
     candidates = {m.decode("ascii") for m in set(CANDIDATE.findall(data))}
     present = candidates & table.keys()

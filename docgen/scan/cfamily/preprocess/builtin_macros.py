@@ -1,69 +1,44 @@
-"""The words docgen knows before it reads a tree's `#define`s: attribute macros every
-C++ tree may use, the specifiers an attribute macro's body may hold, and the CUDA
-words the grammars read themselves (see `cpp_macros`, which learns the rest)."""
+"""The words docgen knows before it reads a tree's `#define`s: the attribute macros of
+the tables in `tables/` (the compilers', Windows' and PyTorch's), the specifiers an
+attribute macro's body may hold, and the CUDA words the grammars read themselves (see
+`macros`, which learns the rest)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from docgen.scan.cfamily.preprocess.macro_def import Macro
+
+#: The macro tables docgen knows before it reads a tree, one file each by where its
+#: macros come from (the compilers, Windows' SDK, PyTorch), as data in `tables/`.
+TABLES = ("compilers", "windows", "pytorch")
+
+
+def read_table(text: str) -> tuple[Macro, ...]:
+    """The macros of one table file: one a line, `NAME`, `NAME()` or `NAME=meaning:value`
+    (see `Macro`), `#` starting a comment."""
+    found = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, _, meaning = line.partition("=")
+        means, _, value = meaning.partition(":")
+        found.append(Macro(name.strip(), means.strip() or "attribute", value.strip()))
+    return tuple(found)
+
+
+def builtin_table() -> tuple[Macro, ...]:
+    """Every table of `TABLES`, in order."""
+    folder = Path(__file__).resolve().parent / "tables"
+    return tuple(
+        m for name in TABLES for m in read_table((folder / f"{name}.macros").read_text("utf-8"))
+    )
+
+
 #: Macros every C++ tree may use, blanked whether or not a header defines them.
 BUILTIN_MACROS: frozenset[str] = frozenset(
-    {
-        "__attribute__()",
-        "__declspec()",
-        "__launch_bounds__()",
-        "__align__()",
-        "__builtin_align__()",
-        "TORCH_API",
-        "TORCH_PYTHON_API",
-        "TORCH_CUDA_CPP_API",
-        "TORCH_CUDA_CU_API",
-        "TORCH_HIP_API",
-        "TORCH_XPU_API",
-        "CAFFE2_API",
-        "AOTI_TORCH_EXPORT",
-        "C10_API",
-        "C10_CUDA_API",
-        "C10_HIP_API",
-        "C10_XPU_API",
-        "C10_EXPORT",
-        "C10_IMPORT",
-        "C10_HIDDEN",
-        "C10_HOST_DEVICE",
-        "C10_HOST",
-        "C10_DEVICE",
-        "C10_ALWAYS_INLINE",
-        "C10_NOINLINE",
-        "C10_NODISCARD",
-        "C10_UNUSED",
-        "C10_LAUNCH_BOUNDS_0",
-        "C10_LAUNCH_BOUNDS_1()",
-        "C10_LAUNCH_BOUNDS_2()",
-        "C10_DEPRECATED",
-        "C10_DEPRECATED_MESSAGE()",
-        # MSVC's calling conventions: tree-sitter-cpp reads `void __stdcall f(int);` as
-        # a syntax error (the C grammar knows them)
-        "__cdecl",
-        "__stdcall",
-        "__fastcall",
-        "__thiscall",
-        "__vectorcall",
-        "__clrcall",
-        # GCC's and MSVC's spelling of C's `restrict`, which no grammar here reads
-        # (`restrict` and `__restrict__` they do): `char* const __restrict data[]`
-        "__restrict",
-        # Windows calling conventions and import markers, defined in headers no
-        # repository holds
-        "WINAPI",
-        "WINAPIV",
-        "APIENTRY",
-        "CALLBACK",
-        "PASCAL",
-        "NTAPI",
-        "WSAAPI",
-        "WINBASEAPI",
-        "DECLSPEC_IMPORT",
-        "STDMETHODCALLTYPE",
-        "STDAPICALLTYPE",
-    }
+    m.name for m in builtin_table() if m.means == "attribute"
 )
 
 #: Words an attribute macro's body may hold besides attributes and other such macros.

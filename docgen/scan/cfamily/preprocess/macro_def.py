@@ -1,7 +1,10 @@
-"""One `#define` as the preprocessor layer reads it: what its body makes it mean."""
+"""One `#define` as the preprocessor layer reads it, and the macro table it feeds: each
+macro of a tree with what it means to the scanner, as Universal Ctags' `-D
+NAME(args)=body`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
@@ -39,3 +42,64 @@ class MacroDef:
     #: `operator()`, written over the macro's name; or `CATCH_ALL` for a macro of
     #: `catch` handlers, written over the whole use (see `written_macros`)
     writes: str = ""
+
+
+#: What a macro can mean to the scanner, in the order the table keeps them, each with
+#: what its value holds ("" where it has none).
+MEANINGS: Mapping[str, str] = {
+    # an export or attribute macro, blanked before the parse (`TORCH_API`)
+    "attribute": "",
+    # opens or closes namespaces (`FMT_BEGIN_NAMESPACE`): what it writes, `a::b` or `}`
+    "namespace": "expansion",
+    # wraps a declaration in attributes (`GGML_DEPRECATED(func, hint)`): the place, from 1,
+    # of the argument it keeps (negative: variadic, every argument from there on)
+    "wrapper": "place",
+    # the head of a loop or a condition (`list_for_each(pos, head)`), read as `if`
+    "statement": "",
+    # stands for one name (`PYBIND11_NAMESPACE`): that name
+    "name": "identifier",
+    # stands for an access specifier (`JSON_PRIVATE_UNLESS_TESTED`): the keyword
+    "access": "keyword",
+    # makes a string of its arguments, which are blanked (`jiterator_stringify`)
+    "string": "",
+    # makes a dependent type, read as a type of its own name (`RAPIDJSON_ENABLEIF`)
+    "type": "",
+    # makes a pointer declarator of its argument (`GIT_CALLBACK(name)`)
+    "pointer": "",
+    # declares a function of the arguments it is given: that function's name, as written
+    "written": "name",
+}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Macro:
+    """One macro of the table: `NAME` or `NAME()` (function-like), what it means (a key of
+    `MEANINGS`) and its value."""
+
+    name: str
+    means: str
+    value: str = ""
+
+    def __str__(self) -> str:
+        value = f":{self.value}" if self.value else ""
+        return f"{self.name}={self.means}{value}"
+
+
+def table_of(**meanings: Iterable[str] | Iterable[tuple[str, str | int]]) -> tuple[Macro, ...]:
+    """A macro table from each meaning's macros, in `MEANINGS` order: names, or (name,
+    value) for a meaning with a value (`table_of(attribute=["API"], wrapper=[("W()", 1)])`);
+    attribute macros sorted, the others in the order given."""
+    unknown = meanings.keys() - MEANINGS.keys()
+    if unknown:
+        raise ValueError(f"no such macro meaning: {sorted(unknown)}")
+    table: list[Macro] = []
+    for means, valued in MEANINGS.items():
+        given = list(meanings.get(means, ()))
+        if valued:
+            pairs = [item for item in given if isinstance(item, tuple)]
+            table.extend(Macro(str(name), means, str(value)) for name, value in pairs)
+        else:
+            names = [item for item in given if isinstance(item, str)]
+            chosen = sorted(set(names)) if means == "attribute" else list(dict.fromkeys(names))
+            table.extend(Macro(name, means) for name in chosen)
+    return tuple(table)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from docgen.scan.cfamily.preprocess.builtin_macros import BUILTIN_MACROS
+from docgen.scan.cfamily.preprocess.macro_def import Macro
 from docgen.scan.cfamily.preprocess.macros import CANDIDATE
 
 
@@ -47,33 +48,33 @@ class MacroTable:
         return re.compile(_alternatives([n.encode() for n in self.unusual]))
 
     @classmethod
-    def of(
-        cls,
-        macros: Iterable[str],
-        namespaces: Iterable[tuple[str, str]] = (),
-        wrappers: Iterable[tuple[str, int]] = (),
-        statements: Iterable[str] = (),
-        names: Iterable[tuple[str, str]] = (),
-        access: Iterable[tuple[str, str]] = (),
-        strings: Iterable[str] = (),
-        types: Iterable[str] = (),
-        pointers: Iterable[str] = (),
-        written: Iterable[tuple[str, str]] = (),
-    ) -> MacroTable:
-        table: dict[str, bool] = {}
-        keeps = {name.removesuffix("()"): place for name, place in wrappers}
-        opens = frozenset(statements)
+    def of(cls, macros: Iterable[Macro]) -> MacroTable:
+        """The rewriting table of a tree's macros (see `macro_def.MEANINGS`)."""
+        by_meaning: dict[str, list[Macro]] = {}
+        for macro in macros:
+            by_meaning.setdefault(macro.means, []).append(macro)
+
+        def named(means: str) -> list[str]:
+            return [m.name for m in by_meaning.get(means, ())]
+
+        def values(means: str) -> list[tuple[str, str]]:
+            return [(m.name, m.value) for m in by_meaning.get(means, ())]
+
+        keeps = {name.removesuffix("()"): int(place) for name, place in values("wrapper")}
+        opens = frozenset(named("statement"))
+        specifiers = dict(values("access"))
+        stringized = frozenset(named("string"))
+        typing = frozenset(named("type"))
+        declaring = frozenset(named("pointer"))
+        writes = dict(values("written"))
+        namespaces = values("namespace")
         # A name defined both ways (`#define X` and `#define X(a)` in other branches) is
         # function-like: its arguments go with it only where `(` follows.  Sorted, so the
         # table never depends on the order of a set.
-        specifiers = dict(access)
-        stringized = frozenset(strings)
-        typing = frozenset(types)
-        declaring = frozenset(pointers)
-        writes = dict(written)
-        every = {*BUILTIN_MACROS, *macros, *(n for n, _ in namespaces), *keeps, *opens}
-        every.update(specifiers)
+        every = {*BUILTIN_MACROS, *named("attribute"), *(n for n, _ in namespaces)}
+        every.update(keeps, opens, specifiers)
         every.update(f"{name}()" for name in stringized | typing | declaring | writes.keys())
+        table: dict[str, bool] = {}
         for name in sorted(every):
             bare_name = name.removesuffix("()")
             table[bare_name] = table.get(bare_name, False) or name.endswith("()")
@@ -85,7 +86,7 @@ class MacroTable:
             unusual,
             keeps,
             opens,
-            dict(names),
+            dict(values("name")),
             specifiers,
             stringized,
             typing,
