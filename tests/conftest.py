@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from docgen.build import BuildReport, build
+from docgen.build import build
 from docgen.cli.build_options import resolve_options
 from docgen.model.facts import ScannedFile
+from docgen.model.report import BuildReport
 from docgen.model.sites import DefinitionSite
 from docgen.render.pages import Renderer
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from docgen.build import BuildReport
 from docgen.model.links import docs_page, kw_page
+from docgen.model.report import BuildReport
 from docgen.site.linkcheck import check_links, format_broken
 
 if TYPE_CHECKING:

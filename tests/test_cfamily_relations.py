@@ -13,7 +13,6 @@ from conftest import FIXTURES, clean_pages, copy_sample, count_decoding, page_fi
 import docgen.index.cfamily_relations
 import docgen.index.file_table
 import docgen.index.repo
-from docgen.build import BuildReport
 from docgen.index.cfamily_patch import PatchedRelations
 from docgen.index.cfamily_relations import (
     CFileSummary,
@@ -27,6 +26,7 @@ from docgen.index.file_table import FileTable
 from docgen.index.repo import RepoIndex, build_index, include_weights
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
+from docgen.model.report import BuildReport
 from docgen.model.serialize import dumps
 from docgen.scan.workers import scan_data
 from docgen.state import StateDamaged, open_state

@@ -20,10 +20,11 @@ from conftest import invoke, output_bytes
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.build import BuildReport, build
+from docgen.build import build
 from docgen.cli.build_options import resolve_options
 from docgen.model.errors import UsageError
 from docgen.model.facts import ScannedFile
+from docgen.model.report import BuildReport
 from docgen.model.serialize import dumps, loads
 from docgen.model.sources import SourceFile
 from docgen.scan import workers

@@ -14,7 +14,7 @@ import pytest
 from conftest import invoke, output_bytes
 
 from docgen import __version__
-from docgen.build import BuildReport
+from docgen.model.report import BuildReport
 
 BuildFn = Callable[..., BuildReport]
 SampleFn = Callable[..., Path]

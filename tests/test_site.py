@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docgen.build import BuildReport
+from docgen.model.report import BuildReport
 from docgen.site.check import check_site
 from docgen.site.html import SiteLinks, html_page, source_page, without_front_matter
 from docgen.site.linkcheck import heading_anchors

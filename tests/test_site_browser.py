@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from docgen.build import BuildReport
+from docgen.model.report import BuildReport
 from docgen.site.publish import publish_site
 
 CHROMIUM = "/usr/bin/chromium"

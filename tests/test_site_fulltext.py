@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import copy_sample
 
-from docgen.build import BuildReport
+from docgen.model.report import BuildReport
 from docgen.site import FULLTEXT_FOLDER, fulltext
 from docgen.site.files import STAGING, SiteFiles
 from docgen.site.publish import publish_site

@@ -3,8 +3,10 @@ scan workers, so that an unchanged file's sites come from the last build."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from docgen.model.digests import code_digest
 from docgen.model.sites import DefinitionSite
 
 if TYPE_CHECKING:
@@ -59,3 +61,9 @@ def is_alias(bound: str, target: str, is_from: bool) -> bool:
     if is_from:
         return bound != target.rsplit(".", 1)[-1]
     return bound != target
+
+
+def sites_made_from(facts_digests: Mapping[str, str]) -> dict[str, str]:
+    """What each file's keyword sites are made from: its facts and docgen's code."""
+    code = code_digest()
+    return {path: f"{digest}:{code}" for path, digest in facts_digests.items()}

@@ -133,8 +133,9 @@ def compare_pages(
                 return CheckReport([], fast.unchanged, time.perf_counter() - started)
             # The facts, the index, the parser and the renderer load only when something
             # may have changed.
+            from docgen.analyze.sites import sites_made_from
             from docgen.index.repo import build_index
-            from docgen.phases.scan import FILES, scan_settings, sites_made_from
+            from docgen.phases.scan import FILES, scan_settings
 
             settings = scan_settings(state, options, discovery)
             key = facts_key()

@@ -14,7 +14,7 @@ from docgen.cli.shared import CONFIG_OPTION, out_option, say
 from docgen.model.errors import UsageError
 
 if TYPE_CHECKING:
-    from docgen.build import BuildReport
+    from docgen.model.report import BuildReport
     from docgen.system.processes import StartedProcess
 
 

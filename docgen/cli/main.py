@@ -14,8 +14,8 @@ import click
 from click._termui_impl import ProgressBar
 
 if TYPE_CHECKING:
-    from docgen.build import BuildReport
     from docgen.model.options import BuildOptions
+    from docgen.model.report import BuildReport
     from docgen.scan.workers import Progress
     from docgen.system.processes import StartedProcess
 

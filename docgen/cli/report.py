@@ -10,8 +10,8 @@ from docgen import __version__
 from docgen.model.errors import UsageError
 
 if TYPE_CHECKING:
-    from docgen.build import BuildReport
     from docgen.model.options import BuildOptions
+    from docgen.model.report import BuildReport
 
 #: Bumped when a field changes meaning or disappears; new fields keep the version.
 REPORT_FORMAT = 1
