@@ -25,6 +25,7 @@ import tree_sitter
 from docgen.discover.tree import discover
 from docgen.model.languages import CPP_SOURCE_SUFFIXES, is_cfamily
 from docgen.scan.cfamily.preprocess.macros import macro_defs
+from docgen.scan.cfamily.preprocess.passes import PASSES
 from docgen.scan.cfamily.settings import ScanSettings
 from docgen.scan.table import scan_file
 
@@ -65,11 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     counting = _Counting()
     tree_sitter.Parser = counting.parser  # type: ignore[misc,assignment]
     counts: dict[str, int] = {}
+    dialects: Counter[str] = Counter()
     try:
         for path in paths:
             before = counting.calls
-            scan_file(path, data[path], settings)
+            facts = scan_file(path, data[path], settings)
             counts[path] = counting.calls - before
+            dialects[facts.cfamily.dialect if facts.cfamily is not None else ""] += 1
     finally:
         tree_sitter.Parser = counting.real  # type: ignore[misc]
     if not counts:
@@ -83,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     for count, files in sorted(Counter(values).items()):
         print(f"  {count} parse{'s' if count != 1 else ''}: {files} files")
+    for dialect, files in sorted(dialects.items()):
+        passes = [p.name for p in PASSES if dialect in p.dialects]
+        print(f"  {dialect or 'unread'}: {files} files, {len(passes)} rewriting passes each")
     for path, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: args.top]:
         print(f"  {count:3d}  {path}")
     return 0

@@ -3,45 +3,32 @@
 from __future__ import annotations
 
 from docgen.analyze.summary import page_tags
-from docgen.model.anchors import DOCS_SECTIONS, DOCS_SUBSECTIONS, anchored_definitions
-from docgen.model.facts import Evidence, FileFacts, MarkdownFacts, ScannedFile, Tag
+from docgen.model.anchors import DOCS_SECTIONS, DOCS_SUBSECTIONS
+from docgen.model.facts import Evidence, FileFacts, ScannedFile, Tag
 from docgen.model.links import docs_page, folder_doc, folder_index, folder_of, kw_page
-from docgen.render.context import Linker, ReadSource, RenderContext, heading_anchors
-from docgen.render.dependency_views import dependencies_view
+from docgen.render.context import Linker, ReadSource, RenderContext
 from docgen.render.finding_views import performance_view, security_view
 from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.render.kind_views import FilePage, anchored_of, views_of
 from docgen.render.lookup import RepoLookup
-from docgen.render.markdown_links import resolve_link
+from docgen.render.problem_views import problem_views
 from docgen.render.python_views import (
-    architecture_view,
     definition_anchors,
-    definition_views,
-    patterns_view,
-    python_overview,
     usage_view,
 )
 from docgen.render.related import pair_of, rank_related
 from docgen.render.suite_views import suite_view
-from docgen.render.view_refs import LineRef, LinkView
 from docgen.render.views import (
-    CodeBlockView,
     CrossRefsView,
-    DetailedView,
     DocsView,
     EvidenceView,
     FrontMatter,
-    MarkdownLinkView,
-    MarkdownOverview,
     MetadataView,
-    OutlineItem,
-    OverviewView,
-    ProblemView,
     PurposeView,
     RelatedFile,
     RelatedView,
     SourceView,
     TagView,
-    TextOverview,
 )
 
 #: every tag the analyzer can give, named when none applies
@@ -92,13 +79,6 @@ def _kind(reason: str) -> str:
     return reason.split(" (", 1)[0]
 
 
-def problem_views(facts: FileFacts, linker: Linker) -> tuple[ProblemView, ...]:
-    return tuple(
-        ProblemView(linker.line(facts.path, p.line, facts.line_count), p.message, p.severity)
-        for p in sorted(facts.problems, key=lambda p: (p.line, p.message))
-    )
-
-
 def _source_view(
     facts: FileFacts, context: RenderContext, text: str | None, linker: Linker
 ) -> SourceView:
@@ -113,94 +93,6 @@ def _source_view(
         limit=context.max_embed_bytes,
         href=linker.to_source(facts.path),
     )
-
-
-def _markdown_overview(md: MarkdownFacts) -> MarkdownOverview | None:
-    if not (md.headings or md.code_blocks or md.links):
-        return None
-    title = next((h.text for h in md.headings if h.level == 1), "")
-    if not title and md.headings:
-        title = md.headings[0].text
-    top: tuple[str, ...] = ()
-    if md.headings:
-        levels = sorted({h.level for h in md.headings})
-        at_top = [h for h in md.headings if h.level == levels[0]]
-        if len(at_top) == 1:  # a lone top heading is the title: show the level below
-            at_top = [h for h in md.headings if len(levels) > 1 and h.level == levels[1]]
-        top = tuple(h.text for h in at_top[:TOP_HEADINGS_SHOWN])
-    return MarkdownOverview(
-        title=title,
-        headings=len(md.headings),
-        top_headings=top,
-        code_blocks=len(md.code_blocks),
-        links=len(md.links),
-    )
-
-
-def _outline(facts: FileFacts, md: MarkdownFacts, linker: Linker) -> tuple[OutlineItem, ...]:
-    items = []
-    open_levels: list[int] = []
-    anchors = heading_anchors(md.headings)
-    for h in sorted(md.headings, key=lambda h: h.line):
-        while open_levels and open_levels[-1] >= h.level:
-            open_levels.pop()
-        items.append(
-            OutlineItem(
-                len(open_levels),
-                h.level,
-                h.text,
-                linker.heading(facts.path, h.line, anchors[h.line]),
-            )
-        )
-        open_levels.append(h.level)
-    return tuple(items)
-
-
-def _link_view(
-    source: str, target: str, text: str, line: LineRef, lookup: RepoLookup, linker: Linker
-) -> MarkdownLinkView:
-    resolved = resolve_link(source, target, lookup)
-    page: LinkView | None = None
-    if resolved.state in ("file", "no-heading") and resolved.path != source:
-        scanned = lookup.index.files.get(resolved.path)
-        if scanned is not None and scanned.facts.kind == "binary":
-            page = linker.source_link(resolved.path, resolved.path)
-        elif scanned is not None:
-            page = linker.page_link(resolved.path, docs_page(resolved.path))
-    elif resolved.state == "folder":
-        page = linker.page_link(resolved.path or ".", folder_index(resolved.path))
-    return MarkdownLinkView(target, text, line, resolved.state, page, resolved.resolves)
-
-
-def _markdown_detailed(facts: FileFacts, linker: Linker, lookup: RepoLookup) -> DetailedView | None:
-    md = facts.markdown
-    failed = not facts.parsed
-    if md is None:
-        return (
-            DetailedView(parse_failed=True, problems=problem_views(facts, linker))
-            if failed
-            else None
-        )
-
-    def line(n: int) -> LineRef:
-        return linker.line(facts.path, n, facts.line_count)
-
-    view = DetailedView(
-        outline=_outline(facts, md, linker),
-        code_blocks=tuple(
-            CodeBlockView(b.language, line(b.line))
-            for b in sorted(md.code_blocks, key=lambda b: b.line)
-        ),
-        links=tuple(
-            _link_view(facts.path, k.target, k.text, line(k.line), lookup, linker)
-            for k in sorted(md.links, key=lambda k: (k.line, k.target))
-        ),
-        parse_failed=failed,
-        problems=problem_views(facts, linker) if failed else (),
-    )
-    if not (view.outline or view.code_blocks or view.links or failed):
-        return None
-    return view
 
 
 #: folders and file names of test utilities, which a test imports but does not test
@@ -283,64 +175,22 @@ def docs_view(
     lookup: RepoLookup, scanned: ScannedFile, context: RenderContext, read: ReadSource
 ) -> DocsView:
     facts = scanned.facts
-    if facts.kind == "cfamily":  # loaded for C-family pages only: a Python edit needs none
-        from docgen.render import cfamily_views
     path = facts.path
     page = docs_page(path)
     linker = Linker(page, context.source_root)
     tags = page_tags(scanned)
     folder = folder_of(path)
     python = facts.python if facts.kind == "python" else None
-    anchored = anchored_definitions(path, python.definitions) if python else ()
+    anchored = anchored_of(facts)
     found = scanned.analysis.suite
     classes = lookup.index.test_classes.get(path, ())
     suite = suite_view(facts, found, anchored, classes, linker) if found else None
-
-    overview = None
-    detailed = None
-    if facts.kind == "python":
-        if python is not None and facts.parsed:
-            importers = len(lookup.index.graph.imported_by.get(path, ()))
-            overview = OverviewView(
-                python=python_overview(python, tuple(t.name for t in tags), importers)
-            )
-        definitions = definition_views(path, facts, anchored, linker)
-        if definitions or not facts.parsed:
-            detailed = DetailedView(
-                definitions=definitions,
-                parse_failed=not facts.parsed,
-                problems=problem_views(facts, linker) if not facts.parsed else (),
-            )
-    elif facts.kind == "cfamily" and facts.cfamily is not None:
-        overview = OverviewView(
-            cfamily=cfamily_views.overview(
-                facts, lookup.index.includes, tuple(t.name for t in tags), linker
-            )
-        )
-        c_items = lookup.c_items(path)
-        detailed = DetailedView(
-            c_definitions=cfamily_views.definition_views(facts, c_items, linker, lookup),
-            registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
-            launches=cfamily_views.launch_views(facts, c_items, linker),
-        )
-        if not (detailed.c_definitions or detailed.registrations or detailed.launches):
-            detailed = None  # nothing to detail: the section is left out, as for Python
-    elif facts.kind == "markdown":
-        md_overview = _markdown_overview(facts.markdown) if facts.markdown else None
-        overview = OverviewView(markdown=md_overview) if md_overview else None
-        detailed = _markdown_detailed(facts, linker, lookup)
-    else:
-        overview = OverviewView(
-            text=TextOverview(
-                size=facts.size,
-                line_count=facts.line_count,
-                language=facts.language,
-                folder=linker.page_link(folder or context.project, folder_index(folder)),
-            )
-        )
-
     source_text = read(path) if facts.size <= context.max_embed_bytes else None
     source_lines = source_text.splitlines() if source_text is not None else None
+    names = tuple(t.name for t in tags)
+    kind = views_of(facts.kind).sections(
+        FilePage(lookup, facts, linker, names, anchored, context, folder, source_lines)
+    )
     anchors = definition_anchors(anchored)
     return DocsView(
         page=page,
@@ -364,15 +214,11 @@ def docs_view(
             facts.kind, tag_views(facts, tags, linker, PURPOSE_EVIDENCE), KNOWN_TAGS
         ),
         source=_source_view(facts, context, source_text, linker),
-        overview=overview,
-        detailed=detailed,
-        architecture=architecture_view(anchored, linker) if python else None,
-        dependencies=dependencies_view(
-            path, facts, lookup.index.graph, lookup.packages, lookup.line_counts, linker
-        )
-        if facts.kind == "python"
-        else None,
-        patterns=patterns_view(path, facts, anchored, linker, source_lines) if python else None,
+        overview=kind.overview,
+        detailed=kind.detailed,
+        architecture=kind.architecture,
+        dependencies=kind.dependencies,
+        patterns=kind.patterns,
         performance=performance_view(
             facts, linker, source_lines, anchors, any(t.name == "test" for t in tags)
         ),
@@ -381,9 +227,7 @@ def docs_view(
             path, facts, scanned.analysis, anchored, linker, lookup.tests_of(path), suite
         ),
         related=_related(lookup, facts, linker),
-        includes=cfamily_views.includes_view(facts, lookup.index.includes, linker)
-        if facts.kind == "cfamily"
-        else None,
+        includes=kind.includes,
         crossrefs=CrossRefsView(
             kw_page=linker.page_link(kw_page(path), kw_page(path)),
             folder_index=linker.page_link(folder_index(folder), folder_index(folder)),

@@ -14,8 +14,8 @@ from docgen.model.facts import ScannedFile
 from docgen.model.links import docs_page, folder_doc, folder_index, kw_page, slug
 from docgen.render.api_views import public_api
 from docgen.render.context import Linker, ReadSource, RenderContext
-from docgen.render.counts import definition_counts
 from docgen.render.keyword_views import KEYWORDS_PAGE
+from docgen.render.kind_views import views_of
 from docgen.render.listing_views import (
     ClassLink,
     Count,
@@ -30,7 +30,7 @@ from docgen.render.listing_views import (
     TaggedFiles,
 )
 from docgen.render.lookup import RepoLookup
-from docgen.render.python_views import first_paragraph, first_sentence, run_commands
+from docgen.render.python_views import run_commands
 from docgen.render.view_refs import LinkView
 from docgen.render.views import FrontMatter
 
@@ -55,14 +55,9 @@ FOLDER_DOC_SECTIONS: dict[str, str] = {
 def summary(scanned: ScannedFile) -> str:
     """One line saying what a file is, from its facts only."""
     facts = scanned.facts
-    if facts.kind == "python" and facts.python is not None:
-        sentence = first_sentence(first_paragraph(facts.python.module_docstring))
-        if sentence:
-            return sentence
-        defines = definition_counts(facts.python.definitions).phrase()
-        return "Python module" + (f" defining {defines}" if defines else "")
-    if facts.kind == "markdown" and facts.markdown is not None and facts.markdown.headings:
-        return facts.markdown.headings[0].text
+    said = views_of(facts.kind).summary(facts)
+    if said is not None:
+        return said
     if facts.kind == "binary":
         return f"binary, {facts.size:,} bytes"
     return _lines_of(facts.line_count, facts.language or facts.kind)

@@ -1,0 +1,332 @@
+"""What each kind of file shows on its pages: one row per kind (`KINDS`: Python,
+C-family, Markdown; `TEXT` for every other), the renderer's side of the scanner table
+(`docgen.scan.table`).  A new kind of file is a row here: the sections of its docs
+page that depend on its kind, its keyword groups, and what its keyword page says when
+it has none."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from docgen.model.anchors import (
+    DOCS_SECTIONS,
+    DOCS_SUBSECTIONS,
+    KW_GROUPS,
+    AnchoredDefinition,
+    anchored_definitions,
+    section_anchor,
+    subsection_anchor,
+)
+from docgen.model.facts import FileFacts
+from docgen.model.links import docs_page, folder_index
+from docgen.render.context import Linker, RenderContext
+from docgen.render.counts import definition_counts
+from docgen.render.dependency_views import DependenciesView, dependencies_view
+from docgen.render.entries import keyword_entries
+from docgen.render.import_text import import_label, module_as_written
+from docgen.render.listing_views import KeywordGroup, KeywordTarget
+from docgen.render.lookup import RepoLookup
+from docgen.render.markdown_views import markdown_detailed, markdown_groups, markdown_overview
+from docgen.render.problem_views import problem_views
+from docgen.render.python_views import (
+    architecture_view,
+    definition_views,
+    first_paragraph,
+    first_sentence,
+    patterns_view,
+    python_overview,
+)
+from docgen.render.views import (
+    ArchitectureView,
+    DetailedView,
+    OverviewView,
+    PatternsView,
+    TextOverview,
+)
+
+if TYPE_CHECKING:
+    from docgen.render.cfamily_views import IncludesView
+
+
+@dataclass(frozen=True)
+class FilePage:
+    """What a kind's sections of one file's pages are made from."""
+
+    lookup: RepoLookup
+    facts: FileFacts
+    linker: Linker
+    tags: tuple[str, ...]  # the names of the file's page tags
+    anchored: tuple[AnchoredDefinition, ...]  # a Python file's definitions with their anchors
+    context: RenderContext
+    folder: str
+    source_lines: list[str] | None  # the file's text by line, when it is shown
+
+
+@dataclass(frozen=True)
+class KindSections:
+    """The sections of a docs page that depend on the file's kind (None: left out)."""
+
+    overview: OverviewView | None = None
+    detailed: DetailedView | None = None
+    architecture: ArchitectureView | None = None
+    dependencies: DependenciesView | None = None
+    patterns: PatternsView | None = None
+    includes: IncludesView | None = None
+
+
+@dataclass(frozen=True)
+class KindViews:
+    """The renderer's row of one kind of file."""
+
+    sections: Callable[[FilePage], KindSections]
+    keyword_groups: Callable[[FilePage], list[KeywordGroup]]
+    no_keywords: Callable[[FileFacts], str]  # said on a keyword page with no group
+    #: (title, anchor) of the docs page section that covers a keyword group, if it
+    #: exists: decided from the facts alone, as `sections` decides, so that a keyword
+    #: page never builds its docs page to know
+    covering: Callable[[FileFacts, str], tuple[str, str] | None]
+    #: one line saying what a file is, from its facts only, for its folder's listing
+    #: (None: its lines and language)
+    summary: Callable[[FileFacts], str | None] = lambda facts: None
+
+
+def anchored_of(facts: FileFacts) -> tuple[AnchoredDefinition, ...]:
+    """A Python file's definitions with their anchors (none for other kinds)."""
+    python = facts.python if facts.kind == "python" else None
+    return anchored_definitions(facts.path, python.definitions) if python else ()
+
+
+def views_of(kind: str) -> KindViews:
+    """The row of a kind of file (`TEXT` for a kind with no row)."""
+    return KINDS.get(kind, TEXT)
+
+
+# --------------------------------------------------------------------- Python
+
+
+def _python_sections(page: FilePage) -> KindSections:
+    facts, linker, lookup = page.facts, page.linker, page.lookup
+    python, path = facts.python, facts.path
+    overview = None
+    if python is not None and facts.parsed:
+        importers = len(lookup.index.graph.imported_by.get(path, ()))
+        overview = OverviewView(python=python_overview(python, page.tags, importers))
+    definitions = definition_views(path, facts, page.anchored, linker)
+    detailed = None
+    if definitions or not facts.parsed:
+        detailed = DetailedView(
+            definitions=definitions,
+            parse_failed=not facts.parsed,
+            problems=problem_views(facts, linker) if not facts.parsed else (),
+        )
+    return KindSections(
+        overview=overview,
+        detailed=detailed,
+        architecture=architecture_view(page.anchored, linker) if python else None,
+        dependencies=dependencies_view(
+            path, facts, lookup.index.graph, lookup.packages, lookup.line_counts, linker
+        ),
+        patterns=patterns_view(path, facts, page.anchored, linker, page.source_lines)
+        if python
+        else None,
+    )
+
+
+def _python_keywords(page: FilePage) -> list[KeywordGroup]:
+    return python_groups(page.facts.path, page.facts, page.linker)
+
+
+def python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
+    python = facts.python
+    if python is None:
+        return []
+    docs = docs_page(path)
+    by_group: dict[str, dict[str, list[KeywordTarget]]] = {
+        "classes": defaultdict(list),
+        "functions": defaultdict(list),
+        "imports": defaultdict(list),
+    }
+    for item in anchored_definitions(path, python.definitions):
+        d = item.definition
+        group = "classes" if d.kind == "class" else "functions"
+        by_group[group][d.name].append(
+            KeywordTarget(
+                d.qualname,
+                linker.to_page(docs, item.anchor),
+                linker.line(path, d.line, facts.line_count),
+            )
+        )
+    dependencies = section_anchor("dependencies")
+    for imp in sorted(python.imports, key=lambda i: (i.line, module_as_written(i))):
+        href = linker.to_page(docs, dependencies)
+        line = linker.line(path, imp.line, facts.line_count)
+        keys = [n for n in imp.names if n != "*"]
+        if imp.module is not None:
+            keys.append(module_as_written(imp))
+        keys += [bound for bound, _ in imp.aliases]  # `FSDP` in `import ... as FSDP`
+        for key in dict.fromkeys(keys):
+            by_group["imports"][key].append(KeywordTarget(import_label(imp, key), href, line))
+    return [
+        KeywordGroup(
+            key,
+            KW_GROUPS[key],
+            keyword_entries(entries),
+        )
+        for key, entries in by_group.items()
+        if entries
+    ]
+
+
+def _python_no_keywords(facts: FileFacts) -> str:
+    if facts.python is None or not facts.parsed:
+        return "No keywords were extracted: the file could not be parsed."
+    return "This Python file defines no classes or functions and imports nothing."
+
+
+def _python_covering(facts: FileFacts, group: str) -> tuple[str, str] | None:
+    python = facts.python
+    if group in ("classes", "functions") and python and python.definitions:
+        return DOCS_SECTIONS["detailed"], section_anchor("detailed")
+    if group == "imports" and python and python.imports:
+        return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
+    return None
+
+
+def _python_summary(facts: FileFacts) -> str | None:
+    if facts.python is None:
+        return None
+    sentence = first_sentence(first_paragraph(facts.python.module_docstring))
+    if sentence:
+        return sentence
+    defines = definition_counts(facts.python.definitions).phrase()
+    return "Python module" + (f" defining {defines}" if defines else "")
+
+
+# --------------------------------------------------------------------- C, C++, CUDA
+# The C-family views load for C-family pages only: a Python edit needs none.
+
+
+def _cfamily_sections(page: FilePage) -> KindSections:
+    from docgen.render import cfamily_views
+
+    facts, linker, lookup = page.facts, page.linker, page.lookup
+    includes = cfamily_views.includes_view(facts, lookup.index.includes, linker)
+    if facts.cfamily is None:  # shown as any text file, with its includes
+        return replace(_text_sections(page), includes=includes)
+    overview = OverviewView(
+        cfamily=cfamily_views.overview(facts, lookup.index.includes, page.tags, linker)
+    )
+    c_items = lookup.c_items(facts.path)
+    detailed = DetailedView(
+        c_definitions=cfamily_views.definition_views(facts, c_items, linker, lookup),
+        registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
+        launches=cfamily_views.launch_views(facts, c_items, linker),
+    )
+    # nothing to detail: the section is left out, as for Python
+    shown = detailed.c_definitions or detailed.registrations or detailed.launches
+    return KindSections(overview=overview, detailed=detailed if shown else None, includes=includes)
+
+
+def _cfamily_keywords(page: FilePage) -> list[KeywordGroup]:
+    from docgen.render import cfamily_kw_views
+
+    facts = page.facts
+    return cfamily_kw_views.keyword_groups(facts, page.lookup.c_items(facts.path), page.linker)
+
+
+def _cfamily_covering(facts: FileFacts, group: str) -> tuple[str, str] | None:
+    c = facts.cfamily
+    if c is None:
+        return None
+    from docgen.render import cfamily_kw_views
+
+    if group == "includes" and c.includes:
+        return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
+    if group == "registrations" and c.registrations:
+        return DOCS_SUBSECTIONS["registrations"], subsection_anchor("registrations")
+    if group in cfamily_kw_views.GROUP_ORDER and c.definitions:
+        return DOCS_SECTIONS["detailed"], section_anchor("detailed")
+    return None
+
+
+# --------------------------------------------------------------------- Markdown
+
+
+def _markdown_sections(page: FilePage) -> KindSections:
+    facts = page.facts
+    md_overview = markdown_overview(facts.markdown) if facts.markdown else None
+    return KindSections(
+        overview=OverviewView(markdown=md_overview) if md_overview else None,
+        detailed=markdown_detailed(facts, page.linker, page.lookup),
+    )
+
+
+def _markdown_keywords(page: FilePage) -> list[KeywordGroup]:
+    return markdown_groups(page.facts.path, page.facts, page.linker)
+
+
+def _markdown_covering(facts: FileFacts, group: str) -> tuple[str, str] | None:
+    md = facts.markdown
+    if group == "headings" and md and md.headings:
+        return DOCS_SUBSECTIONS["outline"], subsection_anchor("outline")
+    if group == "code_identifiers" and md and md.code_blocks:
+        return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
+    return None
+
+
+def _markdown_summary(facts: FileFacts) -> str | None:
+    md = facts.markdown
+    return md.headings[0].text if md is not None and md.headings else None
+
+
+# --------------------------------------------------------------------- any other text
+
+
+def _text_sections(page: FilePage) -> KindSections:
+    facts, folder = page.facts, page.folder
+    return KindSections(
+        overview=OverviewView(
+            text=TextOverview(
+                size=facts.size,
+                line_count=facts.line_count,
+                language=facts.language,
+                folder=page.linker.page_link(folder or page.context.project, folder_index(folder)),
+            )
+        )
+    )
+
+
+def _text_no_keywords(facts: FileFacts) -> str:
+    language = facts.language or "plain"
+    return (
+        "Keywords are extracted from Python, C, C++, CUDA and Markdown files only,"
+        f" not from {language} text files."
+    )
+
+
+KINDS: dict[str, KindViews] = {
+    "python": KindViews(
+        _python_sections,
+        _python_keywords,
+        _python_no_keywords,
+        _python_covering,
+        _python_summary,
+    ),
+    "cfamily": KindViews(
+        _cfamily_sections,
+        _cfamily_keywords,
+        lambda facts: "This file defines, declares and includes nothing that docgen indexes.",
+        _cfamily_covering,
+    ),
+    "markdown": KindViews(
+        _markdown_sections,
+        _markdown_keywords,
+        lambda facts: "This Markdown file has no headings and no code identifiers.",
+        _markdown_covering,
+        _markdown_summary,
+    ),
+}
+TEXT = KindViews(_text_sections, lambda page: [], _text_no_keywords, lambda facts, group: None)
