@@ -4,27 +4,13 @@ under a function's name."""
 
 from __future__ import annotations
 
+from test_cfamily_units import UNITS
 from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily.scanner import scan
 from docgen.scan.cfamily.settings import ScanSettings
 
-SOURCE = b"""\
-extern "C" __declspec(dllimport) void __stdcall OutputDebugStringA(const char *s);
-extern "C" __declspec(dllimport) int __stdcall IsDebuggerPresent();
-int __cdecl compare(const void* a, const void* b);
-typedef int (__stdcall *Callback)(int);
-
-namespace spdlog {
-namespace sinks {
-template <typename Mutex>
-class msvc_sink {
-  public:
-    void flush();
-};
-}  // namespace sinks
-}  // namespace spdlog
-"""
+SOURCE = (UNITS / "spdlog_calling_conventions/msvc_sink.h").read_bytes()
 
 
 def test_calling_conventions_are_attributes_and_cost_no_name() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cfamily_units import UNITS
 from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily.preprocess.conditionals import (
@@ -17,23 +18,7 @@ from docgen.scan.cfamily.preprocess.conditionals import (
 )
 from docgen.scan.cfamily.preprocess.macros import macro_defs
 
-DNSD = """\
-#include <stdio.h>
-#if 0
-#include "gone.h"
-#define HTTPS_RR_CODE_MANDATORY 0x00
-static void old_dump(const unsigned char *data)
-#endif
-#define HTTPS_RR_CODE_ALPN 0x01
-#if 0 /* enable for debugging */
-void trace(int level);
-#elif defined(TRACE)
-void trace_on(int level);
-#else
-void trace_off(int level);
-#endif
-int main(void) { return 0; }
-"""
+DNSD = (UNITS / "disabled_branches/dnsd.c").read_text(encoding="utf-8")
 
 
 def test_no_name_of_an_if_0_branch_is_listed_and_the_other_branches_are() -> None:

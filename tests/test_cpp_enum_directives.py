@@ -5,22 +5,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cfamily_units import UNITS
 from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily.preprocess.enum_directives import directives_alone, enum_directives_blanked
 
-IVALUE = """\
-namespace c10 {
-struct IValue {
-  enum class Tag : uint32_t {
-#define DEFINE_TAG(x) x,
-    TORCH_FORALL_TAGS(DEFINE_TAG)
-#undef DEFINE_TAG
-  };
-  bool isNone() const;
-};
-} // namespace c10
-"""
+IVALUE = (UNITS / "enum_x_macros/ivalue.h").read_text(encoding="utf-8")
 
 
 def test_the_enum_reads_without_errors_and_its_macro_is_listed_in_place() -> None:

@@ -6,29 +6,14 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cfamily_units import UNITS
 from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily.preprocess.conditionals import linkage_guards_blanked
 
-PORT = """\
-namespace google {
-namespace protobuf {
-
-#ifdef __cplusplus
-extern "C" {
-#endif  // __cplusplus
-uint16_t __sanitizer_unaligned_load16(const void *p);
-#ifdef __cplusplus
-}  // extern "C"
-#endif  // __cplusplus
-
-class Bits {
- public:
-  static uint32 Log2FloorNonZero(uint32 n);
-};
-}  // namespace protobuf
-}  // namespace google
-"""
+PORT = (UNITS / "protobuf_linkage_guard/port.h").read_text(
+    encoding="utf-8"
+)  # one of the data cases
 
 
 def test_the_guarded_linkage_keeps_the_scopes_around_it() -> None:

@@ -5,6 +5,7 @@ macro uses in a class body that read as members without a type."""
 
 from __future__ import annotations
 
+from test_cfamily_units import UNITS
 from test_scan_cfamily import inventory
 
 from docgen.scan.cfamily.preprocess.macros import macro_defs
@@ -17,40 +18,13 @@ from docgen.scan.cfamily.scanner import scan
 from docgen.scan.cfamily.settings import ScanSettings
 
 #: from libcudacxx's cuda/std/__internal/namespaces.h
-NAMESPACES = """\
-#define _CCCL_PROLOGUE_INCLUDE_CHECK()
-#define _LIBCUDACXX_ABI_NAMESPACE _CCCL_PP_CAT(__, _LIBCUDACXX_CUDA_ABI_VERSION)
-#define _CCCL_BEGIN_NAMESPACE_NOVERSION(_NS)   \\
-  _CCCL_PROLOGUE_INCLUDE_CHECK() namespace _NS \\
-  {
-#define _CCCL_END_NAMESPACE_NOVERSION(_NS) \\
-  }                                        \\
-  _CCCL_PROLOGUE_INCLUDE_CHECK()
-#define _CCCL_BEGIN_NAMESPACE(_NS)                                                \\
-  _CCCL_BEGIN_NAMESPACE_NOVERSION(_NS) inline namespace _LIBCUDACXX_ABI_NAMESPACE \\
-  {
-#define _CCCL_END_NAMESPACE(_NS) \\
-  }                              \\
-  _CCCL_END_NAMESPACE_NOVERSION(_NS)
-#define _CCCL_BEGIN_NAMESPACE_CUDA_STD           _CCCL_BEGIN_NAMESPACE(cuda::std)
-#define _CCCL_END_NAMESPACE_CUDA_STD             _CCCL_END_NAMESPACE(cuda::std)
-#define _CCCL_BEGIN_NAMESPACE_CUDA               _CCCL_BEGIN_NAMESPACE(cuda)
-#define _CCCL_END_NAMESPACE_CUDA                 _CCCL_END_NAMESPACE(cuda)
-#define CHECKED(x) check(x)
-#define LOGGED(x) LOG_CALL(x)
-"""
+NAMESPACES = (UNITS / "cccl_namespace_macros/namespaces.h").read_text(
+    encoding="utf-8"
+)  # one of the data cases
 
-CHRONO = """\
-_CCCL_BEGIN_NAMESPACE_CUDA_STD
-namespace chrono
-{
-class year_month_day
-{
-  int __year_;
-};
-} // namespace chrono
-_CCCL_END_NAMESPACE_CUDA_STD
-"""
+CHRONO = (UNITS / "cccl_namespace_macros/chrono.h").read_text(
+    encoding="utf-8"
+)  # one of the data cases
 
 
 def test_bodies_that_open_or_close_namespaces_or_call_a_macro() -> None:

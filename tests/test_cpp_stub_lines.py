@@ -5,24 +5,14 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_cfamily_units import UNITS
 from test_scan_cfamily import facts, inventory
 
 from docgen.scan.cfamily.preprocess.stub_lines import stub_lines_blanked, stub_registrations
 
-UNARY_OPS = """\
-namespace at::native {
-
-using unary_fn = void(*)(TensorIteratorBase&);
-
-DECLARE_DISPATCH(unary_fn, abs_stub)
-DECLARE_DISPATCH(unary_fn, angle_stub)
-DECLARE_DISPATCH(unary_fn, acos_stub) // trailing words
-DECLARE_DISPATCH(
-    void(*)(TensorIteratorBase&, const Scalar&), clamp_stub);
-
-TORCH_API void rsqrt_kernel(TensorIteratorBase& iter);
-} // namespace at::native
-"""
+UNARY_OPS = (UNITS / "aten_dispatch_stubs/UnaryOps.h").read_text(
+    encoding="utf-8"
+)  # one of the data cases
 
 
 def test_a_run_of_stubs_without_semicolons_is_read_whole() -> None:

@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
+from test_cfamily_units import UNITS
+
 from docgen.analyze.tags import _cfamily_tags
 from docgen.scan.cfamily.preprocess.test_cases import _WORDS, SECTION_MACROS, case_heads_blanked
 from docgen.scan.cfamily.reader_macros import NAMED_TEST_MACROS
 from docgen.scan.cfamily.scanner import scan
 from docgen.scan.cfamily.settings import DEFAULT_SETTINGS
 
-CATCH2 = b"""#include <catch2/catch_test_macros.hpp>
-
-TEST_CASE("vectors can be sized", "[vector]") {
-  std::vector<int> v(5);
-  SECTION("resizing bigger") {
-    v.resize(10);
-    REQUIRE(v.size() == 10);
-  }
-}
-
-TEMPLATE_TEST_CASE("sums", "[sum]", int, float) {
-  CHECK(sum<TestType>() == 0);
-}
-
-struct Kept {
-  int value;
-};
-"""
+CATCH2 = (UNITS / "catch2_test_cases/test_vector.cpp").read_bytes()
 
 
 def test_heads_are_blanked_in_place() -> None:
