@@ -84,6 +84,8 @@ class RelationRows(Generic[Row]):
             else:
                 self.rows[path] = make(path)
                 self.before[path] = decoded
+        #: the files whose rows were kept and are no longer in the tree
+        self.gone = sorted(kept.keys() - made_from.keys())
 
     def moved(self, paths: Collection[str]) -> set[str] | None:
         """The keys that gained or lost a row of these files (an edit's files), None when

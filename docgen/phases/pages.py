@@ -152,7 +152,7 @@ def keep_rows(state: State, index: RepoIndex) -> None:
     files gone are forgotten."""
     rows = index.import_rows
     if rows is not None:
-        state.keep_per_file(rows.relation.name, rows.to_keep(), rows.rows)
+        state.keep_per_file(rows.relation.name, rows.to_keep(), rows.gone)
 
 
 def store_index(

@@ -79,7 +79,7 @@ def learned_macro_defs(state: State, sources: Sequence[SourceFile]) -> list[Macr
         ]
         fresh.append((source.path, stamp, json.dumps(rows)))
     if not state.readonly:
-        state.keep_per_file(MACRO_ROWS, fresh, (s.path for s in sources))
+        state.keep_per_file(MACRO_ROWS, fresh, known.keys() - {s.path for s in sources})
     return found
 
 

@@ -23,16 +23,9 @@ def open_state(out: Path) -> Iterator[State]:
     state_dir = out / STATE_DIR
     state_dir.mkdir(parents=True, exist_ok=True)
     ignore = state_dir / ".gitignore"
-    if not ignore.is_file() or ignore.read_bytes() != IGNORE_ALL:
-        # A committed docs tree must not commit the cache, nor show it as a change.  Not
-        # through a temporary file: one cut short is written again by the next command.
-        # Never through a link in its place (O_NOFOLLOW).
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
-        fd = os.open(ignore, flags, 0o644)
-        try:
-            os.write(fd, IGNORE_ALL)
-        finally:
-            os.close(fd)
+    if not ignore.is_file():
+        # A committed docs tree must not commit the cache, nor show it as a change.
+        _put_in_place(ignore, IGNORE_ALL)
     path = state_dir / STATE_FILE
     try:
         conn = _connect(path)
@@ -115,3 +108,19 @@ def _connect(path: Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _put_in_place(target: Path, data: bytes) -> None:
+    """Write a small file of the state folder through a temporary one and a rename, so
+    that no one ever reads it cut short (and never through a link in its place)."""
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    try:
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise

@@ -122,18 +122,17 @@ class State:
         return {path: (stamp, text) for path, stamp, text in self._conn.execute(query, (kind,))}
 
     def keep_per_file(
-        self, kind: str, fresh: Iterable[tuple[str, str, str]], keep: Iterable[str]
+        self, kind: str, fresh: Iterable[tuple[str, str, str]], gone: Iterable[str]
     ) -> None:
-        """Keep `fresh` (path, stamp, text) under `kind`, and forget the other files' rows
-        of it but those of `keep`."""
+        """Keep `fresh` (path, stamp, text) under `kind`, and forget the rows of it of the
+        files `gone` (the caller read the kept rows: it knows which)."""
         self._conn.executemany(
             "INSERT OR REPLACE INTO per_file VALUES (?, ?, ?, ?)",
             [(kind, path, stamp, text) for path, stamp, text in fresh],
         )
-        kept = set(keep)
-        query = "SELECT path FROM per_file WHERE kind = ?"
-        gone = [(kind, p) for (p,) in self._conn.execute(query, (kind,)) if p not in kept]
-        self._conn.executemany("DELETE FROM per_file WHERE kind = ? AND path = ?", gone)
+        self._conn.executemany(
+            "DELETE FROM per_file WHERE kind = ? AND path = ?", [(kind, p) for p in gone]
+        )
 
     def take_page_scope(self) -> str:
         """The key the last build left for the scope of an edit (see `docgen.render.edit_scope`),

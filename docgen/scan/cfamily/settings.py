@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from docgen.scan.cfamily.preprocess.macro_def import MEANINGS, Macro, table_of
+from docgen.scan.cfamily.preprocess.macro_def import MEANINGS, ByMeaning, Macro, table_of
 
 if TYPE_CHECKING:
     from docgen.scan.cfamily.preprocess.macro_def import MacroDef
@@ -36,13 +36,10 @@ class ScanSettings:
     macros: tuple[Macro, ...] = ()
     headers_as: str = "cpp"
     #: the table by meaning, made once (not compared: it follows from `macros`)
-    by_meaning: Mapping[str, tuple[Macro, ...]] = field(init=False, repr=False, compare=False)
+    by_meaning: ByMeaning = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        grouped: dict[str, list[Macro]] = {means: [] for means in MEANINGS}
-        for macro in self.macros:
-            grouped[macro.means].append(macro)
-        object.__setattr__(self, "by_meaning", {m: tuple(g) for m, g in grouped.items()})
+        object.__setattr__(self, "by_meaning", ByMeaning(self.macros))
 
     @classmethod
     def of(
@@ -63,14 +60,11 @@ class ScanSettings:
 
     def named(self, means: str) -> tuple[str, ...]:
         """The names of the macros of one meaning, in the table's order."""
-        return tuple(m.name for m in self.meaning(means))
+        return self.by_meaning.named(means)
 
     def values(self, means: str) -> tuple[tuple[str, str], ...]:
         """(name, value) of the macros of one meaning, in the table's order."""
-        return tuple((m.name, m.value) for m in self.meaning(means))
-
-    def meaning(self, means: str) -> tuple[Macro, ...]:
-        return self.by_meaning[means]
+        return self.by_meaning.values(means)
 
     @cached_property
     def attribute_macros(self) -> frozenset[str]:
@@ -82,7 +76,7 @@ class ScanSettings:
         """The macros prepared once for every file a worker scans with these settings."""
         from docgen.scan.cfamily.preprocess.macro_table import MacroTable
 
-        return MacroTable.of(self.macros)
+        return MacroTable.of(self.by_meaning)
 
     def to_json(self) -> str:
         return json.dumps([self.headers_as, [[m.name, m.means, m.value] for m in self.macros]])

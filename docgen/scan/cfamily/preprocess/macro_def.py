@@ -103,3 +103,27 @@ def table_of(**meanings: Iterable[str] | Iterable[tuple[str, str | int]]) -> tup
             chosen = sorted(set(names)) if means == "attribute" else list(dict.fromkeys(names))
             table.extend(Macro(name, means) for name in chosen)
     return tuple(table)
+
+
+class ByMeaning:
+    """A macro table by meaning, each meaning's macros in the table's order: what the
+    settings answer and what the rewriting table is made from, grouped once."""
+
+    __slots__ = ("_groups",)
+
+    def __init__(self, macros: Iterable[Macro]) -> None:
+        groups: dict[str, list[Macro]] = {means: [] for means in MEANINGS}
+        for macro in macros:
+            groups[macro.means].append(macro)
+        self._groups = {means: tuple(group) for means, group in groups.items()}
+
+    def __getitem__(self, means: str) -> tuple[Macro, ...]:
+        return self._groups[means]
+
+    def named(self, means: str) -> tuple[str, ...]:
+        """The names of the macros of one meaning."""
+        return tuple(m.name for m in self._groups[means])
+
+    def values(self, means: str) -> tuple[tuple[str, str], ...]:
+        """(name, value) of the macros of one meaning."""
+        return tuple((m.name, m.value) for m in self._groups[means])

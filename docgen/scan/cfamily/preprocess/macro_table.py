@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from docgen.scan.cfamily.preprocess.builtin_macros import BUILTIN_MACROS
-from docgen.scan.cfamily.preprocess.macro_def import Macro
+from docgen.scan.cfamily.preprocess.macro_def import ByMeaning, Macro
 from docgen.scan.cfamily.preprocess.macros import CANDIDATE
 
 
@@ -48,18 +48,10 @@ class MacroTable:
         return re.compile(_alternatives([n.encode() for n in self.unusual]))
 
     @classmethod
-    def of(cls, macros: Iterable[Macro]) -> MacroTable:
+    def of(cls, macros: ByMeaning | Iterable[Macro]) -> MacroTable:
         """The rewriting table of a tree's macros (see `macro_def.MEANINGS`)."""
-        by_meaning: dict[str, list[Macro]] = {}
-        for macro in macros:
-            by_meaning.setdefault(macro.means, []).append(macro)
-
-        def named(means: str) -> list[str]:
-            return [m.name for m in by_meaning.get(means, ())]
-
-        def values(means: str) -> list[tuple[str, str]]:
-            return [(m.name, m.value) for m in by_meaning.get(means, ())]
-
+        grouped = macros if isinstance(macros, ByMeaning) else ByMeaning(macros)
+        named, values = grouped.named, grouped.values
         keeps = {name.removesuffix("()"): int(place) for name, place in values("wrapper")}
         opens = frozenset(named("statement"))
         specifiers = dict(values("access"))
