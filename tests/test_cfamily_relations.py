@@ -10,20 +10,20 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, clean_pages, copy_sample, count_decoding, page_files, run_build
 
-import docgen.index.cfamily_relations
 import docgen.index.file_table
 import docgen.index.repo
-from docgen.index.cfamily_patch import PatchedRelations
+import docgen.state.readers
 from docgen.index.cfamily_relations import (
     CFileSummary,
     decode,
     encode,
-    include_names,
     relations_key,
     relations_of,
 )
+from docgen.index.cfamily_rows import RELATIONS, include_names, kept_side
 from docgen.index.file_table import FileTable
 from docgen.index.repo import RepoIndex, build_index, include_weights
+from docgen.model.digests import code_digest
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.report import BuildReport
@@ -52,25 +52,44 @@ def test_kept_relations_read_back_as_the_index_made_them() -> None:
     assert index.includes.includes and index.symbols.counterparts_of  # something to keep
     weights = include_weights(index)
     assert any(weights.values())
-    kept, rows = relations_of("k", index.includes, index.symbols, index.files, _summary, weights)
-    assert sorted(rows) == ["counterparts", "includes"]
-    back = decode(encode(kept), "k", rows.__getitem__)
-    assert back is not None and back.kept == kept
-    assert back.include_graph() == index.includes
+    names = index.include_names
+    kept = relations_of("k", index.c_family, index.files, _summary, weights, names)
+    back = decode(encode(kept), "k")
+    assert back == kept
     assert back.include_weights() == weights
-    assert back.symbols() == index.symbols
     assert set(back.summaries()) == {p for p in index.files if is_cfamily(p)}
+    # every relation's rows, as kept, make the same include graph and pairs again
+    rows = {
+        r.relation.name: {p: (by, text) for p, by, text in r.to_keep()}
+        for r in index.c_family.every()
+    }
+    assert sorted(rows) == sorted(r.name for r in RELATIONS)
+    side = kept_side(
+        back.names,
+        back.roots,
+        back.guessed,
+        frozenset(back.specialized),
+        index.files,
+        rows,
+        {},  # the facts digests `build_index` was given: none
+        code_digest(),
+        index.files,
+        (),
+    )
+    assert side.include_graph() == index.includes
+    assert side.symbols() == index.symbols
+    assert all(not r.before for r in side.every())  # every row kept
 
 
 def test_relations_made_from_something_else_are_not_reused() -> None:
     files = _scanned(CPPLIKE)
     index = build_index("cpplike", files)
-    kept, rows = relations_of("k", index.includes, index.symbols, index.files, _summary, {})
+    kept = relations_of("k", index.c_family, index.files, _summary, {}, index.include_names)
     text = encode(kept)
-    assert decode(text, "other", rows.__getitem__) is None
-    assert decode(text[: len(text) // 2], "k", rows.__getitem__) is None  # cut short
-    assert decode("", "k", rows.__getitem__) is None
-    assert decode(None, "k", rows.__getitem__) is None
+    assert decode(text, "other") is None
+    assert decode(text[: len(text) // 2], "k") is None  # cut short
+    assert decode("", "k") is None
+    assert decode(None, "k") is None
 
 
 def test_the_key_follows_cfamily_facts_roots_code_and_the_paths_an_include_can_name() -> None:
@@ -171,13 +190,13 @@ def test_a_python_edit_leaves_cfamily_facts_encoded_and_equals_a_clean_build(
     decoded = count_decoding(monkeypatch)
     indexed = _spy_on_index(monkeypatch)
     kept_rows: list[str] = []
-    real_rows = docgen.index.cfamily_relations._rows
+    real_texts = docgen.state.readers.KeptPerFile.texts
 
-    def counted_rows(kind: Any, text: str) -> Any:
-        kept_rows.append(str(kind))
-        return real_rows(kind, text)
+    def counted_texts(self: Any, paths: Any = None) -> dict[str, str]:
+        kept_rows.append(self._kind)
+        return real_texts(self, paths)
 
-    monkeypatch.setattr(docgen.index.cfamily_relations, "_rows", counted_rows)
+    monkeypatch.setattr(docgen.state.readers.KeptPerFile, "texts", counted_texts)
     with open(repo / "tools/gen.py", "a", encoding="utf-8") as handle:
         handle.write("\n\ndef added():\n    return 2\n")
     report = run_build(repo, out, jobs=1)
@@ -200,9 +219,9 @@ def test_kept_relations_found_damaged_when_read_make_the_build_start_afresh(
     run_build(repo, out, jobs=1)
     database = out / ".docgen" / "state.sqlite"
     with sqlite3.connect(database) as conn:
-        row = "cfamily_relations.includes"
-        assert conn.execute("SELECT value FROM meta WHERE key = ?", (row,)).fetchone()[0]
-        conn.execute("UPDATE meta SET value = '[1' WHERE key = ?", (row,))
+        query = "SELECT count(*) FROM per_file WHERE kind = 'includes'"
+        assert conn.execute(query).fetchone()[0]
+        conn.execute("UPDATE per_file SET text = '[1' WHERE kind = 'includes'")
     conn.close()
     report = _renamed_and_built(repo, out)  # the C-family pages read the relations
     assert any("discarded" in notice for notice in report.notices)
@@ -305,17 +324,19 @@ def test_a_file_of_another_kind_that_an_include_names_lists_its_includers(
     assert page_files(out) == clean_pages(repo, tmp_path)
 
 
-def test_the_large_rows_are_read_apart_and_only_under_their_key(tmp_path: Path) -> None:
+def test_kept_rows_are_read_when_asked_and_only_as_their_stamps_were(tmp_path: Path) -> None:
     out = tmp_path / "out"
     with open_state(out) as state:
-        state.keep_relations("k", ["a.h"], "{}", {"includes": "[1]", "counterparts": "[2]"})
-        state.keep_relations("k", ["a.h"], "{}", {"includes": "[3]"})  # the last rows only
+        state.keep_per_file("includes", [("a.h", "s1", "[1]"), ("b.h", "s2", "[2]")], [])
     with open_state(out) as state:
-        assert state.relation_rows("k")("includes") == "[3]"
+        kept = state.kept_stamps("includes")
+        assert kept.stamps == {"a.h": "s1", "b.h": "s2"}
+        assert kept.texts(["b.h"]) == {"b.h": "[2]"}
+        assert kept.texts() == {"a.h": "[1]", "b.h": "[2]"}
+        state.keep_per_file("includes", [("a.h", "s3", "[3]")], [])
+        state.commit()
         with pytest.raises(StateDamaged):
-            state.relation_rows("k")("counterparts")  # not kept by the last build
-        with pytest.raises(StateDamaged):
-            state.relation_rows("other")("includes")  # kept with other relations
+            kept.texts()  # kept again since its stamps were read
 
 
 def _built(tmp_path: Path) -> tuple[Path, Path]:
@@ -336,6 +357,10 @@ def kept_relations(out: Path) -> dict[str, str]:
     with sqlite3.connect(out / ".docgen" / "state.sqlite") as conn:
         rows = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'cfamily_relations%'")
         found = dict(rows)
+        kinds = tuple(r.name for r in RELATIONS)
+        query = "SELECT kind, path, stamp, text FROM per_file WHERE kind IN (?, ?, ?)"
+        for kind, path, stamp, text in conn.execute(query, kinds):
+            found[f"{kind}:{path}"] = f"{stamp}\n{text}"
     conn.close()
     return found
 
@@ -365,7 +390,7 @@ EDITS = {
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_a_header_edit_that_keeps_its_includes_patches_the_kept_relations(
+def test_a_header_edit_that_keeps_its_includes_keeps_the_relations_but_its_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str
 ) -> None:
     """Pages and kept relations as a clean build makes them, with the facts of the
@@ -379,7 +404,8 @@ def test_a_header_edit_that_keeps_its_includes_patches_the_kept_relations(
     report = run_build(repo, out, jobs=1)
     assert report.scanned == 1
     index = indexed[-1]
-    assert isinstance(index.c_family, PatchedRelations)
+    assert index.include_weights is not None  # the relations kept, their rows made again:
+    assert set(index.c_family.declarations.before) == {path}  # the edited file's only
     assert index.files.is_encoded("c/ring.c") and index.files.is_encoded("src/cuda/Relu.cu")
     assert page_files(out) == clean_pages(repo, tmp_path)
     assert kept_relations(out) == clean_relations(repo, tmp_path)
@@ -399,6 +425,7 @@ def test_a_header_edit_of_its_class_specializations_makes_the_relations_again(
     special = "template <>\nstruct TypedView<int> {\n  int& at(int64_t i);\n};\n\n"
     header.write_text(header.read_text().replace("using TensorList", special + "using TensorList"))
     run_build(repo, out, jobs=1)
-    assert not isinstance(indexed[-1].c_family, PatchedRelations)
+    assert indexed[-1].include_weights is None  # made again
+    assert not indexed[-1].files.is_encoded("c/ring.c")
     assert page_files(out) == clean_pages(repo, tmp_path)
     assert kept_relations(out) == clean_relations(repo, tmp_path)

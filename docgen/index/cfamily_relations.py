@@ -1,54 +1,30 @@
-"""The C-family side of the index, kept in the state database between builds.
-
-Which file includes which, where each declaration is defined, and what a C-family
-file's pages read of other files follow from the C-family files' facts, the paths
-of the tree and the include roots alone (see `relations_key`).  An edit that changes
-none of them (a Python module, a Markdown page) reuses them as the last build left
-them, and the C-family files' facts are then decoded only for the pages rendered:
-on a tree of thousands of headers, decoding and resolving them again was most of a
-one-file edit.  Stored as JSON like the facts, never pickled.
+"""What the C-family side of the index keeps as a whole between builds, beside its
+relations' rows (`docgen.index.cfamily_rows`): what the build reads of each C-family
+file beyond its own pages (`CFileSummary`), the include names, the folders' diagram
+edges made by includes, every file some C-family file includes, the tree's class
+specializations.  They follow from the C-family files' facts, the paths an include
+can name, the include roots and docgen's code alone (see `relations_key`).  An edit
+that changes none of them (a Python module, a Markdown page) reuses them as the last
+build left them, and the C-family files' facts are then decoded only for the pages
+rendered.  Stored as JSON like the facts, never pickled.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import posixpath
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any
 
+from docgen.index.cfamily_rows import CFamilyRows
 from docgen.index.folder_edges import weight_rows, weights_of
-from docgen.index.includes import IncludeGraph, ResolvedInclude, include_graph
-from docgen.index.symbols import CppSymbols, Site
 from docgen.model.facts import CFacts, Problem, ScannedFile
 from docgen.model.languages import is_cfamily
-from docgen.model.serialize import dumps, from_data, loads
-from docgen.state import StateDamaged
+from docgen.model.serialize import dumps, loads
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "6"
-
-
-@dataclass(frozen=True, slots=True)
-class IncludesOf:
-    """One file's includes as resolved, kept so that an edit of a Python or Markdown file
-    need not resolve them again."""
-
-    path: str
-    resolved: tuple[ResolvedInclude, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Counterparts:
-    """The places that declare or define one name, kept for the next build's links between them."""
-
-    path: str
-    line: int
-    qualname: str
-    sites: tuple[Site, ...]
+RELATIONS_FORMAT = "7"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,38 +78,6 @@ class CFamilyRelations:
         return weights_of((e.folder, e.source, e.target, e.count) for e in self.diagram)
 
 
-#: The kept relations' two large rows, kept apart (see `KeptRelations`).
-INCLUDES, COUNTERPARTS = "includes", "counterparts"
-
-
-@dataclass(frozen=True)
-class KeptRelations:
-    """Relations the last build kept, with their two large rows (the JSON of the
-    `IncludesOf` and `Counterparts`: most of the relations), which `rows` reads from the
-    state database only when a page needs them (an edit of a Python module never does)."""
-
-    kept: CFamilyRelations
-    rows: Callable[[str], str]  # INCLUDES or COUNTERPARTS -> its JSON
-
-    def include_graph(self) -> IncludeGraph:
-        rows: tuple[IncludesOf, ...] = _rows(tuple[IncludesOf, ...], self.rows(INCLUDES))
-        return include_graph({i.path: i.resolved for i in rows}, self.kept.roots, self.kept.guessed)
-
-    def symbols(self) -> CppSymbols:
-        rows: tuple[Counterparts, ...] = _rows(tuple[Counterparts, ...], self.rows(COUNTERPARTS))
-        found = {(c.path, c.line, c.qualname): c.sites for c in rows}
-        return CppSymbols(MappingProxyType(found), frozenset(self.kept.specialized))
-
-    def included_paths(self) -> frozenset[str]:
-        return self.kept.included_paths()
-
-    def summaries(self) -> dict[str, CFileSummary]:
-        return self.kept.summaries()
-
-    def include_weights(self) -> dict[str, Counter[tuple[str, str]]]:
-        return self.kept.include_weights()
-
-
 def relations_key(
     paths: Iterable[str],
     digests: Mapping[str, str],
@@ -153,17 +97,6 @@ def relations_key(
     named = "".join(f"{p}\0" for p in ordered if p.rpartition("/")[2] in wanted)  # basename
     text = f"{head}\0\0{cfamily}\0{named}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def include_names(includes: IncludeGraph) -> tuple[str, ...]:
-    """The last part of every include's target, as written and as normalised: a file can
-    resolve an include only when its own last part is one of these."""
-    targets = {inc.target for resolved in includes.includes.values() for inc in resolved}
-    found: set[str] = set()
-    for target in targets:  # far fewer than the includes: headers are included many times
-        found.add(posixpath.basename(target))
-        found.add(posixpath.basename(posixpath.normpath(target or ".")))
-    return tuple(sorted(found))
 
 
 def dispatch_stubs(c: CFacts) -> set[str]:
@@ -189,54 +122,39 @@ def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSu
 
 def relations_of(
     key: str,
-    includes: IncludeGraph,
-    symbols: CppSymbols,
+    c_side: CFamilyRows,
     paths: Iterable[str],
     summary: Callable[[str], CFileSummary],
     weights: Mapping[str, Counter[tuple[str, str]]],
-    names: tuple[str, ...] | None = None,
-) -> tuple[CFamilyRelations, dict[str, str]]:
-    """The relations of this build, to keep under `key` (made with `names`, the
-    `include_names` of `includes`, computed here when not given), and their two large
-    rows (see `KeptRelations`): `summary` makes each C-family file's; `weights` are the
-    folders' diagram edges made by includes."""
-    pairs = sorted(symbols.counterparts_of.items())
-    rows = {
-        INCLUDES: dumps(tuple(IncludesOf(p, r) for p, r in includes.includes.items())),
-        COUNTERPARTS: dumps(tuple(Counterparts(*where, sites) for where, sites in pairs)),
-    }
+    names: tuple[str, ...],
+) -> CFamilyRelations:
+    """What this build keeps as a whole under `key`, made with `names` (the
+    `include_names` of its include graph): `summary` makes each C-family file's;
+    `weights` are the folders' diagram edges made by includes."""
+    includes = c_side.include_graph()
     return CFamilyRelations(
         key=key,
-        names=include_names(includes) if names is None else names,
-        roots=includes.roots,
-        guessed=includes.guessed,
+        names=names,
+        roots=c_side.roots,
+        guessed=c_side.guessed,
         files=tuple(summary(p) for p in paths if is_cfamily(p)),
         diagram=tuple(FolderEdge(*row) for row in weight_rows(weights)),
         included=tuple(sorted(includes.included_by)),
-        specialized=tuple(sorted(symbols.specialized)),
-    ), rows
-
-
-def _rows(kind: Any, text: str) -> Any:
-    """Kept rows decoded when first needed: unreadable then, the state is damaged."""
-    try:
-        return from_data(kind, json.loads(text))
-    except (ValueError, TypeError, KeyError) as exc:
-        raise StateDamaged("the kept C-family relations cannot be read") from exc
+        specialized=tuple(sorted(c_side.specialized)),
+    )
 
 
 def encode(relations: CFamilyRelations) -> str:
     return dumps(relations)
 
 
-def decode(text: str | None, key: str, rows: Callable[[str], str]) -> KeptRelations | None:
-    """The kept relations, with what reads their large `rows`, when they were made from
-    what `key` says; None otherwise, or when they cannot be read (they are then made
-    afresh)."""
+def decode(text: str | None, key: str) -> CFamilyRelations | None:
+    """What the last build kept, when it was made from what `key` says; None otherwise,
+    or when it cannot be read (it is then made afresh)."""
     if not text:
         return None
     try:
         relations = loads(CFamilyRelations, text)
     except (ValueError, TypeError, KeyError):
         return None
-    return KeptRelations(relations, rows) if relations.key == key else None
+    return relations if relations.key == key else None

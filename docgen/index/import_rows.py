@@ -25,7 +25,7 @@ from docgen.index.graph import (
     python_modules,
     resolve_imports,
 )
-from docgen.index.relations import Relation, RelationRows, made_from, stale_paths
+from docgen.index.relations import Kept, Relation, RelationRows, made_from, stale_paths
 from docgen.model.facts import Import
 
 ImportRow = tuple[str, int]  # (the file imported, the line of the import)
@@ -89,7 +89,7 @@ class ResolvedOnDemand(Mapping[str, tuple[ImportTarget, ...]]):
 def import_graph(
     files: Sequence[ModuleImports],
     roots: Sequence[str],
-    kept: Mapping[str, tuple[str, str]],
+    kept: Kept,
     digests: Mapping[str, str],
     code: str,
     tree: Sequence[str],

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
+
+from docgen.state import StateDamaged
 
 #: One row of a relation: a tuple of strings and integers (kept as a JSON array).
 Row = TypeVar("Row", bound=tuple[str | int, ...])
@@ -49,43 +51,82 @@ class Relation(Generic[Row]):
             return None
 
 
+class LazyKept(Protocol):
+    """Rows a build kept, read when first needed (see `docgen.state.State.kept_stamps`):
+    the stamps at once, the texts on demand."""
+
+    @property
+    def stamps(self) -> Mapping[str, str]: ...
+
+    def texts(self, paths: Collection[str] | None = None) -> Mapping[str, str]: ...
+
+
 def made_from(context: str, digests: Mapping[str, str], paths: Iterable[str]) -> dict[str, str]:
     """What each file's rows are made from: the relation's context and the file's facts
     (by the digest of their JSON)."""
     return {path: f"{context}:{digests.get(path, '')}" for path in paths}
 
 
-def stale_paths(kept: Mapping[str, tuple[str, str]], made: Mapping[str, str]) -> list[str]:
+def stale_paths(kept: Kept, made: Mapping[str, str]) -> list[str]:
     """The files whose rows must be made again: kept from other facts, or not kept."""
-    return sorted(p for p, by in made.items() if (row := kept.get(p)) is None or row[0] != by)
+    stamps = stamps_of(kept)
+    return sorted(p for p, by in made.items() if stamps.get(p) != by)
+
+
+def stamps_of(kept: Kept) -> Mapping[str, str]:
+    """What each kept file's rows were made from."""
+    return InMemory(kept).stamps if isinstance(kept, Mapping) else kept.stamps
+
+
+#: A relation's rows as the last build kept them: (stamp, text) by path, or read lazily.
+Kept = Mapping[str, tuple[str, str]] | LazyKept
 
 
 class RelationRows(Generic[Row]):
     """Every file's rows of one relation in this build: the kept ones where they were
-    made from the same facts and context, and `make`'s for the others."""
+    made from the same facts and context, and `make`'s for the others.
+
+    `kept` as (stamp, text) by path is decoded at once, a damaged row made again; as a
+    `LazyKept` only when a row kept is first read (`rows`), a damaged one then being
+    the state damaged: on a tree of thousands of files, most builds read none."""
 
     def __init__(
         self,
         relation: Relation[Row],
-        kept: Mapping[str, tuple[str, str]],
+        kept: Kept,
         made_from: Mapping[str, str],
         make: Callable[[str], tuple[Row, ...]],
     ) -> None:
         self.relation = relation
         self._made_from = made_from
-        self.rows: dict[str, tuple[Row, ...]] = {}
+        made: dict[str, tuple[Row, ...]] = {}
         #: the files whose rows were made again, with their rows before (None: not kept)
         self.before: dict[str, tuple[Row, ...] | None] = {}
-        for path, source in made_from.items():
-            row = kept.get(path)
-            decoded = relation.decode(row[1]) if row is not None else None
-            if row is not None and row[0] == source and decoded is not None:
-                self.rows[path] = decoded
-            else:
-                self.rows[path] = make(path)
-                self.before[path] = decoded
+        decoded: dict[str, tuple[Row, ...]] | None = None
+        if isinstance(kept, Mapping):  # read already: decoded now, a damaged row made again
+            decoded = {}
+            for path, source in made_from.items():
+                row = kept.get(path)
+                rows = relation.decode(row[1]) if row is not None and row[0] == source else None
+                if rows is not None:
+                    decoded[path] = rows
+            lazy: LazyKept = InMemory(kept)
+            held = list(decoded)
+        else:
+            lazy = kept
+            held = [p for p, source in made_from.items() if kept.stamps.get(p) == source]
+        stamps, texts = lazy.stamps, lazy.texts
+        self.rows = KeptRows(relation, held, made, texts, decoded)
+        held_paths = set(held)
+        stale = [p for p in made_from if p not in held_paths]
+        was_kept = [p for p in stale if p in stamps]
+        previous = texts(was_kept) if was_kept else {}
+        for path in stale:
+            made[path] = make(path)
+            text = previous.get(path)
+            self.before[path] = relation.decode(text) if text is not None else None
         #: the files whose rows were kept and are no longer in the tree
-        self.gone = sorted(kept.keys() - made_from.keys())
+        self.gone = sorted(stamps.keys() - made_from.keys())
 
     def moved(self, paths: Collection[str]) -> set[str] | None:
         """The keys that gained or lost a row of these files (an edit's files), None when
@@ -105,3 +146,63 @@ class RelationRows(Generic[Row]):
         """(path, made from, rows) of the files whose rows were made again."""
         encode, made_from = self.relation.encode, self._made_from
         return [(path, made_from[path], encode(self.rows[path])) for path in sorted(self.before)]
+
+
+class InMemory:
+    """Kept rows read whole already, as a `LazyKept`."""
+
+    def __init__(self, kept: Mapping[str, tuple[str, str]]) -> None:
+        self._kept = kept
+        self.stamps = {p: stamp for p, (stamp, _) in kept.items()}
+
+    def texts(self, paths: Collection[str] | None = None) -> Mapping[str, str]:
+        wanted = self._kept if paths is None else paths
+        return {p: self._kept[p][1] for p in wanted if p in self._kept}
+
+
+class KeptRows(Mapping[str, tuple[Row, ...]], Generic[Row]):
+    """Each file's rows: those made by this build, and the kept ones, decoded together
+    when one of them is first read."""
+
+    def __init__(
+        self,
+        relation: Relation[Row],
+        held: list[str],
+        made: dict[str, tuple[Row, ...]],
+        texts: Callable[[Collection[str] | None], Mapping[str, str]],
+        decoded: dict[str, tuple[Row, ...]] | None = None,
+    ) -> None:
+        self._relation = relation
+        self._held = held
+        self._made = made
+        self._texts = texts
+        self.decoded: dict[str, tuple[Row, ...]] = decoded if decoded is not None else {}
+        self._read = decoded is not None
+
+    def read_all(self) -> None:
+        """Decode every kept row at once (one query); one that cannot be read is the state
+        damaged (the build starts afresh)."""
+        if self._read:
+            return
+        texts = self._texts(None) if self._held else {}
+        for path in self._held:
+            text = texts.get(path)
+            rows = self._relation.decode(text) if text is not None else None
+            if rows is None:
+                raise StateDamaged(f"the kept {self._relation.name} rows of {path} cannot be read")
+            self.decoded[path] = rows
+        self._read = True
+
+    def __getitem__(self, path: str) -> tuple[Row, ...]:
+        found = self._made.get(path)
+        if found is not None:
+            return found
+        self.read_all()
+        return self.decoded[path]
+
+    def __iter__(self) -> Iterator[str]:
+        self.read_all()
+        return iter(sorted({*self.decoded, *self._made}))
+
+    def __len__(self) -> int:
+        return len(self._held) + len(self._made)

@@ -12,18 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Protocol
+from typing import Any
 
 from docgen.analyze.summary import FileSummary
-from docgen.index.cfamily_patch import PatchedRelations, RelationsPatch, patched
-from docgen.index.cfamily_relations import CFileSummary, KeptRelations
+from docgen.index.cfamily_relations import CFamilyRelations, CFileSummary, dispatch_stubs
+from docgen.index.cfamily_rows import CFamilyRows, affected_by, kept_side, made_side
 from docgen.index.file_table import FileTable
 from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.index.graph import ImportGraph, ModuleImports
-from docgen.index.import_rows import ImportRow, import_graph
-from docgen.index.includes import IncludeGraph, build_include_graph
-from docgen.index.relations import RelationRows
+from docgen.index.import_rows import IMPORTS, ImportRow, import_graph
+from docgen.index.includes import IncludeGraph
+from docgen.index.relations import Kept, RelationRows
 from docgen.index.suites import CollectedClass, resolve_suites
 from docgen.index.symbols import CppSymbols
 from docgen.model.digests import code_digest
@@ -41,28 +41,6 @@ class FolderEntry:
     files: tuple[str, ...]  # repo-relative paths of files directly inside, sorted
 
 
-class CFamilySide(Protocol):
-    """The C-family relations of a build, made or kept (see `docgen.index.cfamily_relations`)."""
-
-    def include_graph(self) -> IncludeGraph: ...
-
-    def symbols(self) -> CppSymbols: ...
-
-
-@dataclass(frozen=True)
-class MadeRelations:
-    """Relations this build made from the C-family files' facts."""
-
-    graph: IncludeGraph
-    made_symbols: CppSymbols
-
-    def include_graph(self) -> IncludeGraph:
-        return self.graph
-
-    def symbols(self) -> CppSymbols:
-        return self.made_symbols
-
-
 @dataclass(frozen=True)
 class RepoIndex:
     """What pages need to know of the whole repository: a page is a function of it and a file."""
@@ -71,9 +49,9 @@ class RepoIndex:
     files: FileTable  # by repo-relative path, in sorted order
     folders: Mapping[str, FolderEntry]  # by repo-relative folder, in sorted order
     graph: ImportGraph  # who imports whom
-    #: where the include graph and the declaration pairs come from: made by this build, or
-    #: kept by the last one and decoded when first needed (see `includes`, `symbols`)
-    c_family: CFamilySide
+    #: the C-family relations' rows, kept or made again, of which the include graph and
+    #: the declaration pairs are made (see `includes`, `symbols`)
+    c_family: CFamilyRows
     #: every file some C-family file includes: known without the include graph
     c_included: frozenset[str]
     #: what the index added to a file's analysis from other files (test evidence through
@@ -94,6 +72,16 @@ class RepoIndex:
     import_weights: dict[str, Counter[tuple[str, str]]] | None = None
     #: each Python file's import rows, kept or made again (see `docgen.index.import_rows`)
     import_rows: RelationRows[ImportRow] | None = None
+    #: the C-family files whose kept summaries no longer hold after an edit of C-family
+    #: files (their pages show a pair or a stub of an edited name)
+    c_affected: frozenset[str] = frozenset()
+    #: the include names of the include graph (see `docgen.index.cfamily_rows.include_names`)
+    include_names: tuple[str, ...] = ()
+
+    def relation_rows(self) -> list[RelationRows[Any]]:
+        """Every relation's rows of this build, for the next one to keep."""
+        found: list[RelationRows[Any]] = list(self.c_family.every())
+        return [self.import_rows, *found] if self.import_rows is not None else found
 
     @cached_property
     def includes(self) -> IncludeGraph:
@@ -136,12 +124,13 @@ class KeptInputs:
     encoded: Mapping[str, str] = field(default_factory=dict)
     #: what is read of the encoded files that are not C-family (see `docgen.analyze.summary`)
     summaries: Mapping[str, FileSummary] = field(default_factory=dict)
-    #: the C-family relations the last build kept, when they still hold
-    relations: KeptRelations | None = None
-    #: what brings them up to date after an edit of C-family files
-    patch: RelationsPatch | None = None
-    #: each relation's rows as kept: relation name -> path -> (made from, rows)
-    rows: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict)
+    #: what the C-family side of the last build's index kept as a whole, when it still
+    #: holds (after an edit of C-family files that kept their includes, see `before`)
+    relations: CFamilyRelations | None = None
+    #: the facts the C-family files edited since had then (none: no C-family file changed)
+    before: Mapping[str, ScannedFile] = field(default_factory=dict)
+    #: each relation's rows as kept, by relation name
+    rows: Mapping[str, Kept] = field(default_factory=dict)
     #: every file's facts digest, which the kept rows were made from
     digests: Mapping[str, str] = field(default_factory=dict)
 
@@ -160,11 +149,9 @@ def build_index(
     rows are kept where they were made from the same facts (`docgen.index.relations`)."""
     decoded = {f.facts.path: f for f in sorted(scanned, key=lambda f: f.facts.path)}
     summaries = kept.summaries
-    relations, patch = kept.relations, kept.patch
+    relations = kept.relations
     c_summaries = relations.summaries() if relations is not None else {}
-    before_edit = patch.kept.summaries() if patch is not None else {}
-    kinds = {path: s.kind for path, s in before_edit.items() if path not in decoded}
-    kinds.update((path, s.kind) for path, s in c_summaries.items())
+    kinds = {path: s.kind for path, s in c_summaries.items() if path not in decoded}
     kinds.update((path, s.kind) for path, s in summaries.items())
     files = FileTable(decoded, kept.encoded, kinds, summaries)
     # Python's imports and test suites never involve a C-family file.
@@ -172,30 +159,38 @@ def build_index(
         *(module_imports(f) for f in decoded.values()),
         *(ModuleImports(path, s.kind, s.imports) for path, s in summaries.items()),
     ]
+    code = code_digest()
     graph, import_rows, import_weights = import_graph(
-        modules,
-        source_roots,
-        kept.rows.get("imports", {}),
-        kept.digests,
-        code_digest(),
-        list(files),
+        modules, source_roots, kept.rows.get(IMPORTS.name, {}), kept.digests, code, list(files)
     )
     suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
     suite_paths += [p for p, s in summaries.items() if s.suite]
     suites = resolve_suites(files, suite_paths, graph)
     files.replace(suites.files)
-    c_family: CFamilySide
-    patched_side = patched(patch, files) if patch is not None else None
+    affected = frozenset[str]()
     if relations is not None:
-        c_family, included = relations, relations.included_paths()
-    elif patched_side is not None:
-        c_family, included = patched_side, patched_side.kept.included_paths()
-        c_summaries = patched_side.summaries()
+        c_family = kept_side(
+            relations.names,
+            relations.roots,
+            relations.guessed,
+            frozenset(relations.specialized),
+            files,
+            kept.rows,
+            kept.digests,
+            code,
+            files,
+            sorted(kept.before),
+        )
+        included, names = relations.included_paths(), relations.names
+        if kept.before:
+            affected = frozenset(
+                affected_by(c_family, kept.before) | _sharers(relations, kept.before, files)
+            )
+            c_summaries = {p: s for p, s in c_summaries.items() if p not in affected}
     else:
         c_files = [files[p] for p in files if is_cfamily(p)]
-        includes = build_include_graph(c_files, files.keys(), include_roots)
-        c_family = MadeRelations(includes, CppSymbols.of(c_files))
-        included = frozenset(includes.included_by)
+        c_family, names = made_side(c_files, files, include_roots, kept.rows, kept.digests, code)
+        included = frozenset(c_family.include_graph().included_by)
     return RepoIndex(
         project=project,
         files=files,
@@ -206,19 +201,25 @@ def build_index(
         derived=MappingProxyType(suites.derived),
         test_classes=MappingProxyType(suites.classes),
         c_summaries=MappingProxyType(c_summaries),
-        include_weights=_kept_weights(relations, patched_side),
+        include_weights=relations.include_weights() if relations is not None else None,
         import_weights=import_weights,
         import_rows=import_rows,
+        c_affected=affected,
+        include_names=names,
     )
 
 
-def _kept_weights(
-    relations: KeptRelations | None, patched_side: PatchedRelations | None
-) -> dict[str, Counter[tuple[str, str]]] | None:
-    """The folders' diagram edges kept with the relations (None: made when first needed)."""
-    if relations is not None:
-        return relations.include_weights()
-    return patched_side.kept.include_weights() if patched_side is not None else None
+def _sharers(
+    relations: CFamilyRelations, before: Mapping[str, ScannedFile], files: Mapping[str, ScannedFile]
+) -> set[str]:
+    """The C-family files that declare, define or register a dispatch stub the edited
+    files did, before or after their edit (their pages list one another)."""
+    stubs: set[str] = set()
+    for path, then in before.items():
+        for scanned in (then, files[path]):
+            c = scanned.facts.cfamily
+            stubs |= dispatch_stubs(c) if c is not None else set()
+    return {s.path for s in relations.files if stubs.intersection(s.stubs)}
 
 
 def module_imports(scanned: ScannedFile) -> ModuleImports:

@@ -233,6 +233,37 @@ def specializations(definitions: Iterable[CDefinition]) -> frozenset[tuple[str, 
     return frozenset((d.qualname, args) for d, args in _specialized(definitions))
 
 
+#: A declaration or definition a name can pair on: (signature key, line, kind,
+#: qualified name, 1 for a definition): the rows of `docgen.index.cfamily_rows.DECLARATIONS`.
+DeclarationRow = tuple[str, int, str, str, int]
+
+
+def tree_specializations(scanned: ScannedFile) -> frozenset[tuple[str, str]]:
+    """A file's class specializations (qualified name, arguments)."""
+    c = scanned.facts.cfamily
+    return specializations(c.definitions) if c is not None else frozenset()
+
+
+def declaration_rows(
+    scanned: ScannedFile, specialized: frozenset[tuple[str, str]]
+) -> tuple[DeclarationRow, ...]:
+    """Each function, method and the like a file declares or defines (but those
+    `= delete`) whose parameters can be read, with its signature key: two rows of the
+    same key, one a declaration and one a definition, are a pair.  `specialized`: the
+    class specializations of the whole tree (see `owner_specialization`)."""
+    c = scanned.facts.cfamily
+    if c is None:
+        return ()
+    enclosing = [(d.line, d.end_line, d.qualname, a) for d, a in _specialized(c.definitions)]
+    rows = []
+    for d in c.definitions:
+        if d.kind in CALLABLE_KINDS and not _deleted(d):
+            key = signature_key(d, owner_specialization(d, enclosing, specialized))
+            if key is not None:
+                rows.append((key, d.line, d.kind, d.qualname, int(d.is_definition)))
+    return tuple(sorted(rows))
+
+
 @dataclass(frozen=True, slots=True)
 class Site:
     """A place that declares or defines a C-family name, for links between the two."""
@@ -259,39 +290,31 @@ class CppSymbols:
     ) -> CppSymbols:
         """The pairs among `files`; `specialized`, when given, stands for the class
         specializations of a whole tree of which `files` are a part."""
-        candidates: list[tuple[str, CDefinition]] = []
-        forms: dict[str, set[bool]] = {}
-        #: each file's class specializations (see `owner_specialization`)
-        enclosing: dict[str, list[tuple[int, int, str, str]]] = {}
-        for scanned in files:
-            c = scanned.facts.cfamily
-            if c is None:
-                continue
-            path = scanned.facts.path
-            for d in c.definitions:
-                if d.kind in CALLABLE_KINDS and not _deleted(d):
-                    candidates.append((path, d))
-                    forms.setdefault(d.qualname, set()).add(d.is_definition)
-            known = [(d.line, d.end_line, d.qualname, a) for d, a in _specialized(c.definitions)]
-            if known:
-                enclosing[path] = known
+        files = list(files)
         if specialized is None:
             specialized = frozenset(
-                (q, args) for known in enclosing.values() for _, _, q, args in known
+                found for f in files if f.facts.cfamily for found in tree_specializations(f)
             )
-        # Only a name both declared and defined somewhere can have a counterpart: the
-        # signatures of the others are never read.
+        rows = {f.facts.path: declaration_rows(f, specialized) for f in files}
+        return cls.from_rows(rows, specialized)
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Mapping[str, Iterable[DeclarationRow]],
+        specialized: frozenset[tuple[str, str]],
+    ) -> CppSymbols:
+        """The pairs among each file's declaration rows (see `declaration_rows`)."""
         found: dict[str, list[Site]] = {}
-        for path, d in candidates:
-            if len(forms[d.qualname]) < 2:
-                continue
-            owner = owner_specialization(d, enclosing.get(path, []), specialized)
-            key = signature_key(d, owner)
-            if key is not None:
-                site = Site(path, d.line, d.kind, d.qualname, d.is_definition)
-                found.setdefault(key, []).append(site)
+        for path, held in rows.items():
+            for key, line, kind, qualname, is_definition in held:
+                found.setdefault(key, []).append(
+                    Site(path, line, kind, qualname, bool(is_definition))
+                )
         counterparts: dict[tuple[str, int, str], tuple[Site, ...]] = {}
         for sites in found.values():
+            if len(sites) < 2:
+                continue
             ordered = sorted(sites, key=lambda s: (s.path, s.line))
             for site in ordered:
                 others = tuple(
@@ -302,7 +325,7 @@ class CppSymbols:
                 )
                 if others:
                     counterparts[(site.path, site.line, site.qualname)] = others
-        return cls(MappingProxyType(counterparts), specialized)
+        return cls(MappingProxyType(dict(sorted(counterparts.items()))), specialized)
 
     def counterparts(self, path: str, definition: CDefinition) -> tuple[Site, ...]:
         """Where a declaration is defined, or a definition declared (never itself)."""

@@ -9,12 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.analyze.sites import sites_made_from
 from docgen.analyze.summary import FileSummary
-from docgen.index.cfamily_patch import RelationsPatch, edited_names, patchable
-from docgen.index.cfamily_relations import KeptRelations, relations_key
+from docgen.index.cfamily_relations import CFamilyRelations, relations_key
 from docgen.index.cfamily_relations import decode as decode_relations
+from docgen.index.cfamily_rows import RELATIONS, keeps_includes
 from docgen.index.import_rows import IMPORTS
+from docgen.index.relations import Kept
 from docgen.model.digests import code_digest
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
@@ -36,11 +36,12 @@ class CacheRead:
     reused: list[ScannedFile]  # facts decoded: files with no summary, C-family ones unkept
     damaged: list[SourceFile]  # rows that could not be read: parsed again
     stay: list[SourceFile]  # files whose facts stay encoded until a page needs them
-    relations: KeptRelations | None  # the C-family relations, kept as they were
-    #: the kept relations and the facts the C-family files scanned now had then, when
-    #: only the contents of C-family files changed (the patch is decided after the parse)
-    edited: tuple[KeptRelations, dict[str, ScannedFile]] | None
-    rows: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
+    #: what the C-family side of the index kept as a whole, when it still holds
+    relations: CFamilyRelations | None
+    #: the facts the C-family files scanned now had then, when only the contents of
+    #: C-family files changed (whether `relations` still hold is decided after the parse)
+    before: dict[str, ScannedFile] = field(default_factory=dict)
+    rows: dict[str, Kept] = field(default_factory=dict)  # each relation's, by its name
     environment: jinja2.Environment | None = None
 
 
@@ -54,7 +55,10 @@ def read_cache(
 ) -> CacheRead:
     """Read what the later phases take from the last build (called while the workers
     parse; read before the scan stores new facts)."""
-    rows = {} if options.shard is not None else {IMPORTS.name: state.kept_per_file(IMPORTS.name)}
+    rows: dict[str, Kept] = {}
+    if options.shard is None:
+        rows[IMPORTS.name] = state.kept_per_file(IMPORTS.name)
+        rows.update((r.name, state.kept_stamps(r.name)) for r in RELATIONS)
     others = [s for s in unchanged if not is_cfamily(s.path)]
     summaries, reused, damaged = cache.summarized(others)
     paths = [s.path for s in files]
@@ -62,7 +66,7 @@ def read_cache(
     if found is None:
         c_reused, c_damaged = cache.load([s for s in unchanged if is_cfamily(s.path)])
         reused, damaged = reused + c_reused, damaged + c_damaged
-    # their facts stay encoded (after an edit, if the relations can be patched)
+    # their facts stay encoded (after an edit, if the relations still hold)
     encoded_c = found is not None and not before
     stay = [s for s in unchanged if s.path in summaries or (encoded_c and is_cfamily(s.path))]
     from docgen.render.produce import prepared_environment
@@ -72,33 +76,35 @@ def read_cache(
         reused=reused,
         damaged=damaged,
         stay=stay,
-        relations=found if found is not None and not before else None,
-        edited=(found, before) if found is not None and before else None,
+        relations=found,
+        before=before,
         rows=rows,
         environment=prepared_environment(options),
     )
 
 
 def settle_relations(
-    state: State,
     cache: FactsCache[FileSummary],
     read: CacheRead,
     scanned: Sequence[ScannedFile],
     unchanged: Sequence[SourceFile],
-) -> tuple[CacheRead, RelationsPatch | None]:
-    """After the parse: the kept C-family relations patched for the C-family files
-    scanned now (their files' facts then stay encoded), or, where they cannot be, every
-    C-family file's facts decoded to make them again."""
-    if read.edited is None:
-        return read, None
-    patch = relations_patch(state, read.edited, scanned, sites_made_from(cache.digests))
+) -> CacheRead:
+    """After the parse, when C-family files changed: the kept C-family side still holds
+    when each kept its includes and class specializations (the other C-family files'
+    facts then stay encoded); else every C-family file's facts are decoded to make it
+    again."""
+    if read.relations is None or not read.before:
+        return read
+    after = {s.facts.path: s for s in scanned if is_cfamily(s.facts.path)}
+    before = read.before
     c_unchanged = [s for s in unchanged if is_cfamily(s.path)]
-    if patch is not None:
+    if after.keys() == before.keys() and all(keeps_includes(before[p], after[p]) for p in after):
         read.stay = read.stay + c_unchanged
     else:
+        read.relations, read.before = None, {}
         c_reused, c_damaged = cache.load(c_unchanged)
         read.reused, read.damaged = read.reused + c_reused, read.damaged + c_damaged
-    return read, patch
+    return read
 
 
 def last_relations(
@@ -108,13 +114,13 @@ def last_relations(
     fresh: Sequence[SourceFile],
     paths: Sequence[str],
     include_roots: Sequence[str],
-) -> tuple[KeptRelations | None, dict[str, ScannedFile]]:
-    """The C-family relations the last build kept, when they still hold (see
-    `docgen.index.cfamily_relations`), with the facts the changed C-family files had then
-    (none when no C-family file changed): when only the contents of C-family files
-    changed (no path of the tree, no root, no code), `cfamily_patch` may bring them up
-    to date.  (None, {}) when they must be made again.  Read before the scan stores new
-    facts."""
+) -> tuple[CFamilyRelations | None, dict[str, ScannedFile]]:
+    """What the C-family side of the last build's index kept as a whole, when it still
+    holds (see `docgen.index.cfamily_relations`), with the facts the changed C-family
+    files had then (none when no C-family file changed): when only the contents of
+    C-family files changed (no path an include can name, no root, no code), it still
+    holds if they kept their includes (see `settle_relations`).  (None, {}) when it
+    must be made again.  Read before the scan stores new facts."""
     cfamily = [s for s in unchanged if is_cfamily(s.path)]
     names = state.kept_relations_names() if cfamily else None
     edited = [s for s in fresh if is_cfamily(s.path)]
@@ -123,30 +129,5 @@ def last_relations(
         return None, {}
     digests = {**cache.note_digests(cfamily), **{p: d for p, (d, _) in stored.items()}}
     key = relations_key(paths, digests, include_roots, code_digest(), names)
-    found = decode_relations(state.kept_relations(key), key, state.relation_rows(key))
+    found = decode_relations(state.kept_relations(key), key)
     return found, ({p: f for p, (_, f) in stored.items()} if found is not None else {})
-
-
-def relations_patch(
-    state: State,
-    edited: tuple[KeptRelations, dict[str, ScannedFile]],
-    scanned: Sequence[ScannedFile],
-    made_from: Mapping[str, str],
-) -> RelationsPatch | None:
-    """The patch of the kept relations for the C-family files scanned now (see
-    `docgen.index.cfamily_patch.patched`): None when one of them changed its includes or its
-    class specializations, or when the keyword index behind `paths_defining` does not
-    hold every other C-family file's names as its facts are now."""
-    kept, before = edited
-    after = [s for s in scanned if is_cfamily(s.facts.path)]
-    if {s.facts.path for s in after} != before.keys():
-        return None
-    if not all(patchable(before[s.facts.path], s) for s in after):
-        return None
-    marks = state.site_marks()
-    others = (p for p in made_from if is_cfamily(p) and p not in before)
-    if any(marks.get(p) != made_from[p] for p in others):
-        return None
-    names = edited_names(before.values(), after)
-    holders = state.paths_defining(names) - before.keys()
-    return RelationsPatch(kept, before, frozenset(q for _, q in names), frozenset(holders))

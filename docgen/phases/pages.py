@@ -32,7 +32,7 @@ class Pages:
 
 def plan_and_write(
     index: RepoIndex, options: BuildOptions, discovery: Discovery, scan: ScanResult
-) -> tuple[Pages, tuple[str, tuple[str, ...], str, dict[str, str]] | None]:
+) -> tuple[Pages, tuple[str, tuple[str, ...], str] | None]:
     """Plan every page, prune those of files gone, render and write those whose inputs
     changed; with this build's C-family relations to keep (made before the pages, whose
     digests read what it computes)."""
@@ -77,7 +77,7 @@ def keep_for_next(
     scan: ScanResult,
     index: RepoIndex,
     pages: Pages,
-    relations: tuple[str, tuple[str, ...], str, dict[str, str]] | None,
+    relations: tuple[str, tuple[str, ...], str] | None,
     inputs: str,
     project: str,
 ) -> BuildReport:
@@ -107,51 +107,39 @@ def keep_for_next(
 
 def kept_relations(
     scan: ScanResult, index: RepoIndex, plan: PagePlan, options: BuildOptions
-) -> tuple[str, tuple[str, ...], str, dict[str, str]] | None:
-    """This build's C-family relations for the next one to reuse, with their key,
-    include names and large rows (see `docgen.index.cfamily_relations`): all empty when the
-    tree has no C-family file, None when the ones kept are still those."""
-    if scan.kept.relations is not None:
+) -> tuple[str, tuple[str, ...], str] | None:
+    """What this build's C-family side keeps as a whole for the next one, with its key and
+    include names (see `docgen.index.cfamily_relations`): all empty when the tree has no
+    C-family file, None when the one kept still holds as it was."""
+    kept = scan.kept.relations
+    if kept is not None and not scan.kept.before:
         return None
-    from docgen.index.cfamily_patch import PatchedRelations
-    from docgen.index.cfamily_relations import (
-        encode,
-        include_names,
-        relations_key,
-        relations_of,
-    )
+    from dataclasses import replace
+
+    from docgen.index.cfamily_relations import encode, relations_key, relations_of
     from docgen.model.languages import is_cfamily
     from docgen.render.inputs import render_code_key
 
     if plan.inputs is None or not any(is_cfamily(p) for p in index.files):
-        return "", (), "", {}
-    code = render_code_key()
-    if isinstance(index.c_family, PatchedRelations):  # the include graph as it was kept
-        names = index.c_family.kept.kept.names
-        key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
-        inputs = plan.inputs
-        made = {p: inputs.c_summary(p) for p in index.c_family.affected if is_cfamily(p)}
-        patched, rows = index.c_family.relations(key, made)
-        return key, names, encode(patched), rows
-    names = include_names(index.includes)
-    key = relations_key(index.files, scan.facts_digests, options.include_roots, code, names)
-    kept, rows = relations_of(
-        key,
-        index.includes,
-        index.symbols,
-        index.files,
-        plan.inputs.c_summary,
-        plan.inputs.include_weights(),
-        names,
+        return "", (), ""
+    inputs, names = plan.inputs, index.include_names
+    key = relations_key(
+        index.files, scan.facts_digests, options.include_roots, render_code_key(), names
     )
-    return key, names, encode(kept), rows
+    if kept is not None:  # after an edit that kept the includes: the summaries it affected
+        made = {p: inputs.c_summary(p) for p in index.c_affected if is_cfamily(p)}
+        files = tuple(made.get(s.path, s) for s in kept.files)
+        return key, names, encode(replace(kept, key=key, files=files))
+    made_now = relations_of(
+        key, index.c_family, index.files, inputs.c_summary, inputs.include_weights(), names
+    )
+    return key, names, encode(made_now)
 
 
 def keep_rows(state: State, index: RepoIndex) -> None:
     """Every relation's rows made again by this build, for the next one; the rows of
     files gone are forgotten."""
-    rows = index.import_rows
-    if rows is not None:
+    for rows in index.relation_rows():
         state.keep_per_file(rows.relation.name, rows.to_keep(), rows.gone)
 
 

@@ -89,7 +89,7 @@ def scan_sources(
 
     made = parse(fresh, options, settings, progress, warm, meanwhile)
     read = reads[0]
-    kept, patch = settle_relations(state, cache, read, made.files, unchanged)
+    kept = settle_relations(cache, read, made.files, unchanged)
     if kept.damaged:  # rows that could not be read: those files are parsed again
         fresh = fresh + kept.damaged
         made.files += parse(kept.damaged, options, settings, into=made).files
@@ -112,9 +112,9 @@ def scan_sources(
         kept=KeptInputs(
             encoded=encoded,
             summaries=read.summaries,
-            relations=read.relations,
-            patch=patch,
-            rows=read.rows,
+            relations=kept.relations,
+            before=kept.before,
+            rows=kept.rows,
             digests=cache.digests,
         ),
         edits=edits,

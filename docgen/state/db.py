@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.model.pages import as_left
 from docgen.model.sites import DefinitionSite, MatchMode
-from docgen.state.readers import RELATIONS, RELATIONS_KEY, KeptRows, database_file
+from docgen.state.readers import KeptPerFile, database_file
 from docgen.state.sites import (
     find_sites,
     letter_sites,
@@ -36,7 +36,7 @@ STATE_FILE = "state.sqlite"
 #: Where pages are written before they are renamed into place; swept by every build.
 TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "8"
+STATE_VERSION = "9"
 #: Tables every docgen state has from its first connection on.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
@@ -77,8 +77,13 @@ class PageRecord(NamedTuple):
 
 #: Meta key: what the scope of the next build's edit rests on (see `docgen.render.edit_scope`).
 PAGE_SCOPE = "page_scope"
-#: meta key of the include names the kept C-family relations were made with
-RELATIONS_NAMES = "cfamily_relations_names"
+#: meta keys of what the C-family side of the index keeps as a whole (see
+#: `docgen.index.cfamily_relations`): its key, the include names it was made with, itself
+RELATIONS_KEY, RELATIONS_NAMES, RELATIONS = (
+    "cfamily_relations_key",
+    "cfamily_relations_names",
+    "cfamily_relations",
+)
 
 
 class State:
@@ -121,6 +126,13 @@ class State:
         query = "SELECT path, stamp, text FROM per_file WHERE kind = ?"
         return {path: (stamp, text) for path, stamp, text in self._conn.execute(query, (kind,))}
 
+    def kept_stamps(self, kind: str) -> KeptPerFile:
+        """The stamps of what the last build kept under `kind`, with what reads the texts
+        when first needed (in whichever process asks): for rows most builds never read."""
+        query = "SELECT path, stamp FROM per_file WHERE kind = ?"
+        stamps = dict(self._conn.execute(query, (kind,)))
+        return KeptPerFile(self.database(), kind, stamps)
+
     def keep_per_file(
         self, kind: str, fresh: Iterable[tuple[str, str, str]], gone: Iterable[str]
     ) -> None:
@@ -147,8 +159,8 @@ class State:
         self.set_meta(PAGE_SCOPE, key)
 
     def kept_relations(self, key: str) -> str | None:
-        """The C-family relations the last build kept (see `docgen.index.cfamily_relations`), as
-        stored, when they were made from what `key` says."""
+        """What the C-family side of the last build's index kept as a whole (see
+        `docgen.index.cfamily_relations`), as stored, when it was made from what `key` says."""
         if self.meta(RELATIONS_KEY) != key:
             return None
         return self.meta(RELATIONS)
@@ -165,22 +177,12 @@ class State:
             return None
         return names
 
-    def keep_relations(
-        self, key: str, names: Sequence[str], text: str, rows: Mapping[str, str]
-    ) -> None:
-        """Keep this build's C-family relations for the next one ("" when it has none),
-        and their large `rows`, which `relation_rows` reads apart."""
+    def keep_relations(self, key: str, names: Sequence[str], text: str) -> None:
+        """Keep what this build's C-family side keeps as a whole for the next one ("" when
+        the tree has no C-family file)."""
         self.set_meta(RELATIONS_KEY, key)
         self.set_meta(RELATIONS_NAMES, json.dumps(list(names)))
         self.set_meta(RELATIONS, text)
-        self._conn.execute("DELETE FROM meta WHERE key LIKE ?", (f"{RELATIONS}.%",))
-        for which, row in sorted(rows.items()):
-            self.set_meta(f"{RELATIONS}.{which}", row)
-
-    def relation_rows(self, key: str) -> Callable[[str], str]:
-        """What reads a large row of the relations kept under `key`, when a page needs it
-        (in whichever process renders it)."""
-        return KeptRows(self.database(), key)
 
     # ------------------------------------------------------------ pages
 

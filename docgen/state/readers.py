@@ -6,30 +6,38 @@ from __future__ import annotations
 import os
 import sqlite3
 import urllib.parse
-
-#: meta keys of the kept C-family relations (see `docgen.state.db`)
-RELATIONS, RELATIONS_KEY = "cfamily_relations", "cfamily_relations_key"
+from collections.abc import Collection
 
 
-class KeptRows:
-    """Reads a large row of the kept C-family relations through a connection of the
-    process that asks (pages render in forked processes); a row missing, or kept under
-    another key than the relations read, is damage."""
+class KeptPerFile:
+    """What the last build kept of each file under one kind (see `State.kept_per_file`):
+    the stamps read at once, the texts only when asked, through a connection of the
+    process that asks (pages render in forked processes)."""
 
-    def __init__(self, database: str, key: str) -> None:
+    def __init__(self, database: str, kind: str, stamps: dict[str, str]) -> None:
         self._database = database
-        self._key = key
+        self._kind = kind
+        self.stamps = stamps
         self._connections: dict[int, sqlite3.Connection] = {}
 
-    def __call__(self, which: str) -> str:
+    def texts(self, paths: Collection[str] | None = None) -> dict[str, str]:
+        """The kept texts of `paths` (None: every one), by path; a row whose stamp is no
+        longer the one read at first is damage (another build kept its rows meanwhile)."""
         conn = process_reader(self._database, self._connections)
-        query = "SELECT key, value FROM meta WHERE key IN (?, ?)"
-        found = dict(conn.execute(query, (RELATIONS_KEY, f"{RELATIONS}.{which}")))
-        row = found.get(f"{RELATIONS}.{which}")
-        if found.get(RELATIONS_KEY) != self._key or row is None:
-            # `docgen.state.StateDamaged`: the build starts afresh
-            raise sqlite3.DatabaseError("the kept C-family relations cannot be read")
-        return str(row)
+        query = "SELECT path, stamp, text FROM per_file WHERE kind = ?"
+        if paths is None:
+            rows = conn.execute(query, (self._kind,))
+        else:
+            wanted = sorted(paths)
+            marks = ",".join("?" * len(wanted))
+            rows = conn.execute(f"{query} AND path IN ({marks})", (self._kind, *wanted))
+        found: dict[str, str] = {}
+        for path, stamp, text in rows:
+            if self.stamps.get(path, stamp) != stamp:
+                # `docgen.state.StateDamaged`: the build starts afresh
+                raise sqlite3.DatabaseError(f"the kept {self._kind} rows changed meanwhile")
+            found[path] = text
+        return found
 
 
 def database_file(conn: sqlite3.Connection) -> str:
