@@ -76,8 +76,21 @@ def test_kept_relations_read_back_as_the_index_made_them() -> None:
         index.files,
         (),
     )
-    assert side.include_graph() == index.includes
-    assert side.symbols() == index.symbols
+    graph, made = side.include_graph(), index.includes
+    assert dict(graph.includes) == dict(made.includes)
+    assert dict(graph.included_by) == dict(made.included_by)
+    for path in index.files:
+        assert graph.includes_of(path) == made.includes_of(path)
+        for includer in made.included_by.get(path, ()):
+            assert graph.lines_including(includer, path) == made.lines_including(includer, path)
+    assert (graph.roots, graph.guessed) == (made.roots, made.guessed)
+    pairs = side.symbols()
+    for scanned in files:
+        for d in scanned.facts.cfamily.definitions if scanned.facts.cfamily else ():
+            assert pairs.counterparts(scanned.facts.path, d) == index.symbols.counterparts(
+                scanned.facts.path, d
+            )
+    assert index.symbols.counterparts_of  # some pairs to compare
     assert all(not r.before for r in side.every())  # every row kept
 
 

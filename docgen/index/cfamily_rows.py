@@ -5,10 +5,11 @@
   the file's own includes, the include roots and the paths an include could name (the
   paths whose last part is the last part of some include's target: `include_names`).
 - `SPECIALIZATIONS`: each file's class specializations (qualified name, arguments).
-- `DECLARATIONS`: each file's functions and the like with their signature keys
-  (`docgen.index.symbols.declaration_rows`); a declaration and a definition of one
-  key are a pair.  They follow from the file's facts and the specializations of the
-  whole tree (an out-of-line member names the specialization it belongs to).
+- `DECLARATIONS`: each file's functions and the like with their parameters as
+  written (`docgen.index.symbols.declaration_rows`); a declaration and a definition
+  of one name and signature are a pair.  They follow from the file's facts and the
+  specializations of the whole tree (an out-of-line member names the specialization
+  it belongs to).
 
 `CFamilyRows` is the C-family side of an index: the include graph and the declaration
 pairs made from the rows, which stay encoded until a page reads them.
@@ -20,12 +21,8 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from docgen.index.includes import (
-    IncludeGraph,
-    ResolvedInclude,
-    build_include_graph,
-    include_graph,
-)
+from docgen.index.cfamily_keyed import IncludeRow, Includes, KeyedIncludes, KeyedPairs, Pairs
+from docgen.index.includes import IncludeGraph, ResolvedInclude, build_include_graph
 from docgen.index.relations import Kept, Relation, RelationRows, made_from
 from docgen.index.symbols import (
     CppSymbols,
@@ -37,8 +34,6 @@ from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.state import StateDamaged
 
-#: (line, target as written, 1 for `<...>`, the file it names or "", how it was found)
-IncludeRow = tuple[int, str, int, str, str]
 SpecializationRow = tuple[str, str]  # (qualified name, template arguments)
 
 
@@ -55,18 +50,20 @@ def _specialization_row(data: list[str | int]) -> SpecializationRow:
 
 
 def _declaration_row(data: list[str | int]) -> DeclarationRow:
-    key, line, kind, qualname, is_definition = data
+    qualname, line, kind, is_definition, owner, params = data
     if not (isinstance(line, int) and isinstance(is_definition, int)):
-        raise TypeError("a declaration row is (key, line, kind, qualname, definition)")
-    return str(key), line, str(kind), str(qualname), is_definition
+        raise TypeError("a declaration row is (qualname, line, kind, definition, owner, params)")
+    return str(qualname), line, str(kind), is_definition, str(owner), str(params)
 
 
-INCLUDES: Relation[IncludeRow] = Relation("includes", "1", lambda row: row[3], _include_row)
+INCLUDES: Relation[IncludeRow] = Relation(
+    "includes", "1", lambda row: row[3], _include_row, keyed=True
+)
 SPECIALIZATIONS: Relation[SpecializationRow] = Relation(
     "specializations", "1", lambda row: row[0], _specialization_row
 )
 DECLARATIONS: Relation[DeclarationRow] = Relation(
-    "declarations", "1", lambda row: row[0], _declaration_row
+    "declarations", "2", lambda row: row[0], _declaration_row, keyed=True
 )
 RELATIONS = (INCLUDES, SPECIALIZATIONS, DECLARATIONS)
 
@@ -120,45 +117,65 @@ class Contexts:
 AnyRows = RelationRows[IncludeRow] | RelationRows[SpecializationRow] | RelationRows[DeclarationRow]
 
 
+ThreeRows = tuple[
+    RelationRows[IncludeRow], RelationRows[SpecializationRow], RelationRows[DeclarationRow]
+]
+
+
 class CFamilyRows:
     """The C-family side of an index: each relation's rows, kept or made again, and what
     is made of them (the include graph, the declaration pairs) when first read, unless
-    this build made them from the facts already."""
+    this build made them from the facts already.  `rows` may be made when first read:
+    where no C-family file changed, every row is as kept and most builds read none."""
 
     def __init__(
         self,
-        rows: tuple[
-            RelationRows[IncludeRow], RelationRows[SpecializationRow], RelationRows[DeclarationRow]
-        ],
+        rows: ThreeRows | Callable[[], ThreeRows],
         roots: tuple[str, ...],
         guessed: bool,
         specialized: frozenset[tuple[str, str]],
-        graph: IncludeGraph | None = None,
-        symbols: CppSymbols | None = None,
+        graph: Includes | None = None,
+        symbols: Pairs | None = None,
     ) -> None:
-        self.includes, self.specializations, self.declarations = rows
+        self._rows = rows
         self.roots, self.guessed, self.specialized = roots, guessed, specialized
         self._graph = graph
         self._symbols = symbols
 
-    def every(self) -> tuple[AnyRows, ...]:
-        return (self.includes, self.specializations, self.declarations)
+    def _made(self) -> ThreeRows:
+        if callable(self._rows):
+            self._rows = self._rows()
+        return self._rows
 
-    def include_graph(self) -> IncludeGraph:
+    @property
+    def includes(self) -> RelationRows[IncludeRow]:
+        return self._made()[0]
+
+    @property
+    def specializations(self) -> RelationRows[SpecializationRow]:
+        return self._made()[1]
+
+    @property
+    def declarations(self) -> RelationRows[DeclarationRow]:
+        return self._made()[2]
+
+    def every(self) -> tuple[AnyRows, ...]:
+        """Each relation's rows, for the next build to keep: none when they were never
+        made (every row is then as kept)."""
+        return () if callable(self._rows) else self._made()
+
+    def include_graph(self) -> Includes:
+        """Who includes whom: made by this build, or read for each file a page asks about
+        from its own rows and those of the files that include it."""
         if self._graph is None:
-            rows = self.includes.rows
-            resolved = {
-                path: tuple(ResolvedInclude(n, t, bool(s), p, how) for n, t, s, p, how in found)
-                for path in rows
-                if (found := rows[path])
-            }
-            self._graph = include_graph(resolved, self.roots, self.guessed)
+            self._graph = KeyedIncludes(self.includes, self.roots, self.guessed)
         return self._graph
 
-    def symbols(self) -> CppSymbols:
+    def symbols(self) -> Pairs:
+        """The declaration pairs: made by this build, or found for each file a page asks
+        about from the rows of the files that share a name with it."""
         if self._symbols is None:
-            rows = self.declarations.rows
-            self._symbols = CppSymbols.from_rows({p: rows[p] for p in rows}, self.specialized)
+            self._symbols = KeyedPairs(self.declarations, self.specialized)
         return self._symbols
 
 
@@ -251,9 +268,6 @@ def kept_side(
     `edited` since made again: an edit that left their includes and class
     specializations as they were (so their include rows are the kept ones), and every
     path an include can name."""
-    paths = sorted(tree)
-    contexts = Contexts.of(code, roots, names, paths, specialized)
-    c_paths = sorted(p for p in paths if is_cfamily(p))
     kept_includes = kept.get(INCLUDES.name, {})
     if isinstance(kept_includes, Mapping):
         texts = {p: kept_includes[p][1] for p in edited if p in kept_includes}
@@ -266,8 +280,13 @@ def kept_side(
             raise StateDamaged(f"the kept includes of {path} cannot be read")
         return found
 
-    rows = _relation_rows(kept, contexts, digests, c_paths, includes_of, files, specialized)
-    return CFamilyRows(rows, roots, guessed, specialized)
+    def rows() -> ThreeRows:
+        paths = sorted(tree)
+        contexts = Contexts.of(code, roots, names, paths, specialized)
+        c_paths = [p for p in paths if is_cfamily(p)]
+        return _relation_rows(kept, contexts, digests, c_paths, includes_of, files, specialized)
+
+    return CFamilyRows(rows if not edited else rows(), roots, guessed, specialized)
 
 
 def affected_by(side: CFamilyRows, edited: Iterable[str]) -> set[str]:
@@ -278,10 +297,8 @@ def affected_by(side: CFamilyRows, edited: Iterable[str]) -> set[str]:
     found = set(edited)
     for path in found:
         for held in (rows.before.get(path) or (), rows.rows[path]):
-            qualnames.update(row[3] for row in held)
-    every = rows.rows
-    found.update(p for p in every if any(row[3] in qualnames for row in every[p]))
-    return found
+            qualnames.update(row[0] for row in held)
+    return found | rows.holding(qualnames)
 
 
 def keeps_includes(before: ScannedFile, after: ScannedFile) -> bool:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic
 
-from docgen.state import StateDamaged
+from docgen.index.kept_rows import InMemory, Kept, KeptRows, LazyKept, Row
 
-#: One row of a relation: a tuple of strings and integers (kept as a JSON array).
-Row = TypeVar("Row", bound=tuple[str | int, ...])
+__all__ = ["Kept", "LazyKept", "Relation", "RelationRows", "Row", "made_from", "stale_paths"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +32,9 @@ class Relation(Generic[Row]):
     version: str  # changes whenever what its rows hold, or how they are made, changes
     key_of: Callable[[Row], str]  # what a row points at: a file, a name
     row_of: Callable[[list[str | int]], Row]  # a row back from its JSON array
+    #: the state keeps which files hold rows of each key, so that those files are found
+    #: without reading every file's rows (see `RelationRows.holding`)
+    keyed: bool = False
 
     def context(self, *parts: object) -> str:
         """What every row of this build follows from besides its file's facts: the
@@ -51,16 +53,6 @@ class Relation(Generic[Row]):
             return None
 
 
-class LazyKept(Protocol):
-    """Rows a build kept, read when first needed (see `docgen.state.State.kept_stamps`):
-    the stamps at once, the texts on demand."""
-
-    @property
-    def stamps(self) -> Mapping[str, str]: ...
-
-    def texts(self, paths: Collection[str] | None = None) -> Mapping[str, str]: ...
-
-
 def made_from(context: str, digests: Mapping[str, str], paths: Iterable[str]) -> dict[str, str]:
     """What each file's rows are made from: the relation's context and the file's facts
     (by the digest of their JSON)."""
@@ -76,10 +68,6 @@ def stale_paths(kept: Kept, made: Mapping[str, str]) -> list[str]:
 def stamps_of(kept: Kept) -> Mapping[str, str]:
     """What each kept file's rows were made from."""
     return InMemory(kept).stamps if isinstance(kept, Mapping) else kept.stamps
-
-
-#: A relation's rows as the last build kept them: (stamp, text) by path, or read lazily.
-Kept = Mapping[str, tuple[str, str]] | LazyKept
 
 
 class RelationRows(Generic[Row]):
@@ -116,7 +104,8 @@ class RelationRows(Generic[Row]):
             lazy = kept
             held = [p for p, source in made_from.items() if kept.stamps.get(p) == source]
         stamps, texts = lazy.stamps, lazy.texts
-        self.rows = KeptRows(relation, held, made, texts, decoded)
+        self._kept = lazy
+        self.rows = KeptRows(relation.name, relation.decode, held, made, texts, decoded)
         held_paths = set(held)
         stale = [p for p in made_from if p not in held_paths]
         was_kept = [p for p in stale if p in stamps]
@@ -142,67 +131,29 @@ class RelationRows(Generic[Row]):
             keys.update(key_of(row) for row in set(before) ^ set(self.rows[path]))
         return keys
 
+    def holding(self, keys: Collection[str]) -> set[str]:
+        """The files whose rows of this build point at any of `keys`: found through the
+        keys the state keeps for a `keyed` relation, without reading the other files'
+        rows, else by reading every row."""
+        key_of = self.relation.key_of
+        wanted = set(keys)
+        found = {p for p, rows in self.rows.made.items() if any(key_of(r) in wanted for r in rows)}
+        if self.relation.keyed and not isinstance(self._kept, InMemory) and not self.rows.read:
+            return found | {p for p in self._kept.holding(wanted) if self.rows.is_held(p)}
+        held = (p for p in self.rows if p not in self.rows.made)
+        return found | {p for p in held if any(key_of(r) in wanted for r in self.rows[p])}
+
     def to_keep(self) -> list[tuple[str, str, str]]:
         """(path, made from, rows) of the files whose rows were made again."""
         encode, made_from = self.relation.encode, self._made_from
         return [(path, made_from[path], encode(self.rows[path])) for path in sorted(self.before)]
 
-
-class InMemory:
-    """Kept rows read whole already, as a `LazyKept`."""
-
-    def __init__(self, kept: Mapping[str, tuple[str, str]]) -> None:
-        self._kept = kept
-        self.stamps = {p: stamp for p, (stamp, _) in kept.items()}
-
-    def texts(self, paths: Collection[str] | None = None) -> Mapping[str, str]:
-        wanted = self._kept if paths is None else paths
-        return {p: self._kept[p][1] for p in wanted if p in self._kept}
-
-
-class KeptRows(Mapping[str, tuple[Row, ...]], Generic[Row]):
-    """Each file's rows: those made by this build, and the kept ones, decoded together
-    when one of them is first read."""
-
-    def __init__(
-        self,
-        relation: Relation[Row],
-        held: list[str],
-        made: dict[str, tuple[Row, ...]],
-        texts: Callable[[Collection[str] | None], Mapping[str, str]],
-        decoded: dict[str, tuple[Row, ...]] | None = None,
-    ) -> None:
-        self._relation = relation
-        self._held = held
-        self._made = made
-        self._texts = texts
-        self.decoded: dict[str, tuple[Row, ...]] = decoded if decoded is not None else {}
-        self._read = decoded is not None
-
-    def read_all(self) -> None:
-        """Decode every kept row at once (one query); one that cannot be read is the state
-        damaged (the build starts afresh)."""
-        if self._read:
-            return
-        texts = self._texts(None) if self._held else {}
-        for path in self._held:
-            text = texts.get(path)
-            rows = self._relation.decode(text) if text is not None else None
-            if rows is None:
-                raise StateDamaged(f"the kept {self._relation.name} rows of {path} cannot be read")
-            self.decoded[path] = rows
-        self._read = True
-
-    def __getitem__(self, path: str) -> tuple[Row, ...]:
-        found = self._made.get(path)
-        if found is not None:
-            return found
-        self.read_all()
-        return self.decoded[path]
-
-    def __iter__(self) -> Iterator[str]:
-        self.read_all()
-        return iter(sorted({*self.decoded, *self._made}))
-
-    def __len__(self) -> int:
-        return len(self._held) + len(self._made)
+    def keys_to_keep(self) -> list[tuple[str, list[str]]] | None:
+        """(path, the keys its rows point at) of the files whose rows were made again, for
+        a `keyed` relation (None for another)."""
+        if not self.relation.keyed:
+            return None
+        key_of = self.relation.key_of
+        return [
+            (p, sorted({k for r in self.rows[p] if (k := key_of(r))})) for p in sorted(self.before)
+        ]

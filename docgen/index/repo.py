@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from docgen.analyze.summary import FileSummary
+from docgen.index.cfamily_keyed import Includes, Pairs
 from docgen.index.cfamily_relations import CFamilyRelations, CFileSummary, dispatch_stubs
 from docgen.index.cfamily_rows import CFamilyRows, affected_by, kept_side, made_side
 from docgen.index.file_table import FileTable
@@ -22,10 +23,8 @@ from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.index.graph import ImportGraph, ModuleImports
 from docgen.index.import_rows import IMPORTS, ImportRow, import_graph
-from docgen.index.includes import IncludeGraph
 from docgen.index.relations import Kept, RelationRows
 from docgen.index.suites import CollectedClass, resolve_suites
-from docgen.index.symbols import CppSymbols
 from docgen.model.digests import code_digest
 from docgen.model.facts import Problem, ScannedFile
 from docgen.model.languages import is_cfamily
@@ -84,12 +83,12 @@ class RepoIndex:
         return [self.import_rows, *found] if self.import_rows is not None else found
 
     @cached_property
-    def includes(self) -> IncludeGraph:
+    def includes(self) -> Includes:
         """Which C-family file includes which."""
         return self.c_family.include_graph()
 
     @cached_property
-    def symbols(self) -> CppSymbols:
+    def symbols(self) -> Pairs:
         """C++ declarations and definitions by qualified name and signature."""
         return self.c_family.symbols()
 

@@ -104,10 +104,14 @@ def signature_key(definition: CDefinition, specialization: str = "") -> str | No
     params = _parameters(definition.declaration, definition.name)
     if params is None:
         return None
+    return f"{definition.qualname}{specialization}({parameter_types(params)})"
+
+
+def parameter_types(params: str) -> str:
+    """The types of a parameter list as written, without names and defaults (`void`
+    alone is none), joined by commas."""
     types = [_parameter_type(p) for p in split_commas(params)]
-    if types == ["void"]:
-        types = []
-    return f"{definition.qualname}{specialization}({','.join(types)})"
+    return "" if types == ["void"] else ",".join(types)
 
 
 def specialization_arguments(record: CDefinition) -> str:
@@ -233,9 +237,13 @@ def specializations(definitions: Iterable[CDefinition]) -> frozenset[tuple[str, 
     return frozenset((d.qualname, args) for d, args in _specialized(definitions))
 
 
-#: A declaration or definition a name can pair on: (signature key, line, kind,
-#: qualified name, 1 for a definition): the rows of `docgen.index.cfamily_rows.DECLARATIONS`.
-DeclarationRow = tuple[str, int, str, str, int]
+#: A declaration or definition a name can pair on: (qualified name, line, kind, 1 for a
+#: definition, the arguments of the class specialization it is a member of, its
+#: parameters as written): the rows of `docgen.index.cfamily_rows.DECLARATIONS`.  Two
+#: rows pair when one is a definition and their names, specializations and parameter
+#: types agree (`signature_key`): the types are read only for names both declared and
+#: defined somewhere, which few are.
+DeclarationRow = tuple[str, int, str, int, str, str]
 
 
 def tree_specializations(scanned: ScannedFile) -> frozenset[tuple[str, str]]:
@@ -248,8 +256,7 @@ def declaration_rows(
     scanned: ScannedFile, specialized: frozenset[tuple[str, str]]
 ) -> tuple[DeclarationRow, ...]:
     """Each function, method and the like a file declares or defines (but those
-    `= delete`) whose parameters can be read, with its signature key: two rows of the
-    same key, one a declaration and one a definition, are a pair.  `specialized`: the
+    `= delete`) whose parameters can be read (see `DeclarationRow`).  `specialized`: the
     class specializations of the whole tree (see `owner_specialization`)."""
     c = scanned.facts.cfamily
     if c is None:
@@ -258,9 +265,10 @@ def declaration_rows(
     rows = []
     for d in c.definitions:
         if d.kind in CALLABLE_KINDS and not _deleted(d):
-            key = signature_key(d, owner_specialization(d, enclosing, specialized))
-            if key is not None:
-                rows.append((key, d.line, d.kind, d.qualname, int(d.is_definition)))
+            params = _parameters(d.declaration, d.name)
+            if params is not None:
+                owner = owner_specialization(d, enclosing, specialized)
+                rows.append((d.qualname, d.line, d.kind, int(d.is_definition), owner, params))
     return tuple(sorted(rows))
 
 
@@ -305,12 +313,21 @@ class CppSymbols:
         specialized: frozenset[tuple[str, str]],
     ) -> CppSymbols:
         """The pairs among each file's declaration rows (see `declaration_rows`)."""
+        forms: dict[str, int] = {}  # qualified name -> 1: declared, 2: defined, 3: both
+        for held in rows.values():
+            for row in held:
+                forms[row[0]] = forms.get(row[0], 0) | (2 if row[3] else 1)
+        types: dict[str, str] = {}  # parameters as written -> their types
         found: dict[str, list[Site]] = {}
         for path, held in rows.items():
-            for key, line, kind, qualname, is_definition in held:
-                found.setdefault(key, []).append(
-                    Site(path, line, kind, qualname, bool(is_definition))
-                )
+            for qualname, line, kind, definition, owner, params in held:
+                if forms[qualname] != 3:
+                    continue
+                written = types.get(params)
+                if written is None:
+                    written = types[params] = parameter_types(params)
+                site = Site(path, line, kind, qualname, bool(definition))
+                found.setdefault(f"{qualname}{owner}({written})", []).append(site)
         counterparts: dict[tuple[str, int, str], tuple[Site, ...]] = {}
         for sites in found.values():
             if len(sites) < 2:

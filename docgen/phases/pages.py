@@ -6,6 +6,7 @@ rows, the C-family relations, the edit scope)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -18,6 +19,7 @@ from docgen.phases.scan import ScanResult
 from docgen.render.inputs import source_root
 from docgen.render.produce import PageMade, PagePlan, make_pages, plan_pages
 from docgen.state import State, open_state
+from docgen.state.facts import StoredFacts
 from docgen.write.pages import PageOutcome, WriteResult
 
 
@@ -100,6 +102,7 @@ def keep_for_next(
         if relations is not None:
             state.keep_relations(*relations)
         keep_rows(state, index)
+        close_readers(scan)
         if not unwritten:  # a page left as it was would be missed by a digest kept
             state.keep_page_scope(plan.scope_key)
     return report
@@ -136,11 +139,21 @@ def kept_relations(
     return key, names, encode(made_now)
 
 
+def close_readers(scan: ScanResult) -> None:
+    """Close what read the last build's facts and rows lazily until now: a process may
+    run many builds (a pre-commit hook, a test run)."""
+    for kept in scan.kept.rows.values():
+        if not isinstance(kept, Mapping):
+            kept.close()
+    if isinstance(scan.kept.encoded, StoredFacts):
+        scan.kept.encoded.close()
+
+
 def keep_rows(state: State, index: RepoIndex) -> None:
     """Every relation's rows made again by this build, for the next one; the rows of
     files gone are forgotten."""
     for rows in index.relation_rows():
-        state.keep_per_file(rows.relation.name, rows.to_keep(), rows.gone)
+        state.keep_per_file(rows.relation.name, rows.to_keep(), rows.gone, rows.keys_to_keep())
 
 
 def store_index(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from docgen.index.includes import IncludeGraph
+from docgen.index.cfamily_keyed import Includes
 from docgen.model.anchors import AnchoredCDefinition
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
@@ -141,7 +141,7 @@ class IncludesView:
 
 
 def overview(
-    facts: FileFacts, graph: IncludeGraph, tags: tuple[str, ...], linker: Linker
+    facts: FileFacts, graph: Includes, tags: tuple[str, ...], linker: Linker
 ) -> CFamilyOverview:
     c = facts.cfamily
     assert c is not None
@@ -313,7 +313,7 @@ def launch_views(
     )
 
 
-def includes_view(facts: FileFacts, graph: IncludeGraph, linker: Linker) -> IncludesView:
+def includes_view(facts: FileFacts, graph: Includes, linker: Linker) -> IncludesView:
     rows = tuple(
         IncludeView(
             linker.line(facts.path, r.line, facts.line_count),

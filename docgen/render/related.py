@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from docgen.index.includes import IncludeGraph
+    from docgen.index.cfamily_keyed import Includes
 
 #: The reasons a page shows, with their weights, in the order a file's reasons are listed.
 UNDER_TEST = "code under test (this test imports it)"
@@ -144,7 +144,7 @@ HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".h++", ".inl")
 PAIR_SUFFIXES = (*HEADER_SUFFIXES, ".c", ".cc", ".cpp", ".cxx", ".c++", ".cu")
 
 
-def pair_of(path: str, graph: IncludeGraph, files: Collection[str]) -> tuple[str, ...]:
+def pair_of(path: str, graph: Includes, files: Collection[str]) -> tuple[str, ...]:
     """A header's source files and a source file's header: the same stem, in the same
     folder or linked by an include.  (A folder can hold thousands of files: the folder's
     candidates are looked up by name, never listed.)"""

@@ -49,6 +49,10 @@ SCHEMA = (
     # and the C-family scanner's `#define`s of each header.
     "CREATE TABLE IF NOT EXISTS per_file (kind TEXT NOT NULL, path TEXT NOT NULL,"
     " stamp TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (kind, path))",
+    # Which files hold rows of each key, for a relation that asks (see `keep_per_file`).
+    "CREATE TABLE IF NOT EXISTS per_file_keys (kind TEXT NOT NULL, key TEXT NOT NULL,"
+    " path TEXT NOT NULL, PRIMARY KEY (kind, key, path)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS per_file_keys_path ON per_file_keys (kind, path)",
 )
 
 #: A state file that cannot be read as docgen's (damage found after opening it).
@@ -127,23 +131,38 @@ class State:
         return {path: (stamp, text) for path, stamp, text in self._conn.execute(query, (kind,))}
 
     def kept_stamps(self, kind: str) -> KeptPerFile:
-        """The stamps of what the last build kept under `kind`, with what reads the texts
-        when first needed (in whichever process asks): for rows most builds never read."""
-        query = "SELECT path, stamp FROM per_file WHERE kind = ?"
-        stamps = dict(self._conn.execute(query, (kind,)))
-        return KeptPerFile(self.database(), kind, stamps)
+        """What the last build kept under `kind`, read when first needed (in whichever
+        process asks): for rows most builds never read.  Nothing is read before this
+        build keeps its own rows (at its end)."""
+        return KeptPerFile(self.database(), kind)
 
     def keep_per_file(
-        self, kind: str, fresh: Iterable[tuple[str, str, str]], gone: Iterable[str]
+        self,
+        kind: str,
+        fresh: Iterable[tuple[str, str, str]],
+        gone: Iterable[str],
+        keys: Iterable[tuple[str, Iterable[str]]] | None = None,
     ) -> None:
         """Keep `fresh` (path, stamp, text) under `kind`, and forget the rows of it of the
-        files `gone` (the caller read the kept rows: it knows which)."""
+        files `gone` (the caller read the kept rows: it knows which).  `keys`: for each
+        fresh file, the keys its rows point at, kept so that `KeptPerFile.holding` finds
+        the files of a key without reading their rows."""
+        fresh = list(fresh)
+        gone = list(gone)
         self._conn.executemany(
             "INSERT OR REPLACE INTO per_file VALUES (?, ?, ?, ?)",
             [(kind, path, stamp, text) for path, stamp, text in fresh],
         )
         self._conn.executemany(
             "DELETE FROM per_file WHERE kind = ? AND path = ?", [(kind, p) for p in gone]
+        )
+        if keys is None:
+            return
+        forget = [(kind, p) for p in [*gone, *(path for path, _, _ in fresh)]]
+        self._conn.executemany("DELETE FROM per_file_keys WHERE kind = ? AND path = ?", forget)
+        self._conn.executemany(
+            "INSERT OR IGNORE INTO per_file_keys VALUES (?, ?, ?)",
+            [(kind, key, path) for path, held in keys for key in held],
         )
 
     def take_page_scope(self) -> str:

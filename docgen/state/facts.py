@@ -9,6 +9,7 @@ made by other code is never believed.  Facts are stored as JSON, never pickled.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Generic, Literal, NamedTuple
@@ -301,6 +302,12 @@ class StoredFacts(Mapping[str, str]):
 
     def __contains__(self, path: object) -> bool:
         return path in self._digests
+
+    def close(self) -> None:
+        """Close this process's connection (the build is done with the facts)."""
+        conn = self._connections.pop(os.getpid(), None)
+        if conn is not None:
+            conn.close()
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._digests)
