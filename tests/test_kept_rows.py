@@ -35,7 +35,7 @@ def _kept_in_state(out: Path, rows: dict[str, tuple[tuple[str, int], ...]]) -> d
     sources = made_from(USES.context("tree"), {p: p for p in rows}, rows)
     with open_state(out) as state:
         fresh = [(p, sources[p], USES.encode(r)) for p, r in rows.items()]
-        keys = [(p, sorted({k for k, _ in r})) for p, r in rows.items()]
+        keys = [(p, [], sorted({k for k, _ in r})) for p, r in rows.items()]
         state.keep_per_file(USES.name, fresh, [], keys)
     return sources
 
@@ -64,11 +64,23 @@ def test_a_file_s_rows_are_read_when_asked_for_and_keys_find_their_files(
         kept = RelationRows(USES, state.kept_stamps(USES.name), sources, lambda p: ())
         assert asked == [] and kept.before == {}  # nothing read: every row still holds
         assert kept.holding({"x"}) == {"a.py", "b.py"}
-        assert asked == []  # found through the keys alone
+        assert asked == [["a.py", "b.py"]]  # the files the keys name, not c.py
         assert kept.rows["b.py"] == (("y", 2), ("x", 3))
-        assert asked == [["b.py"]]
-        assert dict(kept.rows) == rows  # iterating reads the rest at once
-        assert asked == [["b.py"], None]
+        assert kept.rows["c.py"] == (("z", 4),)
+        assert asked == [["a.py", "b.py"], ["c.py"]]
+        assert dict(kept.rows) == rows  # every row read already: nothing more is read
+        assert len(asked) == 2
+
+
+def test_a_key_that_lingers_names_no_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    sources = _kept_in_state(out, {"a.py": (("x", 1),)})
+    with open_state(out) as state:  # a key kept for rows that no longer hold it
+        state.keep_per_file(USES.name, [], [], [("a.py", [], ["stale"])])
+    with open_state(out) as state:
+        kept = RelationRows(USES, state.kept_stamps(USES.name), sources, lambda p: ())
+        assert kept.holding({"stale"}) == set()
+        assert kept.holding({"x"}) == {"a.py"}
 
 
 def test_rows_made_again_stand_for_their_kept_keys(tmp_path: Path) -> None:
@@ -80,7 +92,7 @@ def test_rows_made_again_stand_for_their_kept_keys(tmp_path: Path) -> None:
         assert kept.before == {"a.py": (("x", 1),)}
         assert kept.holding({"x"}) == set()  # a.py no longer points at x
         assert kept.holding({"y"}) == {"a.py", "b.py"}
-        assert kept.keys_to_keep() == [("a.py", ["y"])]
+        assert kept.keys_to_keep() == [("a.py", ["x"], ["y"])]
 
 
 def test_a_kept_row_that_cannot_be_read_when_asked_for_is_the_state_damaged(

@@ -132,28 +132,46 @@ class RelationRows(Generic[Row]):
         return keys
 
     def holding(self, keys: Collection[str]) -> set[str]:
-        """The files whose rows of this build point at any of `keys`: found through the
-        keys the state keeps for a `keyed` relation, without reading the other files'
-        rows, else by reading every row."""
+        """The files whose rows of this build point at any of `keys`: for a `keyed`
+        relation, those the state's keys name, their rows read to confirm it (a key kept
+        for rows since made again without their old ones known may linger), without
+        reading the other files' rows; else by reading every row."""
         key_of = self.relation.key_of
         wanted = set(keys)
         found = {p for p, rows in self.rows.made.items() if any(key_of(r) in wanted for r in rows)}
         if self.relation.keyed and not isinstance(self._kept, InMemory) and not self.rows.read:
-            return found | {p for p in self._kept.holding(wanted) if self.rows.is_held(p)}
-        held = (p for p in self.rows if p not in self.rows.made)
-        return found | {p for p in held if any(key_of(r) in wanted for r in self.rows[p])}
+            named = [p for p in self._kept.holding(wanted) if self.rows.is_held(p)]
+            held = self.rows.rows_of(named)
+        else:
+            held = {p: self.rows[p] for p in self.rows if p not in self.rows.made}
+        return found | {p for p, rows in held.items() if any(key_of(r) in wanted for r in rows)}
 
     def to_keep(self) -> list[tuple[str, str, str]]:
         """(path, made from, rows) of the files whose rows were made again."""
         encode, made_from = self.relation.encode, self._made_from
         return [(path, made_from[path], encode(self.rows[path])) for path in sorted(self.before)]
 
-    def keys_to_keep(self) -> list[tuple[str, list[str]]] | None:
-        """(path, the keys its rows point at) of the files whose rows were made again, for
-        a `keyed` relation (None for another)."""
+    def keys_to_keep(self) -> list[tuple[str, list[str], list[str]]] | None:
+        """(path, the keys its rows no longer point at, the keys they now point at) of the
+        files whose rows were made again or are gone, for a `keyed` relation (None for
+        another)."""
         if not self.relation.keyed:
             return None
         key_of = self.relation.key_of
-        return [
-            (p, sorted({k for r in self.rows[p] if (k := key_of(r))})) for p in sorted(self.before)
-        ]
+
+        def keys(rows: Iterable[Row] | None) -> set[str]:
+            return {k for r in rows or () if (k := key_of(r))}
+
+        changed = []
+        for path in sorted(self.before):
+            old, new = keys(self.before[path]), keys(self.rows[path])
+            if old != new:
+                changed.append((path, sorted(old - new), sorted(new - old)))
+        if self.gone:
+            texts = self._kept.texts(self.gone)
+            for path in self.gone:
+                text = texts.get(path)
+                old = keys(self.relation.decode(text) if text is not None else None)
+                if old:
+                    changed.append((path, sorted(old), []))
+        return changed

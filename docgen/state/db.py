@@ -36,7 +36,7 @@ STATE_FILE = "state.sqlite"
 #: Where pages are written before they are renamed into place; swept by every build.
 TEMP_DIR = "tmp"
 #: Bumped whenever a table changes shape; a state of another version is discarded.
-STATE_VERSION = "9"
+STATE_VERSION = "10"
 #: Tables every docgen state has from its first connection on.
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pages (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL,"
@@ -52,7 +52,6 @@ SCHEMA = (
     # Which files hold rows of each key, for a relation that asks (see `keep_per_file`).
     "CREATE TABLE IF NOT EXISTS per_file_keys (kind TEXT NOT NULL, key TEXT NOT NULL,"
     " path TEXT NOT NULL, PRIMARY KEY (kind, key, path)) WITHOUT ROWID",
-    "CREATE INDEX IF NOT EXISTS per_file_keys_path ON per_file_keys (kind, path)",
 )
 
 #: A state file that cannot be read as docgen's (damage found after opening it).
@@ -141,12 +140,13 @@ class State:
         kind: str,
         fresh: Iterable[tuple[str, str, str]],
         gone: Iterable[str],
-        keys: Iterable[tuple[str, Iterable[str]]] | None = None,
+        keys: Iterable[tuple[str, Iterable[str], Iterable[str]]] | None = None,
     ) -> None:
         """Keep `fresh` (path, stamp, text) under `kind`, and forget the rows of it of the
         files `gone` (the caller read the kept rows: it knows which).  `keys`: for each
-        fresh file, the keys its rows point at, kept so that `KeptPerFile.holding` finds
-        the files of a key without reading their rows."""
+        file whose rows changed, the keys they no longer point at and those they now
+        point at, kept so that `KeptPerFile.holding` finds the files of a key without
+        reading their rows."""
         fresh = list(fresh)
         gone = list(gone)
         self._conn.executemany(
@@ -158,12 +158,16 @@ class State:
         )
         if keys is None:
             return
-        forget = [(kind, p) for p in [*gone, *(path for path, _, _ in fresh)]]
-        self._conn.executemany("DELETE FROM per_file_keys WHERE kind = ? AND path = ?", forget)
-        self._conn.executemany(
-            "INSERT OR IGNORE INTO per_file_keys VALUES (?, ?, ?)",
-            [(kind, key, path) for path, held in keys for key in held],
-        )
+        removed: list[tuple[str, str, str]] = []
+        added: list[tuple[str, str, str]] = []
+        for path, old, new in keys:
+            removed.extend((kind, key, path) for key in old)
+            added.extend((kind, key, path) for key in new)
+        query = "DELETE FROM per_file_keys WHERE kind = ? AND key = ? AND path = ?"
+        self._conn.executemany(query, removed)
+        # in the table's own order: a cold build adds every key of the tree
+        insert = "INSERT OR IGNORE INTO per_file_keys VALUES (?, ?, ?)"
+        self._conn.executemany(insert, sorted(added))
 
     def take_page_scope(self) -> str:
         """The key the last build left for the scope of an edit (see `docgen.render.edit_scope`),
