@@ -167,15 +167,17 @@ def test_test_files_get_their_run_commands_and_markdown_none(built: Path) -> Non
 def test_a_module_names_its_tests_and_its_docstring_examples(built: Path) -> None:
     usage = section(built, "pkg/core.py_docs.md", "Testing & Usage")
     assert "[`tests/test_core.py`](../tests/test_core.py_docs.md)" in usage
-    assert '>>> engine = Engine("model.pt")' in usage
-    assert "From [`Engine`](#class-engine)" in usage
+    assert "Usage examples are in the docstrings of [`Engine`](#class-engine) (1)" in usage
+    detailed = section(built, "pkg/core.py_docs.md", "Detailed Analysis")
+    engine = detailed.split("### class `Engine`", 1)[1].split("\n### ", 1)[0]
+    assert '```pycon\n>>> engine = Engine("model.pt")' in engine  # whole, with its class
     quiet = section(built, "pkg/quiet.py_docs.md", "Testing & Usage")
     assert "No test file in the repository is named after this file or imports it." in quiet
 
 
 def test_the_module_docstring_leads_the_overview(built: Path) -> None:
     overview = section(built, "pkg/core.py_docs.md", "High-Level Overview")
-    assert overview.strip().startswith("> Core engine: loads models and runs them.")
+    assert overview.strip().startswith("Core engine: loads models and runs them.")
 
 
 def test_definitions_are_listed_with_their_lines_and_docstring_tables(built: Path) -> None:

@@ -830,3 +830,62 @@ def test_an_error_no_child_shows_is_placed_on_its_node() -> None:
     root = parser.parse(b"int a;\n#define X 1\r").root_node  # the define's end is missing
     assert root.has_error
     assert error_lines(root) == ((2,), 1)
+
+
+#: `TensorImpl.h`'s `has_storage` (torch 2.13), with a doc comment past any width.
+LONG_DOC = ("word " * 700).strip()
+HAS_STORAGE = (
+    """class TensorImpl {
+ public:
+  /// """
+    + LONG_DOC
+    + """
+  bool
+  has_storage() const
+// NOTE: we devirtualize this because it arguably shouldn't be an
+// error just to ask subclasses if they have storage.
+  {
+    return true;
+  }
+  void set(const char* s = "a//b", int x /* the x */);
+};
+"""
+)
+
+
+def test_comments_inside_a_declaration_go_to_its_text_and_no_doc_is_cut() -> None:
+    c = facts(HAS_STORAGE, "TensorImpl.h")
+    method = by_qualname(c, "TensorImpl::has_storage")
+    assert method.declaration == "bool has_storage() const"
+    assert method.doc is not None
+    doc, _, note = method.doc.partition("\n\n")
+    assert doc == LONG_DOC  # whole, never cut
+    assert note == (
+        "NOTE: we devirtualize this because it arguably shouldn't be an\n"
+        "error just to ask subclasses if they have storage."
+    )
+    setter = by_qualname(c, "TensorImpl::set")
+    assert setter.declaration == 'void set(const char* s = "a//b", int x)'
+    assert setter.doc == "the x"
+
+
+def test_a_doc_comment_above_a_conditional_of_the_declaration_s_own_words() -> None:
+    source = """/// Doc of the block
+#ifdef X
+void a();
+#endif
+void b();
+/**
+ * Doc of c.
+ */
+#ifdef DEBUG
+  // debug builds only
+  virtual
+#else
+  MAYBE_VIRTUAL
+#endif
+      void c();
+"""
+    c = facts(source, "x.h")
+    assert by_qualname(c, "b").doc is None  # the conditional declares `a`: not b's
+    assert by_qualname(c, "c").doc == "Doc of c."

@@ -1,5 +1,7 @@
-"""Docstrings on a docs page: tables where a convention parses, the text verbatim
-where none does, and the `>>>` examples gathered for Testing & Usage."""
+"""Docstrings on a docs page, every word of them: the summary and the free text as
+Markdown (reST markup converted, `docgen.render.docstring_markdown`), tables where a
+convention parses its fields, every other section under its title (a Note or a
+Warning as an alert) and the `>>>` examples whole as code, a long one folded."""
 
 from __future__ import annotations
 
@@ -7,10 +9,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.model.facts import Definition
+from docgen.render.docstring_markdown import Resolve, blocks_markdown, code_block, inline_markdown
 from docgen.render.docstrings import DocField, ParsedDocstring, parse_docstring
+from docgen.render.filters import inert_inline
 
-#: Doctest examples shown per page before "and N more".
-EXAMPLES_SHOWN = 5
+#: Other sections shown as GitHub alerts, by their title.
+_ALERT_TITLES = {"note": "NOTE", "notes": "NOTE", "warning": "WARNING", "warnings": "WARNING"}
+
+
+def _no_links(target: str) -> str:
+    return ""
 
 
 @dataclass(frozen=True)
@@ -19,7 +27,7 @@ class FieldRow:
 
     name: str  # raw; shown as code
     type: str  # raw; shown as code, "" when none
-    description: str  # raw; shown as inert text on one line
+    description: str  # Markdown on one line, made inert (see `docstring_markdown`)
 
 
 @dataclass(frozen=True)
@@ -35,11 +43,14 @@ class FieldTable:
 
 @dataclass(frozen=True)
 class DocstringView:
-    """A docstring as its convention structures it, or verbatim when none applies."""
+    """A docstring whole, as its convention structures it: `text` (its summary and free
+    text), `tables`, then `sections` (the other sections and the examples), each Markdown
+    made inert by `docstring_markdown`."""
 
     style: str  # google / numpy / rest / plain
     tables: tuple[FieldTable, ...]
-    text: str  # the docstring verbatim when no convention parses and it says more than a line
+    text: str
+    sections: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,29 +62,75 @@ class ExampleView:
     code: str
 
 
-def docstring_view(docstring: str | None) -> DocstringView | None:
+def docstring_view(docstring: str | None, resolve: Resolve = _no_links) -> DocstringView | None:
+    """The whole docstring; `resolve` links a role's target to its definition."""
     if not docstring or not docstring.strip():
         return None
     parsed = parse_docstring(docstring)
-    tables = tuple(t for t in _tables(parsed) if t.rows)
-    if tables:
-        return DocstringView(parsed.style, tables, "")
-    text = docstring.strip()
-    if "\n" not in text:
-        return None  # one line: the summary already shows all of it
-    return DocstringView(parsed.style, (), text)
+    text = "\n\n".join(
+        part
+        for part in (
+            inline_markdown(parsed.summary, resolve),
+            blocks_markdown(parsed.description, resolve),
+        )
+        if part
+    )
+    tables = tuple(t for t in _tables(parsed, resolve) if t.rows)
+    return DocstringView(parsed.style, tables, text, _sections(parsed, resolve))
 
 
-def _tables(parsed: ParsedDocstring) -> Iterable[FieldTable]:
-    yield _table("Parameters", "Name", parsed.params)
-    yield _table("Returns", "Name", parsed.returns)
-    yield _table("Yields", "Name", parsed.yields)
-    yield _table("Raises", "Exception", parsed.raises)
+def _sections(parsed: ParsedDocstring, resolve: Resolve) -> str:
+    """The sections no table shows, each under its title, then every example."""
+    parts = []
+    for title, body in parsed.other_sections:
+        inner = blocks_markdown(body, resolve)
+        alert = _ALERT_TITLES.get(title.strip().lower())
+        if alert and inner:
+            quoted = "\n".join(f"> {line}" if line else ">" for line in inner.splitlines())
+            parts.append(f"> [!{alert}]\n{quoted}")
+        elif inner or title:
+            parts.append(f"**{inert_inline(title.strip())}:**\n\n{inner}".rstrip())
+    if parsed.examples:
+        label = "Example:" if len(parsed.examples) == 1 else "Examples:"
+        parts.append(label)
+        parts.extend(code_block(code, "pycon") for code in parsed.examples)
+    return "\n\n".join(parts)
 
 
-def _table(title: str, first: str, fields: tuple[DocField, ...]) -> FieldTable:
-    rows = tuple(FieldRow(f.name, f.type, f.description) for f in fields)
+def _tables(parsed: ParsedDocstring, resolve: Resolve) -> Iterable[FieldTable]:
+    yield _table("Parameters", "Name", parsed.params, resolve)
+    yield _table("Returns", "Name", parsed.returns, resolve)
+    yield _table("Yields", "Name", parsed.yields, resolve)
+    yield _table("Raises", "Exception", parsed.raises, resolve)
+
+
+def _table(title: str, first: str, fields: tuple[DocField, ...], resolve: Resolve) -> FieldTable:
+    rows = tuple(FieldRow(f.name, f.type, _cell(f.description, resolve)) for f in fields)
     return FieldTable(title, first, rows, any(r.type for r in rows), any(r.name for r in rows))
+
+
+def _cell(description: str, resolve: Resolve) -> str:
+    """A field's description in one table cell, its paragraphs on one line."""
+    paragraphs = [inline_markdown(p, resolve, in_table=True) for p in description.split("\n")]
+    return " ".join(p for p in paragraphs if p) or " "
+
+
+@dataclass(frozen=True)
+class ExampleSource:
+    """A docstring that holds usage examples, shown with its definition (or at the top,
+    for the module's): where Testing & Usage points."""
+
+    source: str  # "module docstring" or the qualname
+    href: str  # "#anchor" of that definition, "" for the module
+    count: int
+
+
+def example_sources(examples: Iterable[ExampleView]) -> tuple[ExampleSource, ...]:
+    """The docstrings the examples come from, in file order, with how many each holds."""
+    counts: dict[tuple[str, str], int] = {}
+    for e in examples:
+        counts[(e.source, e.href)] = counts.get((e.source, e.href), 0) + 1
+    return tuple(ExampleSource(source, href, n) for (source, href), n in counts.items())
 
 
 def examples_of(

@@ -72,6 +72,17 @@ def md_text(value: object) -> str:
     return escaped
 
 
+def inert_inline(text: str) -> str:
+    """Markdown that renders as exactly this text inside a line (its spaces kept, line
+    breaks folded), with no markup: what `md_text` escapes but the start of a line."""
+    escaped = fold_lines(text).translate(_ESCAPES)
+    if ":/" in escaped:
+        escaped = _URL_COLON.sub(r"\\:", escaped)
+    if "." in escaped:
+        escaped = _WWW_DOT.sub(r"\1\\.", escaped)
+    return escaped
+
+
 def _longest_backtick_run(text: str) -> int:
     """One substring search per length (most texts hold none, or runs of one to three)
     instead of a list of every run: a docs page embeds its whole source file."""
@@ -138,6 +149,20 @@ def fenced(value: object, language: str = "text") -> str:
     fence = "`" * max(3, _longest_backtick_run(text) + 1)
     body = text if text.endswith("\n") or not text else text + "\n"
     return f"{fence}{fence_language(language)}\n{body}{fence}"
+
+
+#: A block longer than this is folded under <details>, never cut.
+FOLD_LINES = 25
+
+
+def folded(value: object, language: str = "text") -> str:
+    """`fenced`, folded under <details> (its line count the summary) when long."""
+    text = str(value).rstrip("\n")
+    block = fenced(text, language)
+    count = text.count("\n") + 1
+    if count <= FOLD_LINES:
+        return block
+    return f"<details>\n<summary>{count} lines</summary>\n\n{block}\n\n</details>"
 
 
 def yaml_str(value: object) -> str:
@@ -226,6 +251,7 @@ FILTERS = {
     "inline_code": inline_code,
     "inline_codes": inline_codes,
     "fenced": fenced,
+    "folded": folded,
     "yaml_str": yaml_str,
     "yaml_list": yaml_list,
     "plural": plural,

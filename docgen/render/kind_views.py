@@ -38,6 +38,7 @@ from docgen.render.python_views import (
     first_sentence,
     patterns_view,
     python_overview,
+    same_file_names,
 )
 from docgen.render.views import (
     ArchitectureView,
@@ -110,11 +111,13 @@ def views_of(kind: str) -> KindViews:
 def _python_sections(page: FilePage) -> KindSections:
     facts, linker, lookup = page.facts, page.linker, page.lookup
     python, path = facts.python, facts.path
+    module = lookup.index.graph.module_names.get(path, "")
     overview = None
     if python is not None and facts.parsed:
         importers = len(lookup.index.graph.imported_by.get(path, ()))
-        overview = OverviewView(python=python_overview(python, page.tags, importers))
-    definitions = definition_views(path, facts, page.anchored, linker)
+        names = same_file_names(module, page.anchored, linker)
+        overview = OverviewView(python=python_overview(python, page.tags, importers, names))
+    definitions = definition_views(path, facts, page.anchored, linker, module)
     detailed = None
     if definitions or not facts.parsed:
         detailed = DetailedView(

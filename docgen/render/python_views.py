@@ -16,7 +16,8 @@ from docgen.model.facts import Analysis, Definition, FileFacts, PythonFacts
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.counts import definition_counts
-from docgen.render.docstring_views import EXAMPLES_SHOWN, docstring_view, examples_of
+from docgen.render.docstring_markdown import Resolve
+from docgen.render.docstring_views import docstring_view, example_sources, examples_of
 from docgen.render.filters import shell_quote
 from docgen.render.finding_views import PATTERN_TITLES, FindingGroup, FindingView, pattern_groups
 from docgen.render.import_text import module_as_written
@@ -99,11 +100,11 @@ def first_paragraph(docstring: str | None) -> str:
     return " ".join(_PARAGRAPH_BREAK.split(docstring.strip(), maxsplit=1)[0].split())
 
 
-def first_sentence(text: str, limit: int = 160) -> str:
-    """Up to the first full stop followed by a space, cut to `limit` characters."""
+def first_sentence(text: str) -> str:
+    """Up to the first full stop followed by a space, whole (a listing's line for the
+    file; its page shows the whole docstring)."""
     match = re.search(r"[.!?](\s|$)", text)
-    sentence = text[: match.start() + 1] if match else text
-    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+    return text[: match.start() + 1] if match else text
 
 
 def _call_name(expression: str) -> str:
@@ -128,10 +129,43 @@ def definition_anchors(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]
     return result
 
 
-def definition_views(
-    path: str, facts: FileFacts, anchored: tuple[AnchoredDefinition, ...], linker: Linker
-) -> tuple[DefinitionView, ...]:
+def same_file_names(
+    module: str,
+    anchored: Iterable[AnchoredDefinition],
+    linker: Linker,
+    parent: str | None = None,
+) -> Resolve:
+    r"""What links a docstring's role (`:func:\`name\``) to a definition of this file: by
+    its qualified name, with or without the `module`'s name or `parent`'s (the class a
+    method's docstring speaks from); "" for a name defined elsewhere, shown as code."""
     anchors = definition_anchors(anchored)
+
+    def resolve(target: str) -> str:
+        candidates = [target]
+        if module and target.startswith(module + "."):
+            candidates.append(target[len(module) + 1 :])
+        if parent:
+            candidates.append(f"{parent}.{target}")
+        for name in candidates:
+            anchor = anchors.get(name)
+            if anchor:
+                return linker.here(anchor)
+        return ""
+
+    return resolve
+
+
+def definition_views(
+    path: str,
+    facts: FileFacts,
+    anchored: tuple[AnchoredDefinition, ...],
+    linker: Linker,
+    module: str = "",
+) -> tuple[DefinitionView, ...]:
+    """Each definition's section (`module`: the file's module name, which a docstring's
+    role may write before a name)."""
+    anchors = definition_anchors(anchored)
+    resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
     for item in anchored:
         d = item.definition
@@ -158,20 +192,41 @@ def definition_views(
                 is_async=d.is_async,
                 decorators=tuple(one_line_code(x) for x in d.decorators),
                 bases=tuple(one_line_code(x) for x in d.bases),
-                summary=first_sentence(first_paragraph(d.docstring)),
                 parent=parent,
                 methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
-                docstring=docstring_view(d.docstring),
+                docstring=docstring_view(
+                    d.docstring, _resolver(resolvers, module, anchored, linker, d)
+                ),
             )
         )
     return tuple(views)
 
 
+def _resolver(
+    made: dict[str | None, Resolve],
+    module: str,
+    anchored: tuple[AnchoredDefinition, ...],
+    linker: Linker,
+    definition: Definition,
+) -> Resolve:
+    """The `same_file_names` of a definition's docstring, one per class it speaks from."""
+    parent = definition.qualname if definition.kind == "class" else definition.parent
+    found = made.get(parent)
+    if found is None:
+        found = made[parent] = same_file_names(module, anchored, linker, parent)
+    return found
+
+
 def python_overview(
-    python: PythonFacts, tags: tuple[str, ...], imported_by: int = 0
+    python: PythonFacts,
+    tags: tuple[str, ...],
+    imported_by: int = 0,
+    resolve: Resolve | None = None,
 ) -> PythonOverview:
+    module = docstring_view(python.module_docstring, resolve) if resolve else None
     return PythonOverview(
         docstring=first_paragraph(python.module_docstring),
+        docstring_view=module,
         counts=definition_counts(python.definitions),
         imports=len({module_as_written(i) for i in python.imports}),
         tags=tags,
@@ -287,8 +342,7 @@ def usage_view(
             suite=None,
             is_test=False,
             tested_by=tuple(linker.page_link(p, docs_page(p)) for p in tested_by),
-            examples=examples[:EXAMPLES_SHOWN],
-            more_examples=max(0, len(examples) - EXAMPLES_SHOWN),
+            examples=example_sources(examples),
         )
     return UsageView(run_commands(path, analysis), suite)
 

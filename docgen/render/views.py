@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         RegistrationView,
     )
     from docgen.render.dependency_views import DependenciesView
-    from docgen.render.docstring_views import DocstringView, ExampleView
+    from docgen.render.docstring_views import DocstringView, ExampleSource
     from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
 
 # ---------------------------------------------------------------- shared pieces
@@ -122,6 +122,7 @@ class PythonOverview:
     imports: int  # distinct modules imported
     tags: tuple[str, ...]
     imported_by: int = 0  # files of the repository that import it
+    docstring_view: DocstringView | None = None  # the module docstring whole
 
     @property
     def defines(self) -> str:
@@ -184,10 +185,9 @@ class DefinitionView:
     is_async: bool
     decorators: tuple[str, ...]
     bases: tuple[str, ...]
-    summary: str  # first line of the docstring, "" when none
     parent: LinkView | None  # the enclosing definition (href "#anchor")
     methods: tuple[MemberView, ...]
-    docstring: DocstringView | None = None  # tables, or the text verbatim
+    docstring: DocstringView | None = None  # the docstring whole
 
 
 @dataclass(frozen=True)
@@ -317,8 +317,8 @@ class UsageView:
     suite: FileSuiteView | None
     is_test: bool = True
     tested_by: tuple[LinkView, ...] = ()  # test files named after or importing this file
-    examples: tuple[ExampleView, ...] = ()  # `>>>` blocks from its docstrings
-    more_examples: int = 0
+    #: the docstrings with `>>>` examples, which their definitions' sections show whole
+    examples: tuple[ExampleSource, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,15 @@ from docgen.model.facts import CDefinition, CKind, KernelLaunch, Registration
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.scan.cfamily.code import CodeFacts
 from docgen.scan.cfamily.macro_uses import FunctionMacros
-from docgen.scan.cfamily.source import KEYWORDS, MACRO_NAME, NAME, SCOPE, Source, one_line
+from docgen.scan.cfamily.source import (
+    KEYWORDS,
+    MACRO_NAME,
+    NAME,
+    SCOPE,
+    Source,
+    comment_text,
+    without_comments,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -140,7 +148,13 @@ class Recorder:
         found, begin = self.source.attributes(node, header_end)
         if "__global__" in found and kind == "function":
             kind = "kernel"
-        declaration = one_line(self.source.written(begin, header_end).rstrip().removesuffix(";"))
+        written, inner = without_comments(self.source.written(begin, header_end))
+        declaration = " ".join(written.split()).removesuffix(";").rstrip()
+        if inner:  # no space left where a comment was, before `,` or `)`
+            declaration = re.sub(r" (?=[,)])", "", declaration)
+        doc = self.source.doc(frame.outer or node)
+        if inner:  # comments inside the declaration: said after its doc comment
+            doc = "\n\n".join(part for part in (doc, comment_text(inner)) if part) or None
         self.definitions.append(
             CDefinition(
                 kind=kind,
@@ -153,7 +167,7 @@ class Recorder:
                 template=frame.template,
                 bases=bases,
                 attributes=tuple(found),
-                doc=self.source.doc(frame.outer or node),
+                doc=doc,
                 file_local=frame.file_local or file_local,
             )
         )
@@ -207,13 +221,23 @@ class Recorder:
     # ------------------------------------------------- macros, bodies, launches
 
 
+#: `operator==`, `operator()`, `operator bool`, `operator new`: never `operator_name`
+_OPERATOR = re.compile(r"operator(?![A-Za-z0-9_])")
+
+
+def is_operator(name: str) -> bool:
+    """Whether a function's name is an operator's (`c10::OperatorHandle::operator_name`
+    is a method whose name begins with the word)."""
+    return _OPERATOR.match(name) is not None
+
+
 def callable_kind(name: str, qualifier: tuple[str, ...], in_class: str) -> CKind:
     """What a function's name and where it stands make it: `~Foo` a destructor, `Foo` in
     `Foo` (or `Foo::Foo`) a constructor, a function of a class (or of `Upper::`) a method."""
     owner = qualifier[-1] if qualifier else in_class
     if name.startswith("~"):
         return "destructor"
-    if name.startswith("operator"):
+    if is_operator(name):
         return "operator"
     if owner and name == owner:
         return "constructor"

@@ -52,7 +52,6 @@ WRAPPERS = frozenset(
 CUDA_QUALIFIERS = ("__global__", "__device__", "__host__")
 DOC_MARKERS = ("///", "//!", "/**", "/*!")
 DECLARATION_WIDTH = 300
-DOC_WIDTH = 2000
 MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
 #: a scope's name: an identifier, an anonymous namespace, or an operator whose body
 #: defines a class (`operator()` of a CUDA functor)
@@ -100,7 +99,12 @@ def split_qualified(text: str) -> list[str]:
     depth = 0
     i = 0
     while i < len(text):
-        if depth == 0 and text.startswith("operator", i) and (i == 0 or not _word(text[i - 1])):
+        if (
+            depth == 0
+            and text.startswith("operator", i)
+            and (i == 0 or not _word(text[i - 1]))
+            and not _word(text[i + 8 : i + 9])  # `operator_name` is a name like any other
+        ):
             current.append(text[i:])
             break
         ch = text[i]
@@ -134,6 +138,46 @@ def one_line(text: str, width: int = DECLARATION_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+#: a string or character literal (kept as it is), or a comment
+_LITERAL_OR_COMMENT = re.compile(
+    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S
+)
+
+
+def without_comments(text: str) -> tuple[str, list[str]]:
+    """A declaration as written without the comments inside it (`bool has_storage() const
+    // NOTE: ...`), and those comments: a signature shows code, the comments go to the
+    definition's text."""
+    if "/" not in text:
+        return text, []
+    comments: list[str] = []
+
+    def take(match: re.Match[str]) -> str:
+        found = match.group()
+        if found.startswith("/"):
+            comments.append(found)
+            return " "
+        return found
+
+    return _LITERAL_OR_COMMENT.sub(take, text), comments
+
+
+def comment_text(comments: list[str]) -> str:
+    """Comments as text, without their `//` and `/* */` markers."""
+    lines: list[str] = []
+    for comment in comments:
+        if comment.startswith("//"):
+            lines.append(comment.lstrip("/!").removeprefix(" ").rstrip())
+        else:
+            body = comment[2:].removesuffix("*/").lstrip("*!")
+            for line in body.split("\n"):
+                stripped = line.strip()
+                lines.append(
+                    stripped[1:].removeprefix(" ") if stripped.startswith("*") else stripped
+                )
+    return "\n".join(lines).strip()
+
+
 def doc_text(comments: list[str]) -> str | None:
     lines: list[str] = []
     for comment in comments:
@@ -146,9 +190,12 @@ def doc_text(comments: list[str]) -> str | None:
                 stripped = stripped[1:].removeprefix(" ") if stripped.startswith("*") else stripped
                 lines.append(stripped)
     text = "\n".join(lines).strip()
-    if not text:
-        return None
-    return text if len(text) <= DOC_WIDTH else text[: DOC_WIDTH - 1] + "…"
+    return text or None  # whole: the page folds a long one
+
+
+#: what may stand between a declaration and its doc comment: other comments, and the
+#: conditionals of the declaration's own words (`#ifdef DEBUG virtual #else ... #endif`)
+_ABOVE_A_DECLARATION = frozenset({"comment", "preproc_ifdef", "preproc_if", "preproc_else"})
 
 
 class Source:
@@ -164,6 +211,7 @@ class Source:
         )
         #: what wrapping macros drop (see `cpp_blanking.Blanked.spans`)
         self.dropped = [(start, end) for start, end, text in spans if not text]
+        self._starts: list[int] | None = None  # each line's first byte, when first asked
 
     def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
         if node is None:
@@ -208,20 +256,73 @@ class Source:
         return found, begin
 
     def doc(self, node: Node) -> str | None:
-        start = node.start_byte
+        """The doc comment right above a declaration: on the line above it, or above the
+        lines a conditional set aside between them (`/** ... */`, then `#ifdef DEBUG`
+        ... `#endif`, then `bool has_storage() const`)."""
+        start = self._above_set_aside(node.start_byte)
         line_above = self.data.rfind(b"\n", 0, max(self.data.rfind(b"\n", 0, start), 0)) + 1
-        if self.data.find(b"/", line_above, start) < 0:
-            return None  # no comment ends on the line above or before it on its own line
+        if (
+            self.data.find(b"/", line_above, start) < 0
+            and self.data.find(b"#", line_above, start) < 0
+        ):
+            return None  # no comment or conditional ends on the line above
         comments: list[str] = []
         row = node.start_point[0]
+        if start != node.start_byte:  # the first line set aside above the declaration
+            row = bisect.bisect_right(self._line_starts(), start) - 1
         sibling = node.prev_sibling
-        while sibling is not None and sibling.type == "comment" and sibling.end_point[0] >= row - 1:
-            comments.append(self.text(sibling))
+        while sibling is not None and sibling.type in _ABOVE_A_DECLARATION:
+            end = sibling.end_point[0]
+            if end < row - 1 and not self._set_aside(end + 1, row):
+                break
+            if sibling.type != "comment" and not self._declares_nothing(sibling):
+                break  # a conditional that holds declarations of its own
+            if sibling.type == "comment":
+                comments.append(self.text(sibling))
             row = sibling.start_point[0]
             sibling = sibling.prev_sibling
         comments.reverse()
         docs = [c for c in comments if c.startswith(DOC_MARKERS)]
         return doc_text(docs) if docs else None
+
+    def _declares_nothing(self, conditional: Node) -> bool:
+        """A conditional of a declaration's own words (`virtual`, a macro), with no `;` or
+        body of its own."""
+        code, _ = without_comments(self.text(conditional))
+        return ";" not in code and "{" not in code
+
+    def _set_aside(self, first: int, stop: int) -> bool:
+        """Whether the lines `first` to `stop` (0-based, `stop` excluded) are all set aside by
+        a conditional: written in the file, blank where the parser read it."""
+        if stop - first > 64:
+            return False
+        starts = self._line_starts()
+        if stop >= len(starts):
+            return False
+        for row in range(first, stop):
+            line = slice(starts[row], starts[row + 1])
+            if not self.data[line].strip() or self.parsed[line].strip():
+                return False
+        return True
+
+    def _line_starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in re.finditer(b"\n", self.data))]
+        return self._starts
+
+    def _above_set_aside(self, start: int) -> int:
+        """Where the lines above `start` begin that the parser read as blank but the file
+        does not (a conditional's directives and the branches set aside): the
+        declaration's doc comment may sit right above them."""
+        begin = self.data.rfind(b"\n", 0, start) + 1
+        if self.parsed[begin:start].strip():
+            return start  # the declaration does not begin its line
+        while begin > 0:
+            above = self.data.rfind(b"\n", 0, begin - 1) + 1
+            if not self.data[above : begin - 1].strip() or self.parsed[above : begin - 1].strip():
+                break  # a blank line, or one the parser read
+            begin = above
+        return begin if begin < start else start
 
     def qualified_parts(self, node: Node) -> list[str]:
         """`ns::Foo<T>::bar` -> ["ns", "Foo", "bar"]; `~Foo` and `operator==` stay whole."""
