@@ -101,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         print("no docstring found", file=sys.stderr)
         return 1
     print(f"words shown: {shown:,} of {total:,} ({100 * shown / total:.2f} %)")
-    print(f"docstrings shown whole: {whole:,} of {definitions:,} ({100 * whole / definitions:.2f} %)")
+    print(
+        f"docstrings shown whole: {whole:,} of {definitions:,} ({100 * whole / definitions:.2f} %)"
+    )
     for share, rel, qualname in sorted(worst)[: args.worst]:
         print(f"  {100 * share:5.1f} %  {rel}  {qualname}")
     return 0
