@@ -4,8 +4,9 @@ Usage:
     python bench/docstring_coverage.py TREE OUT [--worst N]
 
 Every Python file of TREE is read with `ast`; each docstring of a module, class or
-function is cut into words (letters and digits, reST role and directive names left
-out: they are markup, not words); a word counts as shown when the definition's
+function is cut into words (letters and digits; reST role and directive names,
+field markers such as `:param`, and section titles on their own line, such as
+`Args:`, left out: they are markup, not words); a word counts as shown when the definition's
 section of `OUT/<path>_docs.md` (from its heading to the next heading) holds it,
 Markdown's escapes undone, case ignored.  Prints the share of words shown and how
 many definitions show every word of their docstring.
@@ -21,7 +22,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 WORD = re.compile(r"[A-Za-z0-9]+")
-MARKUP = re.compile(r":[A-Za-z][\w.+-]*(?::[\w.+-]+)?:(?=`)|^\s*\.\. [\w:-]+::", re.M)
+MARKUP = re.compile(
+    r":[A-Za-z][\w.+-]*(?::[\w.+-]+)?:(?=`)"  # a role's name
+    r"|^\s*\.\. [\w:-]+::"  # a directive's name
+    r"|^\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?"
+    r"|except|exception|yields?|ytype|var|ivar|cvar|vartype)\b"  # a field list's marker
+    # a section's title on its own line (`Args:`, NumPy's `Notes` over dashes), which a
+    # page shows as its table's or its alert's title
+    r"|^\s*(?:Args|Arguments|Keyword Args|Keyword Arguments|Kwargs|Parameters|Params"
+    r"|Other Parameters|Returns?|Yields?|Raises?|Examples?|Notes?|Warnings?|See Also"
+    r"|Attributes|Todo|References)\s*:{0,2}\s*(?:\n\s*-{3,})?$",
+    re.M | re.I,
+)
 HEADING = re.compile(r"^(#{1,6}) (\S+) `(.+)`\s*$")
 ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 

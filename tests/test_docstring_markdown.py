@@ -51,6 +51,8 @@ def test_roles_with_a_title_or_no_link() -> None:
     assert inline_markdown(":class:`!ReduceOp`", resolve) == "`ReduceOp`"
     assert inline_markdown(":math:`a^2`", resolve) == "`a^2`"
     assert inline_markdown(":ref:`distributed-basics`", resolve) == "distributed-basics"
+    # shortened by `~` only where a link says where the name is
+    assert inline_markdown(":class:`~torch.rpc.RRef`", resolve) == "`torch.rpc.RRef`"
 
 
 def test_a_paragraph_that_starts_like_a_block_cannot_open_one() -> None:

@@ -111,7 +111,8 @@ def _markup(match: re.Match[str], resolve: Resolve, in_table: bool) -> str:
 
 
 def _role(name: str, text: str, resolve: Resolve, in_table: bool) -> str:
-    """`:class:\\`~a.B\\`` -> `B` linked to its anchor where the page knows it, else code."""
+    """`:class:\\`~a.B\\`` -> `B` linked to its anchor where the page knows it, else
+    `a.B` as code (where the name is, since no link says it)."""
     role = name.rpartition(":")[2]
     label, target = text, text
     titled = re.fullmatch(r"(.+?)\s*<([^<>]+)>", text, re.S)
@@ -124,14 +125,11 @@ def _role(name: str, text: str, resolve: Resolve, in_table: bool) -> str:
     linked = True
     if target.startswith("!"):
         target, linked = target[1:], False
-    if target.startswith("~"):
-        target = target[1:]
-        if not titled:
-            label = target.rpartition(".")[2]
-    elif not titled:
-        label = target
-    target = target.lstrip(".")
-    href = resolve(target) if linked else ""
+    short = target.startswith("~")
+    target = target.removeprefix("~")
+    href = resolve(target.lstrip(".")) if linked else ""
+    if not titled:
+        label = target.rpartition(".")[2] if short and href else target
     span = _code(label, in_table)
     return f"[{span}]({href})" if href else span
 
