@@ -51,7 +51,6 @@ DOCS_SUBSECTIONS: dict[str, str] = {
 KW_SECTIONS: dict[str, str] = {
     "info": "File Information",
     "keywords": "Keywords Extracted",
-    "map": "Keyword → Section Map",
 }
 
 #: Keyword groups on a keyword page: key -> heading text (level 3).

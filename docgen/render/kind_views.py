@@ -12,13 +12,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from docgen.model.anchors import (
-    DOCS_SECTIONS,
-    DOCS_SUBSECTIONS,
     KW_GROUPS,
     AnchoredDefinition,
     anchored_definitions,
     section_anchor,
-    subsection_anchor,
 )
 from docgen.model.facts import FileFacts
 from docgen.model.links import docs_page, folder_index
@@ -85,10 +82,6 @@ class KindViews:
     sections: Callable[[FilePage], KindSections]
     keyword_groups: Callable[[FilePage], list[KeywordGroup]]
     no_keywords: Callable[[FileFacts], str]  # said on a keyword page with no group
-    #: (title, anchor) of the docs page section that covers a keyword group, if it
-    #: exists: decided from the facts alone, as `sections` decides, so that a keyword
-    #: page never builds its docs page to know
-    covering: Callable[[FileFacts, str], tuple[str, str] | None]
     #: one line saying what a file is, from its facts only, for its folder's listing
     #: (None: its lines and language)
     summary: Callable[[FileFacts], str | None] = lambda facts: None
@@ -189,15 +182,6 @@ def _python_no_keywords(facts: FileFacts) -> str:
     return "This Python file defines no classes or functions and imports nothing."
 
 
-def _python_covering(facts: FileFacts, group: str) -> tuple[str, str] | None:
-    python = facts.python
-    if group in ("classes", "functions") and python and python.definitions:
-        return DOCS_SECTIONS["detailed"], section_anchor("detailed")
-    if group == "imports" and python and python.imports:
-        return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
-    return None
-
-
 def _python_summary(facts: FileFacts) -> str | None:
     if facts.python is None:
         return None
@@ -240,24 +224,6 @@ def _cfamily_keywords(page: FilePage) -> list[KeywordGroup]:
     return cfamily_kw_views.keyword_groups(facts, page.lookup.c_items(facts.path), page.linker)
 
 
-def _cfamily_covering(facts: FileFacts, group: str) -> tuple[str, str] | None:
-    c = facts.cfamily
-    if c is None:
-        return None
-    from docgen.render import cfamily_kw_views
-
-    if group == "includes" and c.includes:
-        return DOCS_SECTIONS["dependencies"], section_anchor("dependencies")
-    if group == "registrations" and c.registrations:
-        return DOCS_SUBSECTIONS["registrations"], subsection_anchor("registrations")
-    if group in cfamily_kw_views.GROUP_ORDER and c.definitions:
-        return DOCS_SECTIONS["detailed"], section_anchor("detailed")
-    return None
-
-
-# --------------------------------------------------------------------- Markdown
-
-
 def _markdown_sections(page: FilePage) -> KindSections:
     facts = page.facts
     md_overview = markdown_overview(facts.markdown) if facts.markdown else None
@@ -269,15 +235,6 @@ def _markdown_sections(page: FilePage) -> KindSections:
 
 def _markdown_keywords(page: FilePage) -> list[KeywordGroup]:
     return markdown_groups(page.facts.path, page.facts, page.linker)
-
-
-def _markdown_covering(facts: FileFacts, group: str) -> tuple[str, str] | None:
-    md = facts.markdown
-    if group == "headings" and md and md.headings:
-        return DOCS_SUBSECTIONS["outline"], subsection_anchor("outline")
-    if group == "code_identifiers" and md and md.code_blocks:
-        return DOCS_SUBSECTIONS["code_blocks"], subsection_anchor("code_blocks")
-    return None
 
 
 def _markdown_summary(facts: FileFacts) -> str | None:
@@ -315,21 +272,18 @@ KINDS: dict[str, KindViews] = {
         _python_sections,
         _python_keywords,
         _python_no_keywords,
-        _python_covering,
         _python_summary,
     ),
     "cfamily": KindViews(
         _cfamily_sections,
         _cfamily_keywords,
         lambda facts: "This file defines, declares and includes nothing that docgen indexes.",
-        _cfamily_covering,
     ),
     "markdown": KindViews(
         _markdown_sections,
         _markdown_keywords,
         lambda facts: "This Markdown file has no headings and no code identifiers.",
-        _markdown_covering,
         _markdown_summary,
     ),
 }
-TEXT = KindViews(_text_sections, lambda page: [], _text_no_keywords, lambda facts, group: None)
+TEXT = KindViews(_text_sections, lambda page: [], _text_no_keywords)

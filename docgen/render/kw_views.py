@@ -6,40 +6,18 @@ from __future__ import annotations
 from docgen.analyze.summary import page_tags
 from docgen.model.anchors import (
     KW_SECTIONS,
-    kw_group_anchor,
 )
-from docgen.model.facts import FileFacts, ScannedFile
+from docgen.model.facts import ScannedFile
 from docgen.model.links import docs_page, folder_index, folder_of, kw_page
 from docgen.render.context import Linker, RenderContext
 from docgen.render.file_views import front_matter
 from docgen.render.keyword_views import KEYWORDS_PAGE
 from docgen.render.kind_views import FilePage, views_of
 from docgen.render.listing_views import (
-    KeywordGroup,
     KwView,
-    SectionMapItem,
 )
 from docgen.render.lookup import RepoLookup
 from docgen.render.problem_views import problem_views
-
-
-def _section_map(
-    facts: FileFacts, groups: list[KeywordGroup], linker: Linker
-) -> tuple[SectionMapItem, ...]:
-    items = []
-    for group in groups:
-        covered = views_of(facts.kind).covering(facts, group.key)
-        if covered:
-            title, anchor = covered
-            items.append(
-                SectionMapItem(
-                    group.title,
-                    linker.here(kw_group_anchor(group.key)),
-                    title,
-                    linker.to_page(docs_page(facts.path), anchor),
-                )
-            )
-    return tuple(items)
 
 
 def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) -> KwView:
@@ -63,5 +41,4 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
         groups=tuple(groups),
         no_keywords="" if groups else kind.no_keywords(facts),
         problems=problem_views(facts, linker) if not facts.parsed else (),
-        section_map=_section_map(facts, groups, linker),
     )

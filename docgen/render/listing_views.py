@@ -46,16 +46,6 @@ class KeywordGroup:
 
 
 @dataclass(frozen=True)
-class SectionMapItem:
-    """Where a keyword group's names are described on the docs page."""
-
-    group: str  # keyword group title
-    group_href: str  # anchor of the group on this page
-    section: str  # docs page section title
-    href: str  # link to that section on the docs page
-
-
-@dataclass(frozen=True)
 class KwView:
     """Everything a `_kw.md` page shows."""
 
@@ -70,7 +60,6 @@ class KwView:
     groups: tuple[KeywordGroup, ...]
     no_keywords: str  # why there are none ("" when there are groups)
     problems: tuple[ProblemView, ...]
-    section_map: tuple[SectionMapItem, ...]
 
 
 # ---------------------------------------------------------------- folder pages
