@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from docgen.render.docstring_markdown import FOLD_LINES, blocks_markdown, inline_markdown
+from docgen.render.docstring_markdown import blocks_markdown, inline_markdown
 from docgen.render.docstring_views import docstring_view
+from docgen.render.filters import FOLD_LINES
 
 KNOWN = {"ReduceOp": "#class-reduceop", "torch.distributed.all_reduce": "#function-all_reduce"}
 

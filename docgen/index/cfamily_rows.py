@@ -18,7 +18,7 @@ pairs made from the rows, which stay encoded until a page reads them.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from docgen.index.cfamily_keyed import IncludeRow, Includes, KeyedIncludes, KeyedPairs, Pairs
@@ -188,10 +188,12 @@ def _relation_rows(
     files: Mapping[str, ScannedFile],
     specialized: frozenset[tuple[str, str]],
     declared: Mapping[str, tuple[DeclarationRow, ...]] | None = None,
-) -> tuple[RelationRows[IncludeRow], RelationRows[SpecializationRow], RelationRows[DeclarationRow]]:
+    unchanged: Collection[str] = (),
+) -> ThreeRows:
     """Each relation's rows of the C-family files `paths`: kept where they still hold, else
-    made (the includes by `includes_of`, the others from the facts in `files`, or
-    `declared` where this build made every file's declaration rows already)."""
+    made (the includes by `includes_of`, unless the files are `unchanged` in their
+    includes; the others from the facts in `files`, or `declared` where this build made
+    every file's declaration rows already)."""
 
     def specializations_of(path: str) -> tuple[SpecializationRow, ...]:
         return specialization_rows(tree_specializations(files[path]))
@@ -207,6 +209,7 @@ def _relation_rows(
             kept.get(INCLUDES.name, {}),
             made_from(contexts.includes, digests, paths),
             includes_of,
+            unchanged,
         ),
         RelationRows(
             SPECIALIZATIONS,
@@ -268,23 +271,18 @@ def kept_side(
     `edited` since made again: an edit that left their includes and class
     specializations as they were (so their include rows are the kept ones), and every
     path an include can name."""
-    kept_includes = kept.get(INCLUDES.name, {})
-    if isinstance(kept_includes, Mapping):
-        texts = {p: kept_includes[p][1] for p in edited if p in kept_includes}
-    else:
-        texts = dict(kept_includes.texts(edited)) if edited else {}
 
     def includes_of(path: str) -> tuple[IncludeRow, ...]:
-        found = INCLUDES.decode(texts.get(path, ""))
-        if found is None:
-            raise StateDamaged(f"the kept includes of {path} cannot be read")
-        return found
+        # every C-family file's include rows are the kept ones (see `unchanged`)
+        raise StateDamaged(f"the kept includes of {path} cannot be read")
 
     def rows() -> ThreeRows:
         paths = sorted(tree)
         contexts = Contexts.of(code, roots, names, paths, specialized)
         c_paths = [p for p in paths if is_cfamily(p)]
-        return _relation_rows(kept, contexts, digests, c_paths, includes_of, files, specialized)
+        return _relation_rows(
+            kept, contexts, digests, c_paths, includes_of, files, specialized, unchanged=edited
+        )
 
     return CFamilyRows(rows if not edited else rows(), roots, guessed, specialized)
 

@@ -84,7 +84,10 @@ class RelationRows(Generic[Row]):
         kept: Kept,
         made_from: Mapping[str, str],
         make: Callable[[str], tuple[Row, ...]],
+        unchanged: Collection[str] = (),
     ) -> None:
+        """`unchanged`: files whose facts changed but whose rows the caller knows are the
+        kept ones (a header edit that kept its includes): those are read, not made."""
         self.relation = relation
         self._made_from = made_from
         made: dict[str, tuple[Row, ...]] = {}
@@ -111,9 +114,10 @@ class RelationRows(Generic[Row]):
         was_kept = [p for p in stale if p in stamps]
         previous = texts(was_kept) if was_kept else {}
         for path in stale:
-            made[path] = make(path)
             text = previous.get(path)
-            self.before[path] = relation.decode(text) if text is not None else None
+            before = relation.decode(text) if text is not None else None
+            self.before[path] = before
+            made[path] = before if before is not None and path in unchanged else make(path)
         #: the files whose rows were kept and are no longer in the tree
         self.gone = sorted(stamps.keys() - made_from.keys())
 

@@ -104,7 +104,12 @@ def signature_key(definition: CDefinition, specialization: str = "") -> str | No
     params = _parameters(definition.declaration, definition.name)
     if params is None:
         return None
-    return f"{definition.qualname}{specialization}({parameter_types(params)})"
+    return pair_key(definition.qualname, specialization, parameter_types(params))
+
+
+def pair_key(qualname: str, specialization: str, types: str) -> str:
+    """What a declaration and a definition pair on: `qualname<specialization>(types)`."""
+    return f"{qualname}{specialization}({types})"
 
 
 def parameter_types(params: str) -> str:
@@ -191,15 +196,11 @@ def _angle_brackets(text: str, start: int) -> str:
     return text[start : end + 1] if end is not None else ""
 
 
-#: comments, which a declaration as written may hold
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-
-
 def _deleted(definition: CDefinition) -> bool:
     """`= delete`: declared so that it is never defined."""
     if definition.is_definition or "delete" not in definition.declaration:
         return False
-    text = _COMMENT.sub(" ", definition.declaration).rstrip()
+    text = definition.declaration.rstrip()  # the scanner keeps no comment in it
     return text.endswith("delete") and text[:-6].rstrip().endswith("=")
 
 
@@ -327,7 +328,7 @@ class CppSymbols:
                 if written is None:
                     written = types[params] = parameter_types(params)
                 site = Site(path, line, kind, qualname, bool(definition))
-                found.setdefault(f"{qualname}{owner}({written})", []).append(site)
+                found.setdefault(pair_key(qualname, owner, written), []).append(site)
         counterparts: dict[tuple[str, int, str], tuple[Site, ...]] = {}
         for sites in found.values():
             if len(sites) < 2:

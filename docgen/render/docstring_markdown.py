@@ -16,9 +16,9 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 
-from docgen.render.filters import FOLD_LINES, folded, inert_inline, inline_code
+from docgen.render.filters import folded, inert_inline, inline_code, safe_line_start
 
-__all__ = ["FOLD_LINES", "Resolve", "blocks_markdown", "code_block", "inline_markdown"]
+__all__ = ["Resolve", "alert", "blocks_markdown", "inline_markdown"]
 
 #: A role's target -> the href of its definition's anchor, "" when it is not known.
 Resolve = Callable[[str], str]
@@ -75,16 +75,8 @@ def inline_markdown(text: str, resolve: Resolve, in_table: bool = False) -> str:
         pieces.append(inert_inline(flat[at:]))
     joined = "".join(pieces).strip()
     if joined and not _INLINE.match(flat):  # plain text first: it could open a block
-        joined = _safe_start(joined)
+        joined = safe_line_start(joined)
     return joined
-
-
-def _safe_start(text: str) -> str:
-    """Escape what would open a block at a paragraph's start (a list, a quote, a rule)."""
-    if text[:1] in "-+=>":
-        return "\\" + text
-    number = re.match(r"\d{1,9}(?=[.)])", text)
-    return f"{number.group()}\\{text[number.end() :]}" if number else text
 
 
 def _code(text: str, in_table: bool) -> str:
@@ -181,14 +173,14 @@ def _blocks(lines: Sequence[str], resolve: Resolve) -> list[str]:
             while end < len(lines) and not _closes(lines[end].strip(), marks):
                 end += 1
             code = textwrap.dedent("\n".join(lines[i + 1 : end]))
-            out.append(code_block(code, fence.group(2).strip().split(" ")[0] or "text"))
+            out.append(folded(code, fence.group(2).strip().split(" ")[0] or "text"))
             i = end + 1
             continue
         if line.lstrip().startswith(">>>"):
             end = i
             while end < len(lines) and lines[end].strip():
                 end += 1
-            out.append(code_block(textwrap.dedent("\n".join(lines[i:end])), "pycon"))
+            out.append(folded(textwrap.dedent("\n".join(lines[i:end])), "pycon"))
             i = end
             continue
         item = _LIST_ITEM.match(line.lstrip())
@@ -220,7 +212,7 @@ def _blocks(lines: Sequence[str], resolve: Resolve) -> list[str]:
             if start < len(lines) and _indent(lines[start]) > base:
                 stop = _body(lines, start, base)
                 code = textwrap.dedent("\n".join(lines[start:stop]))
-                out.append(code_block(code, "pycon" if code.lstrip().startswith(">>>") else "text"))
+                out.append(folded(code, "pycon" if code.lstrip().startswith(">>>") else "text"))
                 i = stop
     return out
 
@@ -280,16 +272,15 @@ def _directive(name: str, argument: str, body: str, resolve: Resolve) -> str:
     key = name.rpartition(":")[2].lower()
     if key in _ALERTS:
         inner = blocks_markdown("\n\n".join(p for p in (argument, body) if p.strip()), resolve)
-        quoted = "\n".join(f"> {line}" if line else ">" for line in inner.splitlines())
-        return f"> [!{_ALERTS[key]}]\n{quoted}" if inner else f"> [!{_ALERTS[key]}]"
+        return alert(_ALERTS[key], inner)
     if key in _VERSIONS:
         head = f"*{_VERSIONS[key]} {inert_inline(argument)}*" if argument else f"*{_VERSIONS[key]}*"
         rest = blocks_markdown(body, resolve) if body.strip() else ""
         return f"{head}: {rest}" if rest and "\n" not in rest else f"{head}\n\n{rest}".rstrip()
     if key in _CODE_DIRECTIVES:
-        return code_block(body, argument.split()[0] if argument.strip() else "python")
+        return folded(body, argument.split()[0] if argument.strip() else "python")
     if key == "math":
-        return code_block("\n".join(filter(None, [argument, body])), "math")
+        return folded("\n".join(filter(None, [argument, body])), "math")
     if key == "seealso":
         inner = blocks_markdown("\n\n".join(filter(None, [argument, body])), resolve)
         return f"**See also:** {inner}" if "\n" not in inner else f"**See also:**\n\n{inner}"
@@ -302,6 +293,7 @@ def _directive(name: str, argument: str, body: str, resolve: Resolve) -> str:
     return f"{head}\n\n{inner}".rstrip()
 
 
-def code_block(code: str, language: str) -> str:
-    """A fenced block of the code, folded under <details> when it is long."""
-    return folded(code, language)
+def alert(kind: str, inner: str) -> str:
+    """Markdown blocks as a GitHub alert (`NOTE`, `WARNING`, ...)."""
+    quoted = "\n".join(f"> {line}" if line else ">" for line in inner.splitlines())
+    return f"> [!{kind}]\n{quoted}" if inner else f"> [!{kind}]"

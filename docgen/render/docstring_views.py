@@ -9,9 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from docgen.model.facts import Definition
-from docgen.render.docstring_markdown import Resolve, blocks_markdown, code_block, inline_markdown
+from docgen.render.docstring_markdown import Resolve, alert, blocks_markdown, inline_markdown
 from docgen.render.docstrings import DocField, ParsedDocstring, parse_docstring
-from docgen.render.filters import inert_inline
+from docgen.render.filters import folded, inert_inline
 
 #: Other sections shown as GitHub alerts, by their title.
 _ALERT_TITLES = {"note": "NOTE", "notes": "NOTE", "warning": "WARNING", "warnings": "WARNING"}
@@ -84,16 +84,15 @@ def _sections(parsed: ParsedDocstring, resolve: Resolve) -> str:
     parts = []
     for title, body in parsed.other_sections:
         inner = blocks_markdown(body, resolve)
-        alert = _ALERT_TITLES.get(title.strip().lower())
-        if alert and inner:
-            quoted = "\n".join(f"> {line}" if line else ">" for line in inner.splitlines())
-            parts.append(f"> [!{alert}]\n{quoted}")
+        kind = _ALERT_TITLES.get(title.strip().lower())
+        if kind and inner:
+            parts.append(alert(kind, inner))
         elif inner or title:
             parts.append(f"**{inert_inline(title.strip())}:**\n\n{inner}".rstrip())
     if parsed.examples:
         label = "Example:" if len(parsed.examples) == 1 else "Examples:"
         parts.append(label)
-        parts.extend(code_block(code, "pycon") for code in parsed.examples)
+        parts.extend(folded(code, "pycon") for code in parsed.examples)
     return "\n\n".join(parts)
 
 

@@ -58,28 +58,31 @@ def md_text(value: object) -> str:
     Leading and trailing whitespace is dropped (a paragraph drops it anyway, and
     leading spaces could start an indented code block).
     """
-    text = fold_lines(str(value)).strip()
-    escaped = text.translate(_ESCAPES)
-    if ":/" in escaped:
-        escaped = _URL_COLON.sub(r"\\:", escaped)
-    if "." in escaped:
-        escaped = _WWW_DOT.sub(r"\1\\.", escaped)  # GitHub links a bare www.host
-    leading = _LIST_NUMBER.match(escaped)
-    if leading:  # "1. x" or "1) x" at the start would open an ordered list
-        return f"{leading.group(1)}\\{escaped[len(leading.group(1)) :]}"
-    if escaped[:1] in _LINE_START_MARKERS:
-        return "\\" + escaped
-    return escaped
+    return safe_line_start(_escaped(fold_lines(str(value)).strip()))
 
 
 def inert_inline(text: str) -> str:
     """Markdown that renders as exactly this text inside a line (its spaces kept, line
     breaks folded), with no markup: what `md_text` escapes but the start of a line."""
-    escaped = fold_lines(text).translate(_ESCAPES)
+    return _escaped(fold_lines(text))
+
+
+def _escaped(folded: str) -> str:
+    escaped = folded.translate(_ESCAPES)
     if ":/" in escaped:
         escaped = _URL_COLON.sub(r"\\:", escaped)
     if "." in escaped:
-        escaped = _WWW_DOT.sub(r"\1\\.", escaped)
+        escaped = _WWW_DOT.sub(r"\1\\.", escaped)  # GitHub links a bare www.host
+    return escaped
+
+
+def safe_line_start(escaped: str) -> str:
+    """Escaped text that opens no block where it starts a line (a list, a quote, a rule)."""
+    leading = _LIST_NUMBER.match(escaped)
+    if leading:  # "1. x" or "1) x" at the start would open an ordered list
+        return f"{leading.group(1)}\\{escaped[len(leading.group(1)) :]}"
+    if escaped[:1] in _LINE_START_MARKERS:
+        return "\\" + escaped
     return escaped
 
 

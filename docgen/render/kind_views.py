@@ -30,6 +30,7 @@ from docgen.render.markdown_views import markdown_detailed, markdown_groups, mar
 from docgen.render.problem_views import problem_views
 from docgen.render.python_views import (
     architecture_view,
+    definition_anchors,
     definition_views,
     first_paragraph,
     first_sentence,
@@ -108,7 +109,7 @@ def _python_sections(page: FilePage) -> KindSections:
     overview = None
     if python is not None and facts.parsed:
         importers = len(lookup.index.graph.imported_by.get(path, ()))
-        names = same_file_names(module, page.anchored, linker)
+        names = same_file_names(module, definition_anchors(page.anchored), linker)
         overview = OverviewView(python=python_overview(python, page.tags, importers, names))
     definitions = definition_views(path, facts, page.anchored, linker, module)
     detailed = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from docgen.model.anchors import AnchoredDefinition, definition_heading_level
 from docgen.model.facts import Analysis, Definition, FileFacts, PythonFacts
@@ -131,14 +131,14 @@ def definition_anchors(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]
 
 def same_file_names(
     module: str,
-    anchored: Iterable[AnchoredDefinition],
+    anchors: Mapping[str, str],
     linker: Linker,
     parent: str | None = None,
 ) -> Resolve:
-    r"""What links a docstring's role (`:func:\`name\``) to a definition of this file: by
-    its qualified name, with or without the `module`'s name or `parent`'s (the class a
-    method's docstring speaks from); "" for a name defined elsewhere, shown as code."""
-    anchors = definition_anchors(anchored)
+    r"""What links a docstring's role (`:func:\`name\``) to a definition of this file
+    (`anchors`, see `definition_anchors`): by its qualified name, with or without the
+    `module`'s name or `parent`'s (the class a method's docstring speaks from); "" for a
+    name defined elsewhere, shown as code."""
 
     def resolve(target: str) -> str:
         candidates = [target]
@@ -195,7 +195,7 @@ def definition_views(
                 parent=parent,
                 methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
                 docstring=docstring_view(
-                    d.docstring, _resolver(resolvers, module, anchored, linker, d)
+                    d.docstring, _resolver(resolvers, module, anchors, linker, d)
                 ),
             )
         )
@@ -205,7 +205,7 @@ def definition_views(
 def _resolver(
     made: dict[str | None, Resolve],
     module: str,
-    anchored: tuple[AnchoredDefinition, ...],
+    anchors: Mapping[str, str],
     linker: Linker,
     definition: Definition,
 ) -> Resolve:
@@ -213,7 +213,7 @@ def _resolver(
     parent = definition.qualname if definition.kind == "class" else definition.parent
     found = made.get(parent)
     if found is None:
-        found = made[parent] = same_file_names(module, anchored, linker, parent)
+        found = made[parent] = same_file_names(module, anchors, linker, parent)
     return found
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from docgen.model.facts import CDefinition, CKind, KernelLaunch, Registration
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.scan.cfamily.code import CodeFacts
+from docgen.scan.cfamily.comments import comment_text, without_comments
 from docgen.scan.cfamily.macro_uses import FunctionMacros
 from docgen.scan.cfamily.source import (
     KEYWORDS,
@@ -21,8 +22,6 @@ from docgen.scan.cfamily.source import (
     NAME,
     SCOPE,
     Source,
-    comment_text,
-    without_comments,
 )
 
 if TYPE_CHECKING:

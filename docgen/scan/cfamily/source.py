@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from docgen.model.facts import CKind
+from docgen.scan.cfamily.comments import DOC_MARKERS, doc_text, without_comments
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -50,7 +51,6 @@ WRAPPERS = frozenset(
     }
 )
 CUDA_QUALIFIERS = ("__global__", "__device__", "__host__")
-DOC_MARKERS = ("///", "//!", "/**", "/*!")
 DECLARATION_WIDTH = 300
 MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
 #: a scope's name: an identifier, an anonymous namespace, or an operator whose body
@@ -138,61 +138,6 @@ def one_line(text: str, width: int = DECLARATION_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-#: a string or character literal (kept as it is), or a comment
-_LITERAL_OR_COMMENT = re.compile(
-    r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S
-)
-
-
-def without_comments(text: str) -> tuple[str, list[str]]:
-    """A declaration as written without the comments inside it (`bool has_storage() const
-    // NOTE: ...`), and those comments: a signature shows code, the comments go to the
-    definition's text."""
-    if "/" not in text:
-        return text, []
-    comments: list[str] = []
-
-    def take(match: re.Match[str]) -> str:
-        found = match.group()
-        if found.startswith("/"):
-            comments.append(found)
-            return " "
-        return found
-
-    return _LITERAL_OR_COMMENT.sub(take, text), comments
-
-
-def comment_text(comments: list[str]) -> str:
-    """Comments as text, without their `//` and `/* */` markers."""
-    lines: list[str] = []
-    for comment in comments:
-        if comment.startswith("//"):
-            lines.append(comment.lstrip("/!").removeprefix(" ").rstrip())
-        else:
-            body = comment[2:].removesuffix("*/").lstrip("*!")
-            for line in body.split("\n"):
-                stripped = line.strip()
-                lines.append(
-                    stripped[1:].removeprefix(" ") if stripped.startswith("*") else stripped
-                )
-    return "\n".join(lines).strip()
-
-
-def doc_text(comments: list[str]) -> str | None:
-    lines: list[str] = []
-    for comment in comments:
-        if comment.startswith(("///", "//!")):
-            lines.append(comment[3:].removeprefix(" "))
-        elif comment.startswith(("/**", "/*!")):
-            body = comment[3:].removesuffix("*/")
-            for line in body.split("\n"):
-                stripped = line.strip()
-                stripped = stripped[1:].removeprefix(" ") if stripped.startswith("*") else stripped
-                lines.append(stripped)
-    text = "\n".join(lines).strip()
-    return text or None  # whole: the page folds a long one
-
-
 #: what may stand between a declaration and its doc comment: other comments, and the
 #: conditionals of the declaration's own words (`#ifdef DEBUG virtual #else ... #endif`)
 _ABOVE_A_DECLARATION = frozenset({"comment", "preproc_ifdef", "preproc_if", "preproc_else"})
@@ -211,7 +156,6 @@ class Source:
         )
         #: what wrapping macros drop (see `cpp_blanking.Blanked.spans`)
         self.dropped = [(start, end) for start, end, text in spans if not text]
-        self._starts: list[int] | None = None  # each line's first byte, when first asked
 
     def text(self, node: Node | None, start: int | None = None, end: int | None = None) -> str:
         if node is None:
@@ -267,19 +211,16 @@ class Source:
         ):
             return None  # no comment or conditional ends on the line above
         comments: list[str] = []
-        row = node.start_point[0]
-        if start != node.start_byte:  # the first line set aside above the declaration
-            row = bisect.bisect_right(self._line_starts(), start) - 1
+        top = start  # where what is read so far begins
         sibling = node.prev_sibling
         while sibling is not None and sibling.type in _ABOVE_A_DECLARATION:
-            end = sibling.end_point[0]
-            if end < row - 1 and not self._set_aside(end + 1, row):
+            if not self._set_aside_between(sibling.end_byte, top):
                 break
             if sibling.type != "comment" and not self._declares_nothing(sibling):
                 break  # a conditional that holds declarations of its own
             if sibling.type == "comment":
                 comments.append(self.text(sibling))
-            row = sibling.start_point[0]
+            top = sibling.start_byte
             sibling = sibling.prev_sibling
         comments.reverse()
         docs = [c for c in comments if c.startswith(DOC_MARKERS)]
@@ -291,24 +232,24 @@ class Source:
         code, _ = without_comments(self.text(conditional))
         return ";" not in code and "{" not in code
 
-    def _set_aside(self, first: int, stop: int) -> bool:
-        """Whether the lines `first` to `stop` (0-based, `stop` excluded) are all set aside by
-        a conditional: written in the file, blank where the parser read it."""
-        if stop - first > 64:
-            return False
-        starts = self._line_starts()
-        if stop >= len(starts):
-            return False
-        for row in range(first, stop):
-            line = slice(starts[row], starts[row + 1])
-            if not self.data[line].strip() or self.parsed[line].strip():
-                return False
-        return True
+    def _set_aside_line(self, begin: int, end: int) -> bool:
+        """Whether the line `data[begin:end]` is set aside by a conditional: written in the
+        file, blank where the parser read it."""
+        return bool(self.data[begin:end].strip()) and not self.parsed[begin:end].strip()
 
-    def _line_starts(self) -> list[int]:
-        if self._starts is None:
-            self._starts = [0, *(m.end() for m in re.finditer(b"\n", self.data))]
-        return self._starts
+    def _set_aside_between(self, end: int, top: int) -> bool:
+        """Whether every line between the one `end` is on and the one `top` is on is set
+        aside (true when there is none between them; false past 64 of them)."""
+        line = self.data.find(b"\n", end) + 1
+        stop = self.data.rfind(b"\n", 0, top) + 1
+        for _ in range(64):
+            if line <= 0 or line >= stop:
+                return True
+            newline = self.data.find(b"\n", line)
+            if not self._set_aside_line(line, newline):
+                return False
+            line = newline + 1
+        return line >= stop
 
     def _above_set_aside(self, start: int) -> int:
         """Where the lines above `start` begin that the parser read as blank but the file
@@ -319,7 +260,7 @@ class Source:
             return start  # the declaration does not begin its line
         while begin > 0:
             above = self.data.rfind(b"\n", 0, begin - 1) + 1
-            if not self.data[above : begin - 1].strip() or self.parsed[above : begin - 1].strip():
+            if not self._set_aside_line(above, begin - 1):
                 break  # a blank line, or one the parser read
             begin = above
         return begin if begin < start else start
