@@ -55,7 +55,7 @@ def test_every_slotted_fact_class_has_a_maker_of_its_own() -> None:
 
 
 def test_made_facts_stay_frozen() -> None:
-    values = ("function", "f", "ns::f", 3, 4, "int f()", True, "", (), (), None, False)
+    values = ("function", "f", "ns::f", 3, 4, "int f()", True, "", (), (), None, False, "", "")
     made = maker(CDefinition)(*values)
     assert made == CDefinition(*values)
     with pytest.raises(dataclasses.FrozenInstanceError):

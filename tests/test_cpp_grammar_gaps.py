@@ -201,8 +201,11 @@ def test_an_anonymous_enum_s_type_and_a_conditional_s_strings_are_read_around() 
     assert {(k, q) for k, q, _ in inventory(c) if k != "namespace"} == {
         ("class", "google::protobuf::FileDescriptorSet"),
         ("enum", "google::protobuf::FileDescriptorSet::Kind"),
+        ("enumerator", "google::protobuf::FileDescriptorSet::Kind::kA"),
         ("method", "google::protobuf::FileDescriptorSet::file_size"),
-    }  # the anonymous enum names nothing; `fmt`'s `enum : ullong {` had read as `ullong`
+        # the anonymous enum's value is its class's name
+        ("enumerator", "google::protobuf::FileDescriptorSet::kFileFieldNumber"),
+    }  # the anonymous enum is no type; `fmt`'s `enum : ullong {` had read as `ullong`
     rewritten = grammar_gaps_blanked(PROTOBUF.encode())
     assert len(rewritten) == len(PROTOBUF.encode())
     string = b'"-Wshorten-64-to-32"'

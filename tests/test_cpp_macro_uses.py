@@ -111,6 +111,8 @@ def test_a_generated_flatbuffers_enum_and_its_values_are_read() -> None:
         ("namespace", "torch::jit::mobile", 1),
         ("namespace", "torch::jit::mobile::serialization", 1),
         ("enum", "torch::jit::mobile::serialization::FlatBuffersVTableOffset", 2),
+        ("enumerator", "torch::jit::mobile::serialization::FlatBuffersVTableOffset::VT_QSCHEME", 3),
+        ("enumerator", "torch::jit::mobile::serialization::FlatBuffersVTableOffset::VT_SCALE", 4),
     }
 
 

@@ -84,6 +84,8 @@ def test_every_kind_with_its_scope_and_line() -> None:
         ("alias", "a::b::Alias", 19),
         ("typedef", "a::b::handle_t", 20),
         ("enum", "a::b::Mode", 21),
+        ("enumerator", "a::b::Mode::A", 21),
+        ("enumerator", "a::b::Mode::B", 21),
         ("union", "a::b::U", 22),
         ("field", "a::b::U::i", 22),
         ("field", "a::b::U::f", 22),
@@ -573,6 +575,7 @@ def test_a_class_defined_in_a_function_is_named_within_it() -> None:
         ("field", "db::DB::Recover::Inner::x", 7),
         ("function", "db::Free", 10),
         ("enum", "db::Free::Mode", 10),
+        ("enumerator", "db::Free::Mode::kA", 10),
     }
     local = by_qualname(c, "db::DB::Recover::LogReporter")
     assert local.file_local and local.bases == ("public Reporter",)
@@ -658,6 +661,8 @@ def test_classes_below_a_macro_opened_block_s_statements_are_read() -> None:
         ("struct", "Foo", 2),
         ("field", "Foo::value", 2),
         ("enum", "Mode", 4),
+        ("enumerator", "Mode::kA", 4),
+        ("enumerator", "Mode::kB", 4),
         ("class", "Dupe1", 6),
         ("union", "U", 7),
         ("field", "U::a", 7),

@@ -494,13 +494,15 @@ def test_classes_defined_in_a_test_body_are_named_within_the_test() -> None:
         ("operator", f"{scope}::key_compare::operator()", 4),
         ("field", f"{scope}::key_compare::id", 5),
         ("enum", f"{scope}::Mode", 8),
+        ("enumerator", f"{scope}::Mode::kA", 8),
         ("struct", "absl::gtest_suite_MapTest_::Insert::TestBody::Item", 11),
         ("struct", "Kernel", 13),
         ("operator", "Kernel::operator()", 14),
         ("enum", "Kernel::operator()::Role", 14),  # a CUDA functor's body (CUTLASS)
+        ("enumerator", "Kernel::operator()::Role::kLoad", 14),
     }
     local = [d for d in c.definitions if "::TestBody::" in d.qualname or "()::" in d.qualname]
-    assert len(local) == 6 and all(d.file_local for d in local)
+    assert len(local) == 8 and all(d.file_local for d in local)
     assert [t.name for t in c.test_cases] == ["Btree.ValueComp", "MapTest.Insert"]
 
 

@@ -296,3 +296,51 @@ def test_setup_hooks_apply_to_every_test_and_ungated_helpers_require_nothing() -
         "needs SM >= 8.0",
     ]
     assert cls.tests[0].requirements == ()
+
+
+def test_device_type_tests_are_named_as_the_cpu_class_names_them() -> None:
+    # test/nn/test_dropout.py and test/test_dlpack.py: `pytest --collect-only` with the
+    # CPU wheel collects `TestXCPU::test_foo_cpu` and, per dtype, `test_foo_cpu_float32`
+    suite = collect(
+        "import torch\n"
+        "class TestX(TestCase):\n"
+        "    def test_plain(self, device): pass\n"
+        "    @dtypes(torch.float32, torch.int64)\n"
+        "    def test_typed(self, device, dtype): pass\n"
+        "    @dtypes(*all_types())\n"
+        "    def test_many(self, device, dtype): pass\n"
+        "class TestY(TestCase):\n"
+        "    def test_gpu(self, device): pass\n"
+        "instantiate_device_type_tests(TestX, globals())\n"
+        "instantiate_device_type_tests(TestY, globals(), only_for='cuda')\n"
+    )
+    assert suite is not None
+    x, y = suite.classes
+    assert (x.per_device, x.devices) == (True, ("cpu",))
+    assert [(t.name, t.expanded) for t in x.tests] == [
+        ("test_plain_cpu", True),
+        ("test_typed_cpu_float32", True),
+        ("test_typed_cpu_int64", True),
+        ("test_many_cpu", False),  # dtypes a call makes: expanded only when collected
+    ]
+    assert (y.per_device, y.devices) == (True, ())  # no class on a machine without a GPU
+
+
+def test_a_module_level_fallback_and_sandcastle_skips_are_requirements() -> None:
+    suite = collect(
+        "from torch.testing._internal.common_utils import NoTest, TEST_CUDA, TestCase\n"
+        "if not TEST_CUDA:\n"
+        "    TestCase = NoTest\n"
+        "class TestTrace(TestCase):\n"
+        "    @skip_but_pass_in_sandcastle_if(IS_WINDOWS, 'no NCCL on Windows')\n"
+        "    def test_a(self): pass\n"
+    )
+    assert suite is not None
+    (trace,) = suite.classes
+    assert [r.text for r in trace.requirements] == [
+        "skipped without a GPU (TEST_CUDA); not collected then (TestCase = NoTest)"
+    ]
+    (test,) = trace.tests
+    assert [(r.kind, r.text) for r in test.requirements] == [
+        ("condition", "skipped when IS_WINDOWS")
+    ]

@@ -96,9 +96,11 @@ def test_signature_keys_ignore_names_and_defaults() -> None:
     assert key == "Foo::bar(constTensor&,int64_t)"
     assert signature_key(declared("void bar(const Tensor &other, int64_t d = -1)")) == key
     assert signature_key(declared("void bar")) is None
+    # the namespaces a type is written with are left out, as `const` of a by-value one
     assert signature_key(declared("void bar(std::vector<int> v, Foo *p)")) == (
-        "Foo::bar(std::vector<int>,Foo*)"
+        "Foo::bar(vector<int>,Foo*)"
     )
+    assert signature_key(declared("void bar(const at::Tensor& t, const int64_t d)")) == key
 
 
 def test_an_unnamed_parameter_is_its_whole_type() -> None:

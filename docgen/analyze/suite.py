@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
+from docgen.analyze.module_scope import device_names, module_scope
 from docgen.analyze.pytest_ids import pytest_ids
 from docgen.model.facts import CollectedTest, Requirement, Suite, SuiteClass
 from docgen.model.python_names import dotted_name
@@ -146,9 +147,17 @@ def decorator_requirement(node: ast.expr) -> Requirement | None:
     if last == "skip" and name in ("unittest.skip", "skip", "pytest.mark.skip"):
         why = _reason(call, 0)
         return Requirement("skip", "always skipped" + (f": {why}" if why else ""), written, line)
-    if last in ("skipIf", "skipUnless", "skipif") and call is not None and call.args:
+    if last == "skip_but_pass_in_sandcastle":  # PyTorch's: a skip that passes in its CI
+        why = _reason(call, 0)
+        return Requirement("skip", "always skipped" + (f": {why}" if why else ""), written, line)
+    if last in SKIP_IF and call is not None and call.args:
         return condition_requirement(call.args[0], last != "skipUnless", written, line)
     return None
+
+
+#: decorators that skip a test when their condition holds (`skipUnless`: unless it does);
+#: PyTorch's `skip_but_pass_in_sandcastle_if(cond, reason)` is its most common
+SKIP_IF = frozenset({"skipIf", "skipUnless", "skipif", "skip_but_pass_in_sandcastle_if"})
 
 
 def body_requirements(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Requirement]:
@@ -279,28 +288,11 @@ def expanded(
     return sorted(names), True
 
 
-def _instantiated(tree: ast.Module) -> tuple[set[str], set[str]]:
-    """Classes passed to `instantiate_parametrized_tests` and `instantiate_device_type_tests`."""
-    parametrized: set[str] = set()
-    per_device: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            for decorator in node.decorator_list:
-                if _callee(decorator)[0].endswith("instantiate_parametrized_tests"):
-                    parametrized.add(node.name)
-        call = node.value if isinstance(node, ast.Expr) else None
-        if isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Name):
-            callee = dotted(call.func)
-            if callee.endswith("instantiate_parametrized_tests"):
-                parametrized.add(call.args[0].id)
-            elif callee.endswith("instantiate_device_type_tests"):
-                per_device.add(call.args[0].id)
-    return parametrized, per_device
-
-
 def _tests(
-    functions: Iterable[ast.stmt], instantiated: bool, prefix: str = "test"
+    functions: Iterable[ast.stmt], instantiated: bool, prefix: str = "test", device: str = ""
 ) -> Iterator[CollectedTest]:
+    """The tests of these functions; `device`: the device type a per-device class is
+    instantiated for, whose names the tests get (see `module_scope.device_names`)."""
     for node in functions:
         if not isinstance(
             node, (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -311,6 +303,10 @@ def _tests(
         ]
         requirements += body_requirements(node)
         names, complete = expanded(node, instantiated)
+        if device:
+            named = [device_names(node, name, device) for name in names]
+            names = [n for made, _ in named for n in made]
+            complete = complete and all(read for _, read in named)
         for name in names:
             yield CollectedTest(name, node.name, node.lineno, tuple(requirements), complete)
 
@@ -323,24 +319,27 @@ def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suit
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    parametrized, per_device = _instantiated(tree)
+    scope = module_scope(tree, condition_requirement)
     defined = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     classes = []
     functions: list[CollectedTest] = []
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
-            instantiated = node.name in parametrized or node.name in per_device
-            tests = _class_tests(node, defined, instantiated)
+            per_device = node.name in scope.per_device
+            devices = scope.per_device.get(node.name, ())
+            instantiated = node.name in scope.parametrized or per_device
+            device = devices[0] if devices else ""
+            tests = _class_tests(node, defined, instantiated, device)
             if not tests:
                 continue
-            requirements = tuple(
-                r for d in node.decorator_list if (r := decorator_requirement(d)) is not None
-            ) + tuple(r for hook in _hooks(node) for r in body_requirements(hook))
             bases = tuple(dotted(b) for b in node.bases if dotted(b))
+            requirements = (
+                tuple(r for d in node.decorator_list if (r := decorator_requirement(d)) is not None)
+                + tuple(r for hook in _hooks(node) for r in body_requirements(hook))
+                + tuple(scope.hidden[b] for b in bases if b in scope.hidden)
+            )
             classes.append(
-                SuiteClass(
-                    node.name, node.lineno, bases, requirements, tests, node.name in per_device
-                )
+                SuiteClass(node.name, node.lineno, bases, requirements, tests, per_device, devices)
             )
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.extend(_tests([node], False))
@@ -363,7 +362,7 @@ def _hooks(node: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
 
 
 def _class_tests(
-    node: ast.ClassDef, defined: dict[str, ast.ClassDef], instantiated: bool
+    node: ast.ClassDef, defined: dict[str, ast.ClassDef], instantiated: bool, device: str = ""
 ) -> tuple[CollectedTest, ...]:
     """Its own tests, then those it inherits from the file's classes, first base first."""
     found: dict[str, list[CollectedTest]] = {}
@@ -379,7 +378,7 @@ def _class_tests(
             queue.extend(defined[name].bases)
     owners: dict[str, str] = {}
     for owner in order:
-        for test in _tests(owner.body, instantiated):
+        for test in _tests(owner.body, instantiated, device=device):
             if owners.setdefault(test.function, owner.name) != owner.name:
                 continue  # overridden by a class nearer the top
             inherited = "" if owner is node else owner.name

@@ -71,6 +71,11 @@ def _closing(text: str, start: int) -> int | None:
 
 def _parameter_type(parameter: str) -> str:
     """`const Foo& x = {}` -> `const Foo&`; `int` stays `int`."""
+    return _written_type(parameter).replace(" ", "")
+
+
+def _written_type(parameter: str) -> str:
+    """A parameter without its name and default, spaces as written."""
     depth = 0
     for found in _BRACKET_OR_EQUALS.finditer(parameter):
         ch = found.group()
@@ -81,7 +86,24 @@ def _parameter_type(parameter: str) -> str:
         elif depth == 0:  # "=": a default value follows
             parameter = parameter[: found.start()].strip()
             break
-    return without_name(parameter).replace(" ", "")
+    return without_name(parameter)
+
+
+def signature_type(parameter: str) -> str:
+    """A parameter's type as a signature matches it (`_parameter_type`): a by-value
+    parameter's `const` is no part of its function's signature, and the namespaces a
+    type is written with are left out (`at::Tensor` in the header, `Tensor` in the
+    kernel of `at::native`, as lookup from the function's own namespace finds it)."""
+    written = _written_type(parameter)
+    if "&" not in written and "*" not in written:
+        written = _TOP_CONST.sub("", written)
+    return _NAMESPACE_QUALIFIER.sub("", written).replace(" ", "")
+
+
+#: a by-value parameter's top-level `const` (`const int64_t`, `int64_t const`)
+_TOP_CONST = re.compile(r"^\s*const\s+|\s+const\s*$")
+#: a namespace a type is written with (`at::`, `c10::`, `::`), lower case as namespaces are
+_NAMESPACE_QUALIFIER = re.compile(r"(?<![\w:])(?:::\s*)?(?:[a-z_][a-z0-9_]*\s*::\s*)+(?=[A-Za-z_])")
 
 
 def without_name(parameter: str) -> str:
@@ -115,7 +137,7 @@ def pair_key(qualname: str, specialization: str, types: str) -> str:
 def parameter_types(params: str) -> str:
     """The types of a parameter list as written, without names and defaults (`void`
     alone is none), joined by commas."""
-    types = [_parameter_type(p) for p in split_commas(params)]
+    types = [signature_type(p) for p in split_commas(params)]
     return "" if types == ["void"] else ",".join(types)
 
 

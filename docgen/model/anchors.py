@@ -45,6 +45,7 @@ DOCS_SUBSECTIONS: dict[str, str] = {
     "included_by": "Included by",
     "registrations": "Registrations",
     "launches": "Kernel launches",
+    "bindings": "Python bindings",
 }
 
 #: Keyword page sections: key -> heading text.
@@ -65,6 +66,8 @@ KW_GROUPS: dict[str, str] = {
     "c_functions": "Functions",
     "methods": "Methods",
     "fields": "Fields",
+    "enumerators": "Enumerators",
+    "flags": "Flags",
     "aliases": "Type Aliases",
     "kernels": "Kernels",
     "registrations": "Registrations",

@@ -182,6 +182,12 @@ class CDefinition:
     attributes: tuple[str, ...] = ()  # neutralised macros and CUDA qualifiers on it, as written
     doc: str | None = None  # the `///` or `/** */` comment right above it, markers removed
     file_local: bool = False  # in an anonymous namespace or `static` at file scope
+    #: a macro's replacement text as written (continuation lines joined by newlines),
+    #: an enumerator's value, a flag's default; "" for other kinds or none written
+    value: str = ""
+    #: the macro use that writes this declaration, as written (`TORCH_IMPL_FUNC(add_out)`),
+    #: when `declaration` is that use expanded; "" for a declaration written out
+    written_as: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +206,29 @@ class KernelLaunch:
     kernel: str
     line: int
     config: str  # what stands between `<<<` and `>>>`, as written
+    #: the local variable or pointer launched, when `kernel` is what it was set to
+    through: str = ""
+    #: the macro whose `#define` holds the launch, "" for one in a function body
+    in_macro: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A Python name a pybind11 call binds (`m.def("fwd", &mha_fwd)`): what it is, the
+    name Python sees, the C++ it binds as written ("" for a lambda), and the Python
+    class it is a member of ("" at module level).
+
+    `kind`: the call (`def`, `def_static`, `def_readwrite`, `def_property`, `value`,
+    `def_submodule`, `attr`, ...), `class`, `enum` or `exception` for what
+    `py::class_<T>(m, "Name")` and its kin make (`target`: `T`), or `module` for a
+    `PYBIND11_MODULE(name, m)` block.
+    """
+
+    kind: str
+    name: str
+    target: str
+    line: int
+    owner: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +281,7 @@ class CFacts:
     includes: tuple[CInclude, ...] = ()
     launches: tuple[KernelLaunch, ...] = ()
     registrations: tuple[Registration, ...] = ()
+    bindings: tuple[Binding, ...] = ()  # pybind11's, by line
     gpu_calls: tuple[CodeUse, ...] = ()  # CUDA runtime / driver API calls
     #: gtest's `TEST(...)` cases named "Suite.Case"; Catch2's and doctest's
     #: `TEST_CASE("...")` by their string, quotes kept
@@ -330,6 +360,9 @@ class SuiteClass:
     requirements: tuple[Requirement, ...]  # from the class's own decorators
     tests: tuple[CollectedTest, ...]
     per_device: bool = False  # instantiate_device_type_tests makes one class per device
+    #: of those, the device types a machine with only a CPU gets (`("cpu",)`, or () when
+    #: `only_for` / `except_for` leave it out); its tests are named for the first
+    devices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,8 @@ CKind = Literal[
     "destructor",
     "operator",
     "field",
+    "enumerator",
+    "flag",
     "typedef",
     "alias",
     "macro",

@@ -31,6 +31,8 @@ KIND_WORDS: dict[str, tuple[str, str]] = {
     "destructor": ("destructor", "destructors"),
     "operator": ("operator", "operators"),
     "field": ("field", "fields"),
+    "enumerator": ("enumerator", "enumerators"),
+    "flag": ("command-line flag", "command-line flags"),
     "typedef": ("typedef", "typedefs"),
     "alias": ("type alias", "type aliases"),
     "macro": ("macro", "macros"),
@@ -58,6 +60,7 @@ class CFamilyOverview:
     included_by: int
     registrations: int
     launches: int
+    bindings: int  # Python names bound with pybind11
     errors: tuple[LineRef, ...]
     tags: tuple[str, ...]
 
@@ -74,6 +77,8 @@ class CDefinitionView:
     line: LineRef
     end_line: int
     declaration: str
+    written_as: str  # the macro use that writes the declaration, "" for one written out
+    value: str  # a macro's replacement text, an enumerator's value, a flag's default
     is_definition: bool
     template: str
     bases: tuple[str, ...]
@@ -117,6 +122,20 @@ class LaunchView:
     line: LineRef
     config: str
     href: str  # the kernel's heading on this page, "" when defined elsewhere
+    through: str = ""  # the local variable or pointer launched, set to `kernel`
+    in_macro: str = ""  # the macro whose `#define` holds the launch
+
+
+@dataclass(frozen=True)
+class BindingView:
+    """One Python name a pybind11 call binds, with the C++ it binds: linked to its
+    heading when this file defines that C++."""
+
+    kind: str  # the call (`def`, `def_readwrite`, ...), or `class`, `enum`, `module`
+    python_name: str  # `Owner.name` for a member of a bound class
+    target: str  # the C++ as written, "" for a lambda
+    href: str  # the target's heading on this page, "" when defined elsewhere
+    line: LineRef
 
 
 @dataclass(frozen=True)
@@ -161,16 +180,22 @@ def overview(
         included_by=len(graph.included_by.get(facts.path, ())),
         registrations=len(c.registrations),
         launches=len(c.launches),
+        bindings=sum(1 for b in c.bindings if b.kind != "module"),
         errors=tuple(linker.line(facts.path, n, facts.line_count) for n in c.error_lines),
         tags=tags,
     )
 
 
+#: the kinds whose definitions hold members
+_OWNERS = frozenset({"class", "struct", "union", "enum"})
+
+
 def _parents(items: tuple[AnchoredCDefinition, ...]) -> dict[str, AnchoredCDefinition]:
-    """Classes of this file by qualified name, for "Inside" links (the first definition)."""
+    """Classes (and enums, whose enumerators they hold) of this file by qualified name,
+    for "Member of" links (the first definition)."""
     found: dict[str, AnchoredCDefinition] = {}
     for item in items:
-        if item.definition.kind in ("class", "struct", "union") and item.definition.is_definition:
+        if item.definition.kind in _OWNERS and item.definition.is_definition:
             found.setdefault(item.definition.qualname, item)
     return found
 
@@ -211,6 +236,8 @@ def definition_views(
                 line=linker.line(facts.path, d.line, facts.line_count),
                 end_line=d.end_line,
                 declaration=d.declaration,
+                written_as=d.written_as,
+                value=d.value,
                 is_definition=d.is_definition,
                 template=d.template,
                 bases=d.bases,
@@ -308,9 +335,41 @@ def launch_views(
             linker.line(facts.path, k.line, facts.line_count),
             k.config,
             linker.here(kernels[k.kernel]) if k.kernel in kernels else "",
+            k.through,
+            k.in_macro,
         )
         for k in c.launches
     )
+
+
+def binding_views(
+    facts: FileFacts, items: tuple[AnchoredCDefinition, ...], linker: Linker
+) -> tuple[BindingView, ...]:
+    """The file's bindings, each target linked to this page's heading of the C++ it
+    names (by its qualified name, else by the one definition so named)."""
+    c = facts.cfamily
+    assert c is not None
+    anchors: dict[str, str] = {}
+    by_name: dict[str, list[str]] = {}
+    for item in items:
+        d = item.definition
+        anchors.setdefault(d.qualname, item.anchor)
+        by_name.setdefault(d.name, []).append(item.anchor)
+    views = []
+    for b in c.bindings:
+        anchor = anchors.get(b.target, "")
+        if not anchor and len(found := by_name.get(b.target.rsplit("::", 1)[-1], [])) == 1:
+            anchor = found[0] if "::" not in b.target else ""
+        views.append(
+            BindingView(
+                b.kind,
+                f"{b.owner}.{b.name}" if b.owner else b.name,
+                b.target,
+                linker.here(anchor) if anchor and b.target else "",
+                linker.line(facts.path, b.line, facts.line_count),
+            )
+        )
+    return tuple(views)
 
 
 def includes_view(facts: FileFacts, graph: Includes, linker: Linker) -> IncludesView:

@@ -212,9 +212,12 @@ def _cfamily_sections(page: FilePage) -> KindSections:
         c_definitions=cfamily_views.definition_views(facts, c_items, linker, lookup),
         registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
         launches=cfamily_views.launch_views(facts, c_items, linker),
+        bindings=cfamily_views.binding_views(facts, c_items, linker),
     )
     # nothing to detail: the section is left out, as for Python
-    shown = detailed.c_definitions or detailed.registrations or detailed.launches
+    shown = (
+        detailed.c_definitions or detailed.registrations or detailed.launches or detailed.bindings
+    )
     return KindSections(overview=overview, detailed=detailed if shown else None, includes=includes)
 
 

@@ -63,7 +63,11 @@ def suite_view(
     anchors = {a.definition.qualname: a.anchor for a in anchored}
 
     def row(
-        test: CollectedTest, owner: str, inherited: tuple[Requirement, ...], pytest: bool = False
+        test: CollectedTest,
+        owner: str,
+        inherited: tuple[Requirement, ...],
+        pytest: bool = False,
+        run_as: str = "",  # the class a runner collects the test from, when not `owner`
     ) -> CollectedView:
         qualname = f"{test.defined_in or owner}.{test.function}" if owner else test.function
         anchor = anchors.get(qualname, "")
@@ -72,7 +76,7 @@ def suite_view(
             href=linker.here(anchor) if anchor else "",
             line=linker.line(path, test.line, facts.line_count),
             needs=_needs(inherited, test.requirements),
-            command=command(path, test, owner, suite.selects and not pytest),
+            command=command(path, test, run_as or owner, suite.selects and not pytest),
             expanded=test.expanded,
             inherited_from=test.defined_in,
         )
@@ -86,8 +90,11 @@ def suite_view(
     }
     for info in classes:
         cls = info.suite_class
-        tests = tuple(row(t, cls.name, cls.requirements, info.pytest_only) for t in cls.tests)
-        if info.collected:
+        run_as = f"{cls.name}{cls.devices[0].upper()}" if cls.devices else ""
+        tests = tuple(
+            row(t, cls.name, cls.requirements, info.pytest_only, run_as) for t in cls.tests
+        )
+        if info.collected and (cls.devices or not cls.per_device):
             total += len(tests)
         chain = tuple(
             LinkView(b.name, linker.to_page(docs_page(b.path), "") if b.path else "")
@@ -105,6 +112,7 @@ def suite_view(
                 provides=provides,
                 docstring=docstrings.get(cls.name, ""),
                 per_device=cls.per_device,
+                devices=cls.devices,
                 tests=tests,
             )
         )

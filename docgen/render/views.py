@@ -18,6 +18,7 @@ from docgen.render.view_refs import LineRef, LinkView
 
 if TYPE_CHECKING:
     from docgen.render.cfamily_views import (
+        BindingView,
         CDefinitionView,
         CFamilyOverview,
         IncludesView,
@@ -233,6 +234,7 @@ class DetailedView:
     c_definitions: tuple[CDefinitionView, ...] = ()
     registrations: tuple[RegistrationView, ...] = ()
     launches: tuple[LaunchView, ...] = ()
+    bindings: tuple[BindingView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -296,6 +298,7 @@ class SuiteClassView:
     provides: str  # the first line of its nearest documented base's docstring
     docstring: str
     per_device: bool
+    devices: tuple[str, ...]  # the device types a machine with only a CPU instantiates
     tests: tuple[CollectedView, ...]
 
 

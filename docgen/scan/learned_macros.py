@@ -73,7 +73,7 @@ def learned_macro_defs(state: State, sources: Sequence[SourceFile]) -> list[Macr
         rows = [
             [
                 *(d.name, list(d.refs), d.namespace, d.wraps, d.opens, d.stringizes),
-                *(d.makes_type, d.pointer, d.writes),
+                *(d.makes_type, d.pointer, d.writes, d.head),
             ]
             for d in defs
         ]
@@ -85,7 +85,16 @@ def learned_macro_defs(state: State, sources: Sequence[SourceFile]) -> list[Macr
 
 def _macro_def(*fields: Any) -> MacroDef:
     """A `#define` as its row keeps it, checked field by field (a damaged row raises)."""
-    n, r, ns, w, o, q, t, p, x = fields
+    n, r, ns, w, o, q, t, p, x, h = fields
     return MacroDef(
-        str(n), tuple(map(str, r)), str(ns), int(w), str(o), int(q), bool(t), bool(p), str(x)
+        str(n),
+        tuple(map(str, r)),
+        str(ns),
+        int(w),
+        str(o),
+        int(q),
+        bool(t),
+        bool(p),
+        str(x),
+        str(h),
     )

@@ -7,13 +7,16 @@ of interest, so most bodies cost nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.model.facts import KernelLaunch, RegisteredOp, Registration
+from docgen.model.facts import Binding, KernelLaunch, RegisteredOp, Registration
+from docgen.scan.cfamily.bindings import BINDING_BYTES, bindings_in
 from docgen.scan.cfamily.preprocess.stub_lines import stub_registration
 from docgen.scan.cfamily.reader_macros import (
+    BINDING_MODULES,
     BLOCK_REGISTRATIONS,
     GPU_CALL,
     GPU_CALL_BYTES,
@@ -41,11 +44,14 @@ class CodeFacts:
     source: Source
     registrations: list[Registration] = field(default_factory=list)
     launches: list[KernelLaunch] = field(default_factory=list)
+    bindings: list[Binding] = field(default_factory=list)
     gpu_calls: set[tuple[int, str]] = field(default_factory=set)
     test_cases: set[tuple[int, str]] = field(default_factory=set)
     #: where the calls already read start: a class defined in a function is read with
     #: the function's body and again as a class
     calls_read: set[int] = field(default_factory=set)
+    #: where the bodies whose bindings are read start (read once, as the calls are)
+    bodies_read: set[int] = field(default_factory=set)
 
     def text(self, node: Node | None) -> str:
         return self.source.text(node)
@@ -67,6 +73,8 @@ class CodeFacts:
             named = next((a for a in args if a.startswith('"') and a.endswith('"')), None)
             if named is not None:
                 self.test_cases.add((line, named))
+        elif macro in BINDING_MODULES and args:  # `PYBIND11_MODULE(name, m) {`
+            self.bindings.append(Binding("module", args[0], "", line))
         elif macro in BLOCK_REGISTRATIONS and args:
             var = args[-1]
             ops = self.registered_ops(body, var) if body is not None else ()
@@ -74,6 +82,10 @@ class CodeFacts:
             self.registrations.append(
                 Registration(macro, args[0], line, node.end_point[0] + 1, key, "", ops)
             )
+        if body is not None and "MODULE" in macro and len(args) >= 2:
+            # `PYBIND11_MODULE(name, m)`, pybind11's own `TEST_SUBMODULE(name, m)`: a block
+            # whose last argument is the module it binds names in
+            self.read_bindings(body, (args[-1],))
         if body is not None:
             self.body(body)
         return args if macro in TEST_MACROS or named_test else None
@@ -110,8 +122,10 @@ class CodeFacts:
         return tuple(sorted(ops, key=lambda o: (o.line, o.verb, o.name)))
 
     def body(self, body: Node) -> None:
-        """Kernel launches and GPU calls, looked for only where the bytes can hold them."""
+        """Kernel launches, GPU calls and bindings, looked for only where the bytes can
+        hold them."""
         chunk = self.source.data[body.start_byte : body.end_byte]
+        self.read_bindings(body, ())
         if b"<<<" not in chunk and not GPU_CALL_BYTES.search(chunk):
             return
         for call in descendants(body, "call_expression"):
@@ -124,8 +138,95 @@ class CodeFacts:
             config = next((c for c in call.named_children if c.type == "kernel_call_syntax"), None)
             if config is not None:
                 inner = self.text(config).removeprefix("<<<").removesuffix(">>>")
+                launched = bare(self.text(function))
+                kernel = self.set_to(body, launched, call.start_byte)
                 self.launches.append(
-                    KernelLaunch(bare(self.text(function)), line, one_line(inner, 120))
+                    KernelLaunch(
+                        kernel or launched, line, one_line(inner), launched if kernel else ""
+                    )
                 )
             elif GPU_CALL.match(name):
                 self.gpu_calls.add((line, name))
+
+    def read_bindings(self, body: Node, modules: tuple[str, ...]) -> None:
+        """The pybind11 bindings of a body, read once; `modules`: the names of the
+        modules it is given (see `bindings_in`)."""
+        if body.start_byte in self.bodies_read:
+            return
+        if BINDING_BYTES.search(self.source.data, body.start_byte, body.end_byte):
+            self.bodies_read.add(body.start_byte)
+            self.bindings.extend(bindings_in(self.source, body, modules))
+
+    def set_to(self, body: Node, variable: str, before: int) -> str:
+        """The kernel a local variable or function pointer of `body` was last set to
+        above `before` (`auto kernel = &flash_fwd_kernel<T, N>;`, `kernel =
+        cond ? ... : ...` is none: it is not one kernel), "" when none is."""
+        if not _IDENTIFIER.fullmatch(variable):
+            return ""
+        found, at = "", -1
+        for node in descendants(body, "init_declarator"):
+            if not at < node.start_byte < before:
+                continue  # below the launch, or above the last one set
+            name, value = node.child_by_field_name("declarator"), node.child_by_field_name("value")
+            if name is None or value is None or self.text(name).lstrip("*& ") != variable:
+                continue
+            found, at = _kernel_named(self.text(value)), node.start_byte
+        return found
+
+
+#: a name a launch may go through: one identifier
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+#: what a pointer to one kernel is set to: `&kernel<T>`, `kernel<T, N>`, `ns::kernel`
+_KERNEL_VALUE = re.compile(r"\s*&?\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:<.*>)?\s*")
+
+
+def _kernel_named(value: str) -> str:
+    """The kernel a value names (see `_KERNEL_VALUE`), "" for any other value."""
+    found = _KERNEL_VALUE.fullmatch(value)
+    return bare(found.group(1).replace(" ", "")) if found else ""
+
+
+#: a launch in text no parser read (a `#define`'s body): `name<...> <<<`
+_LAUNCH_MARK = re.compile(r"<<<")
+
+
+def launches_in_text(text: str, first_line: int, macro: str) -> list[KernelLaunch]:
+    """The `kernel<<<config>>>(...)` launches a macro's replacement text holds, each on
+    its line of the file (`first_line`: the `#define`'s)."""
+    found = []
+    for mark in _LAUNCH_MARK.finditer(text):
+        end = text.find(">>>", mark.end())
+        if end < 0:
+            continue
+        name = _name_before(text, mark.start())
+        if not name:
+            continue
+        line = first_line + text.count("\n", 0, mark.start())
+        config = one_line(text[mark.end() : end])
+        found.append(KernelLaunch(name, line, config, "", macro))
+    return found
+
+
+#: what may stand between a kernel's name and `<<<` in a `#define`: continued lines too
+_SPACE = " \t\r\n\\"
+
+
+def _name_before(text: str, at: int) -> str:
+    """The kernel named before `<<<` at `at`: its template arguments skipped."""
+    at = len(text[:at].rstrip(_SPACE))
+    if at and text[at - 1] == ">":
+        depth = 0
+        while at > 0:
+            at -= 1
+            if text[at] == ">":
+                depth += 1
+            elif text[at] == "<":
+                depth -= 1
+                if depth == 0:
+                    break
+        at = len(text[:at].rstrip(_SPACE))
+    start = at
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_:"):
+        start -= 1
+    name = text[start:at].strip(":")
+    return bare(name) if _IDENTIFIER.match(name.rsplit("::", 1)[-1] or "") else ""

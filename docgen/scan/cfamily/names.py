@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.model.facts import CDefinition, CKind, KernelLaunch, Registration
+from docgen.model.facts import Binding, CDefinition, CKind, KernelLaunch, Registration
 from docgen.model.kinds import CALLABLE_KINDS
-from docgen.scan.cfamily.code import CodeFacts
+from docgen.scan.cfamily.code import CodeFacts, launches_in_text
 from docgen.scan.cfamily.comments import comment_text, without_comments
 from docgen.scan.cfamily.macro_uses import FunctionMacros
 from docgen.scan.cfamily.source import (
@@ -36,6 +36,7 @@ class Walked:
     includes: list[tuple[int, str, bool]] = field(default_factory=list)
     launches: tuple[KernelLaunch, ...] = ()
     registrations: tuple[Registration, ...] = ()
+    bindings: tuple[Binding, ...] = ()
     gpu_calls: set[tuple[int, str]] = field(default_factory=set)
     test_cases: set[tuple[int, str]] = field(default_factory=set)
 
@@ -66,6 +67,8 @@ def outside_bodies(
     return kept
 
 
+#: a parenthesis and the space a line break after it left (not `operator( )`)
+_AFTER_PARENTHESIS = re.compile(r"(?<!operator)\( ")
 #: a macro's name: what a declaration without a type that is no constructor calls
 _MACRO_USE = re.compile(r"_?[A-Z][A-Z0-9_]*[A-Z0-9]")
 
@@ -121,6 +124,10 @@ class Recorder:
         bases: tuple[str, ...] = (),
         file_local: bool = False,
         end_line: int = 0,  # when not the end of `node`
+        value: str = "",
+        written_as: str = "",
+        declaration: str = "",  # when not the text of `node` up to `header_end`
+        doc: str = "",  # when not the comment above `node`
     ) -> None:
         blanked = self.source.blanked_names
         if (name in KEYWORDS and kind != "macro") or not NAME.fullmatch(name):
@@ -147,13 +154,15 @@ class Recorder:
         found, begin = self.source.attributes(node, header_end)
         if "__global__" in found and kind == "function":
             kind = "kernel"
-        written, inner = without_comments(self.source.written(begin, header_end))
+        written, inner = without_comments(declaration or self.source.written(begin, header_end))
         declaration = " ".join(written.split()).removesuffix(";").rstrip()
         if inner:  # no space left where a comment was, before `,` or `)`
             declaration = re.sub(r" (?=[,)])", "", declaration)
-        doc = self.source.doc(frame.outer or node)
+        if "( " in declaration:  # a parameter list begun on the next line
+            declaration = _AFTER_PARENTHESIS.sub("(", declaration)
+        found_doc = doc or self.source.doc(frame.outer or node)
         if inner:  # comments inside the declaration: said after its doc comment
-            doc = "\n\n".join(part for part in (doc, comment_text(inner)) if part) or None
+            found_doc = "\n\n".join(p for p in (found_doc, comment_text(inner)) if p) or None
         self.definitions.append(
             CDefinition(
                 kind=kind,
@@ -166,8 +175,10 @@ class Recorder:
                 template=frame.template,
                 bases=bases,
                 attributes=tuple(found),
-                doc=doc,
+                doc=found_doc,
                 file_local=frame.file_local or file_local,
+                value=value,
+                written_as=written_as,
             )
         )
 
@@ -179,6 +190,8 @@ class Recorder:
         self._macros_read.add(node.start_byte)
         params = node.child_by_field_name("parameters")
         end = params.end_byte if params is not None else name.end_byte
+        # the node holds the newline that ends the directive: its last line is the one above
+        last_row = node.end_point[0] if node.end_point[1] else node.end_point[0] - 1
         self.add(
             Frame(node, (), "", frame.file_local),
             node,
@@ -188,7 +201,13 @@ class Recorder:
             name.start_point[0] + 1,
             end,
             True,
+            end_line=max(last_row + 1, name.start_point[0] + 1),
+            value=macro_value(self.source.data[end : node.end_byte]),
         )
+        if self.source.data.find(b"<<<", end, node.end_byte) >= 0:  # launches in its body
+            first_line = (params or name).end_point[0] + 1
+            body = self.source.data[end : node.end_byte].decode("utf-8", "replace")
+            self.code.launches.extend(launches_in_text(body, first_line, self.text(name)))
 
     def include(self, node: Node) -> None:
         path = node.child_by_field_name("path")
@@ -218,6 +237,24 @@ class Recorder:
             self.out.includes.append((node.start_point[0] + 1, raw[1:-1], raw[0] == "<"))
 
     # ------------------------------------------------- macros, bodies, launches
+
+
+def macro_value(raw: bytes) -> str:
+    """A `#define`'s replacement text as written: each continued line on a line of its
+    own without its `\\`, the lines' common indentation and the comments' markers kept."""
+    text = raw.decode("utf-8", "replace").replace("\r\n", "\n")
+    lines = [line.rstrip().removesuffix("\\").rstrip() for line in text.split("\n")]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        return ""
+    first, rest = lines[0].strip(), lines[1:]
+    indents = [len(line) - len(line.lstrip()) for line in rest if line.strip()]
+    cut = min(indents, default=0)
+    body = [first, *(line[cut:] for line in rest)]
+    while body and not body[0]:
+        body.pop(0)
+    return "\n".join(body)
 
 
 #: `operator==`, `operator()`, `operator bool`, `operator new`: never `operator_name`

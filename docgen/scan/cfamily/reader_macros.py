@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 #: `MACRO(args) { body }` blocks that register operators
 BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
@@ -21,6 +22,8 @@ BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
         "STABLE_TORCH_LIBRARY_IMPL",
     }
 )
+#: `MACRO(name, m) { body }` blocks that make a Python extension module of their bindings
+BINDING_MODULES: frozenset[str] = frozenset({"PYBIND11_MODULE", "PYBIND11_EMBEDDED_MODULE"})
 #: `MACRO(Suite, Case) { body }` blocks that define a googletest case
 TEST_MACROS: frozenset[str] = frozenset(
     {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "CUDA_TEST"}
@@ -138,3 +141,63 @@ def string_value(text: str) -> str | None:
 def op_name(value: str) -> str:
     """`aten::add.out(Tensor self) -> Tensor` -> `aten::add.out`."""
     return value.split("(", 1)[0].strip()
+
+
+#: c10's and gflags' flag macros: `C10_DEFINE_bool(name, default, "help")`,
+#: `C10_DECLARE_int64(name)`, `DEFINE_string(...)`, `C10_DEFINE_typed_var(type, ...)`
+_FLAG_MACRO = re.compile(
+    r"\s*((?:C10_)?(DECLARE|DEFINE)_(?:bool|int|int32|int64|uint32|uint64|double|string"
+    r"|typed_var))\s*\("
+)
+
+
+class Flag(NamedTuple):
+    """A command-line flag a macro declares or defines."""
+
+    name: str
+    defines: bool
+    default: str  # as written, "" for a declaration
+    help: str  # the help string's text, "" for a declaration
+
+
+def command_line_flag(text: str) -> Flag | None:
+    """The flag `C10_DEFINE_bool(name, default, "help");` (and its kin) declares or
+    defines; None for any other text."""
+    found = _FLAG_MACRO.match(text)
+    if found is None:
+        return None
+    args = _value_args(text[found.end(1) :].strip().removesuffix(";").rstrip())
+    if found.group(1).endswith("typed_var"):
+        args = args[1:]  # the type comes first
+    if not args or _TEST_NAME.fullmatch(args[0]) is None:
+        return None
+    defines = found.group(2) == "DEFINE"
+    if not defines:
+        return Flag(args[0], False, "", "")
+    default = args[1] if len(args) > 1 else ""
+    help_text = string_value(args[2]) if len(args) > 2 else None
+    return Flag(args[0], True, default, help_text or "")
+
+
+#: what the arguments of a call of values are split at: strings, parentheses, commas
+_VALUE_PARTS = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|[()\[\]{},]')
+
+
+def _value_args(text: str) -> list[str]:
+    """`(name, 1 << 20, "a, b")` -> ["name", "1 << 20", '"a, b"']: split where
+    `macro_args` would not (`<<` is no bracket, a string's comma no separator)."""
+    if not text.startswith("(") or not text.endswith(")"):
+        return []
+    inner = text[1:-1]
+    parts, depth, start = [], 0, 0
+    for found in _VALUE_PARTS.finditer(inner):
+        ch = found.group()
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(inner[start : found.start()])
+            start = found.end()
+    parts.append(inner[start:])
+    return [" ".join(p.split()) for p in parts if p.strip()]

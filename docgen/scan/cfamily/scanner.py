@@ -250,6 +250,8 @@ def _together(first: Walked, others: list[Walked]) -> Walked:
     first.registrations = in_order(
         dict.fromkeys(r for w in (first, *others) for r in w.registrations)
     )
+    bindings = dict.fromkeys(b for w in (first, *others) for b in w.bindings)
+    first.bindings = tuple(sorted(bindings, key=lambda b: (b.line, b.owner, b.name, b.kind)))
     return first
 
 
@@ -285,10 +287,12 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     def read(rewritten: bytes) -> tuple[tree_sitter.Node, Walked]:
         """A fresh parse of other bytes for the same file, walked."""
         again = parser.parse(rewritten).root_node
-        return again, cfamily_walk.walk(again, data, rewritten, blanked.spans, dialect)
+        return again, cfamily_walk.walk(
+            again, data, rewritten, blanked.spans, dialect, settings.function_heads
+        )
 
     root = tree.root_node
-    walked = cfamily_walk.walk(root, data, parsed, blanked.spans, dialect)
+    walked = cfamily_walk.walk(root, data, parsed, blanked.spans, dialect, settings.function_heads)
     if root.has_error and OPENING.search(parsed) and error_at_branch(root):
         # Branches that each open a class or function head: read the first branches
         # only, kept when that finds more names.  A conditional with no other branch
@@ -301,7 +305,9 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
             width = end - start
             tree.edit(start, end, end, (row, 0), (row, width), (row, width))
         retry = parser.parse(retry_data, tree).root_node
-        rewalked = cfamily_walk.walk(retry, data, retry_data, blanked.spans, dialect)
+        rewalked = cfamily_walk.walk(
+            retry, data, retry_data, blanked.spans, dialect, settings.function_heads
+        )
         whole = OTHER_BRANCH.search(parsed) is None  # no code left out
         if _reads_better(walked, rewalked, root, retry) or (whole and not retry.has_error):
             root, walked = retry, rewalked
@@ -364,6 +370,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         launches=walked.launches,
         # the dispatch stubs read from the text beside those the walk found
         registrations=in_order((*walked.registrations, *stub_registrations(data, stubs))),
+        bindings=walked.bindings,
         gpu_calls=tuple(CodeUse(name, line) for line, name in sorted(walked.gpu_calls)),
         test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
         error_lines=lines,

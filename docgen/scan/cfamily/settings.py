@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -70,6 +70,14 @@ class ScanSettings:
     def attribute_macros(self) -> frozenset[str]:
         """The attribute macros, blanked before the parse beside the built-in ones."""
         return frozenset(self.named("attribute"))
+
+    @cached_property
+    def function_heads(self) -> Mapping[str, str]:
+        """Macro -> the function head it writes (see `head_macros`): PyTorch's
+        structured-kernel macros, then the tree's own, which a tree may redefine."""
+        from docgen.scan.cfamily.preprocess.head_macros import STRUCTURED_KERNEL_HEADS
+
+        return {**STRUCTURED_KERNEL_HEADS, **dict(self.values("head"))}
 
     @cached_property
     def macro_table(self) -> MacroTable:

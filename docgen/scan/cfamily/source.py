@@ -51,7 +51,6 @@ WRAPPERS = frozenset(
     }
 )
 CUDA_QUALIFIERS = ("__global__", "__device__", "__host__")
-DECLARATION_WIDTH = 300
 MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
 #: a scope's name: an identifier, an anonymous namespace, or an operator whose body
 #: defines a class (`operator()` of a CUDA functor)
@@ -133,9 +132,9 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def one_line(text: str, width: int = DECLARATION_WIDTH) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+def one_line(text: str) -> str:
+    """Source text on one line, whole: a page folds what is long, never cuts it."""
+    return " ".join(text.split())
 
 
 #: what may stand between a declaration and its doc comment: other comments, and the

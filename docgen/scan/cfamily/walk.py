@@ -8,13 +8,23 @@ macro still reads as written.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from docgen.scan.cfamily.code import in_order
 from docgen.scan.cfamily.names import Frame, Recorder, Walked, callable_kind
+from docgen.scan.cfamily.preprocess.head_macros import (
+    STRUCTURED_KERNEL_HEADS,
+    expand,
+    split_head,
+    split_template,
+    writes_parameters,
+)
 from docgen.scan.cfamily.reader_macros import (
     BLOCK_REGISTRATIONS,
+    command_line_flag,
     gtest_body_scope,
+    macro_args,
     split_commas,
 )
 from docgen.scan.cfamily.recovery import error_children, misread_block_children
@@ -22,8 +32,10 @@ from docgen.scan.cfamily.source import (
     CLASS_KINDS,
     LOCAL_TYPE,
     MACRO_NAME,
+    SCOPE,
     TRANSPARENT,
     closed_by_itself,
+    descendants,
     function_body,
     function_declarator,
     local_types,
@@ -46,6 +58,8 @@ class _Walker(Recorder):
     #: whether what a block the grammar could not place holds is read (see
     #: `cfamily_recovery.misread_block_children`)
     misread_blocks = False
+    #: macro -> the function head it writes (see `head_macros`)
+    heads: Mapping[str, str] = {}
 
     # --------------------------------------------------------------- the walk
 
@@ -120,12 +134,15 @@ class _Walker(Recorder):
             elif kind == "preproc_call":  # `#import`, Objective-C's include-once include
                 self.imported(node)
             elif kind == "expression_statement" and not frame.in_class:
-                self.code.statement_macro(node)
+                self.statement_macro(frame)
         self.out.definitions = tuple(
             sorted(self.definitions, key=lambda d: (d.line, d.qualname, d.kind))
         )
         self.out.launches = tuple(sorted(self.code.launches, key=lambda k: (k.line, k.kernel)))
         self.out.registrations = in_order(self.code.registrations)
+        self.out.bindings = tuple(
+            sorted(set(self.code.bindings), key=lambda b: (b.line, b.owner, b.name, b.kind))
+        )
         self.out.gpu_calls = self.code.gpu_calls
         self.out.test_cases = self.code.test_cases
         return self.out
@@ -169,7 +186,8 @@ class _Walker(Recorder):
         if body is None:
             return []
         if name is None:  # an anonymous struct or union: its fields are its owner's
-            if node.type == "enum_specifier":
+            if node.type == "enum_specifier":  # an anonymous enum's names are its scope's
+                self.enumerators(frame, body, frame.scope)
                 return []
             return [
                 Frame(c, frame.scope, frame.in_class, frame.file_local)
@@ -194,10 +212,56 @@ class _Walker(Recorder):
             True,
             bases,
         )
-        if node.type == "enum_specifier":
-            return []
         scope = (*frame.scope, *qualifier, short)
+        if node.type == "enum_specifier":
+            self.enumerators(frame, body, scope)
+            return []
         return [Frame(c, scope, short, frame.file_local) for c in reversed(body.named_children)]
+
+    def statement_macro(self, frame: Frame) -> None:
+        """A macro called as a statement: a dispatch stub's, or a flag's declaration or
+        definition (`C10_DEFINE_bool(name, default, "help")`), a name of its own whose
+        help text is its doc."""
+        node = frame.node
+        self.code.statement_macro(node)
+        text = self.text(node)
+        flag = command_line_flag(text)
+        if flag is None:
+            return
+        doc = self.source.doc(node)
+        self.add(
+            frame,
+            node,
+            "flag",
+            flag.name,
+            (),
+            node.start_point[0] + 1,
+            node.end_byte,
+            flag.defines,
+            value=flag.default,
+            doc="\n\n".join(part for part in (doc, flag.help) if part),
+        )
+
+    def enumerators(self, frame: Frame, body: Node, scope: tuple[str, ...]) -> None:
+        """An enum's enumerators, each under its enum's name (`Policy::CustomSizes`, as
+        a scoped one is written; an unscoped one is also its enclosing scope's name),
+        with its value where one is written; those in conditionals too."""
+        for node in descendants(body, "enumerator"):
+            name = node.child_by_field_name("name")
+            if name is None:
+                continue
+            value = node.child_by_field_name("value")
+            self.add(
+                Frame(node, scope, "", frame.file_local),
+                node,
+                "enumerator",
+                self.text(name),
+                (),
+                name.start_point[0] + 1,
+                node.end_byte,
+                True,
+                value=one_line(self.text(value)) if value is not None else "",
+            )
 
     def function_definition(self, frame: Frame) -> list[Frame]:
         """A function with its body; `= default` / `= delete` ones are declarations here.
@@ -214,6 +278,9 @@ class _Walker(Recorder):
                 self.callable(frame, declarator, declarator, body, body is not None)
             return []
         name_node = function.child_by_field_name("declarator")
+        headed = self.headed(frame, function, name_node, body)
+        if headed is not None:
+            return headed
         if (
             node.child_by_field_name("type") is None
             and name_node is not None
@@ -238,6 +305,62 @@ class _Walker(Recorder):
         if name_node is None:
             return self.within(frame, body, None)
         return self.within(frame, body, (*frame.scope, *self.source.qualified_parts(name_node)))
+
+    def headed(
+        self, frame: Frame, function: Node, name_node: Node | None, body: Node | None
+    ) -> list[Frame] | None:
+        """A function whose head a macro writes: `TORCH_IMPL_FUNC(add_out)(params) {`
+        (the macro then its parameters) or `DEFINE_KERNEL(name, ...) {` (a head whose
+        parameters the macro writes too), read as its expansion; None for any other."""
+        if name_node is None or frame.node.child_by_field_name("type") is not None:
+            return None
+        if name_node.type == "function_declarator":  # the macro's use, then the parameters
+            macro_node = name_node.child_by_field_name("declarator")
+            use_args = name_node.child_by_field_name("parameters")
+            params = self.text(function.child_by_field_name("parameters"))
+        else:
+            macro_node, use_args, params = name_node, function.child_by_field_name("parameters"), ""
+        if macro_node is None or macro_node.type != "identifier" or use_args is None:
+            return None
+        template = self.heads.get(self.text(macro_node))
+        if template is None or writes_parameters(template) == bool(params):
+            return None  # not such a macro, or used the other way
+        written_as = one_line(self.text(macro_node) + self.text(use_args))
+        head = split_head(expand(template, macro_args(self.text(use_args))))
+        if head is None or not all(SCOPE.fullmatch(part) for part in head.parts):
+            return None
+        template_part, before = split_template(head.before)
+        qualifier, name = head.parts[:-1], head.parts[-1]
+        kind = (
+            "kernel"
+            if "__global__" in before.split()
+            else callable_kind(name, qualifier, frame.in_class)
+        )
+        inner = Frame(
+            frame.node,
+            frame.scope,
+            frame.in_class,
+            frame.file_local,
+            template_part or frame.template,
+            frame.outer,
+        )
+        header_end = body.start_byte if body is not None else frame.node.end_byte
+        self.add(
+            inner,
+            frame.node,
+            kind,
+            name,
+            qualifier,
+            macro_node.start_point[0] + 1,
+            header_end,
+            body is not None,
+            written_as=written_as,
+            declaration=f"{before} {'::'.join(head.parts)}{head.params or params}",
+        )
+        if body is None:
+            return []
+        self.code.body(body)
+        return self.within(frame, body, (*frame.scope, *head.parts))
 
     def nested_names(self, frame: Frame, body: Node) -> list[Frame]:
         """What a macro-opened block (`TEST_SUBMODULE(name, m) {`) defines below its
@@ -343,7 +466,7 @@ class _Walker(Recorder):
                     and MACRO_NAME.match(self.text(name_node))
                     and self.text(name_node) != frame.in_class  # `RNG(int seed);` in `RNG`
                 ):
-                    self.code.statement_macro(node)
+                    self.statement_macro(frame)
                     continue
                 if name_node is not None and name_node.type == "parenthesized_declarator":
                     declarator = name_node  # `int (*open)(...)`: a pointer to a function
@@ -393,8 +516,11 @@ def walk(
     parsed: bytes,
     spans: tuple[tuple[int, int, str], ...],
     dialect: str = "cpp",
+    heads: Mapping[str, str] | None = None,
 ) -> Walked:
-    """The names of one parse tree; `parsed` is what the parser read, `data` the file."""
+    """The names of one parse tree; `parsed` is what the parser read, `data` the file;
+    `heads`: the macros that write a function's head (see `head_macros`)."""
     walker = _Walker(data, parsed, spans)
+    walker.heads = heads if heads is not None else STRUCTURED_KERNEL_HEADS
     walker.misread_blocks = dialect == "c"  # C has no classes a block could hold members of
     return walker.run(root)

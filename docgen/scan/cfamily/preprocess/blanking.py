@@ -111,6 +111,8 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
             continue
         if start == line and _returns_next(data, written or data, match.end()):
             continue  # `BOOL` / `pcre2_maketables(...)`: the function's type, on a line of its own
+        if _last_enumerator(data, line, match.end()):
+            continue  # `key_set_,` / `TOTAL_SIZE` / `};`: an enum's last value
         out[start:end] = b" " * (end - start)
         names.add(match.group(1).decode("ascii"))
     if b"(" not in data:
@@ -144,6 +146,15 @@ def lone_macros_blanked(data: bytes, written: bytes | None = None) -> tuple[byte
             out[start:end] = data[start:end].translate(BLANKED)
             names.add(match.group(1).decode("ascii"))
     return bytes(out), frozenset(names)
+
+
+def _last_enumerator(data: bytes, line: int, end: int) -> bool:
+    """Whether the word alone on the line at `line` (to `end`) follows a line that ends
+    with `,` (a `//` comment after it aside) and comes before a `}`: an enum's last
+    value, written without a comma."""
+    above = data.rfind(b"\n", 0, max(line - 1, 0)) + 1
+    previous = data[above : max(line - 1, above)].split(b"//", 1)[0].rstrip()
+    return previous.endswith(b",") and data[end : end + 200].lstrip().startswith(b"}")
 
 
 def _next_line_goes_on(data: bytes, line: int) -> bool:

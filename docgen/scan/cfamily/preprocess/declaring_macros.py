@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
+from docgen.scan.cfamily.preprocess.head_macros import head_template
+
 if TYPE_CHECKING:
     from docgen.scan.cfamily.preprocess.macro_def import MacroDef
 
@@ -48,6 +50,7 @@ class Declaring(NamedTuple):
     makes_type: bool = False
     pointer: bool = False
     writes: str = ""
+    head: str = ""
 
 
 def declaring_reading(body: str, params: list[str]) -> Declaring | None:
@@ -72,6 +75,13 @@ def declaring_reading(body: str, params: list[str]) -> Declaring | None:
     if pasted is not None and params[0] in pasted.groups():
         return Declaring(wraps=1)
     return None
+
+
+def heading_reading(body: str, params: list[str]) -> Declaring | None:
+    """A body that writes the head of a function its use gives a body (see
+    `head_macros`), else None."""
+    head = head_template(body, params)
+    return Declaring(head=head) if head else None
 
 
 def made_by_every_definition(

@@ -42,6 +42,9 @@ class MacroDef:
     #: `operator()`, written over the macro's name; or `CATCH_ALL` for a macro of
     #: `catch` handlers, written over the whole use (see `written_macros`)
     writes: str = ""
+    #: a function-like macro that writes the head of a function its use gives a body
+    #: (`TORCH_IMPL_FUNC(name)`): that head, its arguments `$1`, ... (see `head_macros`)
+    head: str = ""
 
 
 #: What a macro can mean to the scanner, in the order the table keeps them, each with
@@ -68,6 +71,9 @@ MEANINGS: Mapping[str, str] = {
     "pointer": "",
     # declares a function of the arguments it is given: that function's name, as written
     "written": "name",
+    # writes the head of a function its use gives a body (`TORCH_IMPL_FUNC(name)`): the
+    # head, its arguments `$1`, ... (see `head_macros`)
+    "head": "template",
 }
 
 

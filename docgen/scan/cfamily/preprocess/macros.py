@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from docgen.scan.cfamily.preprocess.builtin_macros import BUILTIN_MACROS, RESERVED, SPECIFIER_WORDS
 from docgen.scan.cfamily.preprocess.conditionals import disabled_branches_blanked
-from docgen.scan.cfamily.preprocess.declaring_macros import declaring_reading
+from docgen.scan.cfamily.preprocess.declaring_macros import declaring_reading, heading_reading
 from docgen.scan.cfamily.preprocess.macro_def import MacroDef
 from docgen.scan.cfamily.preprocess.namespace_macros import composed_namespace, namespace_body
 from docgen.scan.cfamily.preprocess.source import directives_matching
@@ -167,7 +167,9 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
         if opens:
             found[MacroDef(key, (), opens=opens)] = None
             continue
-        declaring = declaring_reading(uncommented, params)
+        declaring = declaring_reading(uncommented, params) or (
+            heading_reading(uncommented, params) if match.group(2) else None
+        )
         if declaring is not None:  # a type, a declarator, a call operator, handlers
             found[
                 MacroDef(
@@ -177,6 +179,7 @@ def macro_defs(data: bytes) -> tuple[MacroDef, ...]:
                     makes_type=declaring.makes_type,
                     pointer=declaring.pointer,
                     writes=declaring.writes,
+                    head=declaring.head,
                 )
             ] = None
             continue
@@ -219,7 +222,15 @@ def attribute_macros(defs: Iterable[MacroDef]) -> frozenset[str]:
     """The macros some definition makes attribute-like, following references to a fixpoint."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
     for d in defs:
-        if not (d.namespace or d.wraps or d.stringizes or d.makes_type or d.pointer or d.writes):
+        if not (
+            d.namespace
+            or d.wraps
+            or d.stringizes
+            or d.makes_type
+            or d.pointer
+            or d.writes
+            or d.head
+        ):
             by_name.setdefault(d.name, []).append(d.refs)
     known = _as_referred_to(BUILTIN_MACROS) | EXCEPTION_WORDS
     chosen: set[str] = set()

@@ -11,6 +11,7 @@ from docgen.scan.cfamily.preprocess.declaring_macros import (
     type_macros,
     written_macros,
 )
+from docgen.scan.cfamily.preprocess.head_macros import head_macros
 from docgen.scan.cfamily.preprocess.macro_def import Macro, MacroDef
 from docgen.scan.cfamily.preprocess.macros import (
     access_macros,
@@ -34,6 +35,7 @@ LEARNERS: dict[str, Callable[[Sequence[MacroDef], frozenset[str]], Learned]] = {
     "type": type_macros,
     "pointer": pointer_macros,
     "written": written_macros,
+    "head": lambda defs, attributes: head_macros(((d.name, d.head) for d in defs), attributes),
 }
 
 

@@ -1,0 +1,241 @@
+"""pybind11 bindings: the Python names a C++ file makes and the C++ each one binds.
+
+`PYBIND11_MODULE(name, m) { m.def("fwd", &mha_fwd, "doc"); }`, `py::class_<T>(m,
+"Name").def("f", &T::f).def_readwrite("x", &T::x)`, `py::enum_<E>(m, "E").value("A",
+E::A)`, `m.def_submodule("sub")`: read from the calls' syntax, through the chains of
+`.def` calls and the local variables a class or a submodule is kept in.  A lambda binds
+no named C++; its binding says so.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from docgen.model.facts import Binding
+from docgen.scan.cfamily.reader_macros import string_value
+from docgen.scan.cfamily.source import Source, bare, descendants, one_line
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+#: bytes a body that binds holds: cheap to look for before it is opened
+BINDING_BYTES = re.compile(rb"\.def(?:_\w+)?\s*\(|\b(?:class_|enum_)\s*<")
+#: the methods of a module, a class or an enum that bind a Python name (its first
+#: argument, a string)
+_VERBS = frozenset(
+    {
+        "def",
+        "def_static",
+        "def_readwrite",
+        "def_readonly",
+        "def_readwrite_static",
+        "def_readonly_static",
+        "def_property",
+        "def_property_readonly",
+        "def_property_static",
+        "def_property_readonly_static",
+        "def_submodule",
+        "value",
+        "attr",
+    }
+)
+#: what makes a class or an enum of a module: `py::class_<T, ...>(m, "Name", ...)`
+_MAKERS = {"class_": "class", "enum_": "enum", "exception": "exception"}
+#: a C++ name a binding's second argument gives: `&ns::f`, `py::overload_cast<int>(&f)`
+_TARGET = re.compile(r"&?\s*((?:[A-Za-z_]\w*\s*::\s*)*~?[A-Za-z_]\w*)")
+_CAST = re.compile(r"(?:py::|pybind11::)?(?:overload_cast|const_overload_cast)\s*<.*>\s*\((.*)\)")
+
+
+class _Owner(NamedTuple):
+    """What a receiver of `.def` stands for: a class (its Python and C++ names) or a
+    module (`cpp` empty; `python` the submodule's name, "" for the module itself)."""
+
+    python: str
+    cpp: str
+    is_class: bool
+
+
+def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> list[Binding]:
+    """The bindings a function body (or a `PYBIND11_MODULE` block) makes, in order.
+    `modules`: the names that stand for a module there, beside the function's parameters
+    and the locals whose type or value names a module (`py::module_ m`, `auto m =
+    py::handle(mod).cast<py::module>()`): `m.def` on another name (`torch::Library`'s
+    in `TORCH_LIBRARY(ns, m)`) binds nothing."""
+    if not BINDING_BYTES.search(source.data, body.start_byte, body.end_byte):
+        return []
+    reader = _Reader(source)
+    for module in modules:
+        reader.owners[module] = _MODULE
+    reader.parameters(body)
+    found = reader.variables(body)
+    for call in descendants(body, "call_expression"):
+        binding = reader.binding(call)
+        if binding is not None:
+            found.append(binding)
+    return sorted(found, key=lambda b: (b.line, b.owner, b.name))
+
+
+class _Reader:
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.owners: dict[str, _Owner] = {}  # local variable -> what it holds
+
+    def text(self, node: Node | None) -> str:
+        return self.source.text(node)
+
+    def parameters(self, body: Node) -> None:
+        """The parameters of the function whose body this is that are modules."""
+        function = body.parent
+        declarator = function.child_by_field_name("declarator") if function else None
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters") if declarator else None
+        for param in params.named_children if params is not None else ():
+            name = param.child_by_field_name("declarator")
+            while name is not None and name.type != "identifier":
+                name = name.child_by_field_name("declarator") or (
+                    name.named_children[-1] if name.named_children else None
+                )
+            if name is not None and _MODULE_TYPE.search(
+                self.text(param.child_by_field_name("type"))
+            ):
+                self.owners[self.text(name)] = _MODULE
+
+    def variables(self, body: Node) -> list[Binding]:
+        """The local variables that hold a class or a submodule: `py::class_<T> cls(m,
+        "T");`, `auto cls = py::class_<T>(m, "T").def(...);`, `auto sub =
+        m.def_submodule("sub");`; the bindings of the classes so declared."""
+        declared: list[Binding] = []
+        for node in descendants(body, "init_declarator"):
+            name = node.child_by_field_name("declarator")
+            if name is None or name.type != "identifier":
+                continue
+            value = node.child_by_field_name("value")
+            owner = None
+            if value is not None and value.type == "argument_list":  # `py::class_<T> c(m, "T")`
+                declaration = node.parent
+                kind = declaration.child_by_field_name("type") if declaration else None
+                owner = self.made(self.text(kind), value) if kind is not None else None
+                if owner is not None and kind is not None:
+                    maker = _MAKERS[_maker_name(self.text(kind))]
+                    declared.append(
+                        Binding(maker, owner.python, owner.cpp, node.start_point[0] + 1)
+                    )
+            elif value is not None:
+                owner = self.owner(value)
+                declaration = node.parent
+                kind = declaration.child_by_field_name("type") if declaration else None
+                if owner is None and (
+                    _MODULE_TYPE.search(self.text(kind)) or _MODULE_TYPE.search(self.text(value))
+                ):
+                    owner = _MODULE
+            if owner is not None:
+                self.owners[self.text(name)] = owner
+        return declared
+
+    def made(self, maker: str, arguments: Node) -> _Owner | None:
+        """The class `py::class_<T, ...>(scope, "Name")` makes, None for another call."""
+        _, _, rest = maker.partition("<")
+        kind = _MAKERS.get(_maker_name(maker))
+        args = arguments.named_children
+        if kind is None or len(args) < 2 or not rest:
+            return None
+        python = string_value(self.text(args[1]))
+        if python is None:
+            return None
+        cpp = bare(rest.rsplit(">", 1)[0].split(",", 1)[0].strip())
+        return _Owner(python, cpp, True)
+
+    def owner(self, receiver: Node) -> _Owner | None:
+        """What a chain of calls ends in: the class its root makes, the submodule, or
+        the variable's class; None for a module (or what is not read)."""
+        node = receiver
+        while node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            if function is None or arguments is None:
+                return None
+            if function.type == "field_expression":
+                verb = self.text(function.child_by_field_name("field"))
+                if verb == "def_submodule":
+                    name = _first_string(self, arguments)
+                    parent = function.child_by_field_name("argument")
+                    if parent is None or self.owner(parent) != _MODULE:
+                        return None
+                    return _Owner(name or "", "", False)
+                if verb not in _VERBS:
+                    return None
+                node = function.child_by_field_name("argument") or node
+                if node is function:
+                    return None
+                continue
+            return self.made(self.text(function), arguments)
+        if node.type == "identifier":
+            return self.owners.get(self.text(node))
+        return None
+
+    def binding(self, call: Node) -> Binding | None:
+        function = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        if function is None or arguments is None:
+            return None
+        line = call.start_point[0] + 1
+        if function.type != "field_expression":  # `py::class_<T>(m, "Name")` itself
+            made = self.made(self.text(function), arguments)
+            if made is None:
+                return None
+            return Binding(_MAKERS[_maker_name(self.text(function))], made.python, made.cpp, line)
+        field = function.child_by_field_name("field")
+        verb = self.text(field)
+        if field is None or verb not in _VERBS:
+            return None
+        line = field.start_point[0] + 1  # a chain's call is on its `.def`'s line
+        receiver = function.child_by_field_name("argument")
+        args = arguments.named_children
+        if receiver is None or not args:
+            return None
+        name = string_value(self.text(args[0])) if args[0].type in _STRINGS else None
+        if name is None:
+            if verb != "def" or "init" not in self.text(args[0]):
+                return None
+            name = "__init__"  # `.def(py::init<int>())`: a constructor
+            target = one_line(self.text(args[0]))
+        else:
+            target = (
+                _target(self.text(args[1])) if len(args) > 1 and verb != "def_submodule" else ""
+            )
+        owner = self.owner(receiver)
+        if owner is None:
+            return None  # not a module's nor a bound class's: `torch::Library::def`
+        return Binding(verb, name, target, line, owner.python)
+
+
+#: what the module a binding is made in stands for
+_MODULE = _Owner("", "", False)
+#: a type or a value that is a module: `py::module_`, `pybind11::module`, `.cast<py::module>()`
+_MODULE_TYPE = re.compile(r"\b(?:py|pybind11)\s*::\s*module_?\b")
+
+
+def _maker_name(maker: str) -> str:
+    """`py::class_<T, Base>` -> `class_`."""
+    return maker.partition("<")[0].strip().rsplit("::", 1)[-1]
+
+
+_STRINGS = frozenset({"string_literal", "concatenated_string", "raw_string_literal"})
+
+
+def _first_string(reader: _Reader, arguments: Node) -> str | None:
+    args = arguments.named_children
+    return string_value(reader.text(args[0])) if args and args[0].type in _STRINGS else None
+
+
+def _target(text: str) -> str:
+    """The C++ name a binding's second argument gives (`&Foo::bar` -> `Foo::bar`,
+    `py::overload_cast<int>(&f)` -> `f`), "" for a lambda or another expression."""
+    text = " ".join(text.split())
+    cast = _CAST.fullmatch(text)
+    if cast is not None:
+        text = cast.group(1)
+    found = _TARGET.fullmatch(text.strip())
+    return found.group(1).replace(" ", "") if found else ""
