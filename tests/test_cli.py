@@ -121,18 +121,18 @@ def test_templates_folder_replaces_a_builtin_template(sample: SampleFn, tmp_path
     theme = tmp_path / "theme"
     theme.mkdir()
     (theme / "docs.md.j2").write_text(
-        '{% extends "default/docs.md.j2" %}\n{% block security %}{% endblock %}\n',
+        '{% extends "default/docs.md.j2" %}\n{% block testing %}{% endblock %}\n',
         encoding="utf-8",
     )
     page = repo / "docs" / "generated" / "minitorch" / "cuda" / "kernels.py_docs.md"
     plain = CliRunner().invoke(cli, ["build", str(repo), "-q", "-j", "2"])
     assert plain.exit_code == 0, plain.output
-    assert "## Security & Safety" in page.read_text(encoding="utf-8")
+    assert "## Testing & Usage" in page.read_text(encoding="utf-8")
     themed = CliRunner().invoke(
         cli, ["build", str(repo), "-q", "-j", "2", "--templates", str(theme)]
     )
     assert themed.exit_code == 0, themed.output
-    assert "## Security & Safety" not in page.read_text(encoding="utf-8")
+    assert "## Testing & Usage" not in page.read_text(encoding="utf-8")
 
 
 # --- usage errors: exit 2 and one line ----------------------------------------------

@@ -11,7 +11,6 @@ from docgen.render.context import Linker
 from docgen.render.view_refs import LineRef
 
 #: Longest source line quoted next to a finding.
-MAX_QUOTED = 100
 
 #: pattern kind -> title, in page order; kinds the scanner adds later show under their id.
 PATTERN_TITLES: tuple[tuple[str, str], ...] = (
@@ -143,10 +142,15 @@ def security_view(
     source_lines: Sequence[str] | None,
     anchors: Mapping[str, str],
 ) -> SecurityView | None:
-    """Python files only: other files are not checked, and their pages do not pretend."""
+    """Python files only: other files are not checked, and their pages do not pretend.
+    None, too, for a file checked with nothing found: one paragraph saying so on every
+    page was filler (what is checked is in `docs/`); a file that could not be parsed
+    says it was not checked."""
     if facts.kind != "python" or facts.python is None:
         return None
     risky = [f for f in facts.python.findings if f.category == "security"]
+    if facts.parsed and not risky:
+        return None
     return SecurityView(
         checked=facts.parsed,
         checks=SECURITY_CHECKS,
@@ -157,8 +161,7 @@ def security_view(
 def _quoted(lines: Sequence[str] | None, line: int) -> str:
     if lines is None or not 0 < line <= len(lines):
         return ""
-    text = lines[line - 1].strip()
-    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 1] + "…"
+    return lines[line - 1].strip()  # whole: a page never cuts source text
 
 
 def _sentence(message: str) -> str:
