@@ -10,6 +10,7 @@ no named C++; its binding says so.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.model.facts import Binding
@@ -53,11 +54,16 @@ class _Owner(NamedTuple):
 
     python: str
     cpp: str
-    is_class: bool
+
+
+def bindings_in_order(bindings: Iterable[Binding]) -> tuple[Binding, ...]:
+    """Bindings by line, then class, name, kind and target (every field: no order a set
+    gave is left), each once: the order the facts keep them in."""
+    return tuple(sorted(set(bindings), key=lambda b: (b.line, b.owner, b.name, b.kind, b.target)))
 
 
 def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> list[Binding]:
-    """The bindings a function body (or a `PYBIND11_MODULE` block) makes, in order.
+    """The bindings a function body (or a `PYBIND11_MODULE` block) makes.
     `modules`: the names that stand for a module there, beside the function's parameters
     and the locals whose type or value names a module (`py::module_ m`, `auto m =
     py::handle(mod).cast<py::module>()`): `m.def` on another name (`torch::Library`'s
@@ -73,7 +79,7 @@ def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> li
         binding = reader.binding(call)
         if binding is not None:
             found.append(binding)
-    return sorted(found, key=lambda b: (b.line, b.owner, b.name))
+    return found
 
 
 class _Reader:
@@ -112,10 +118,10 @@ class _Reader:
             if name is None or name.type != "identifier":
                 continue
             value = node.child_by_field_name("value")
+            declaration = node.parent
+            kind = declaration.child_by_field_name("type") if declaration else None
             owner = None
             if value is not None and value.type == "argument_list":  # `py::class_<T> c(m, "T")`
-                declaration = node.parent
-                kind = declaration.child_by_field_name("type") if declaration else None
                 owner = self.made(self.text(kind), value) if kind is not None else None
                 if owner is not None and kind is not None:
                     maker = _MAKERS[_maker_name(self.text(kind))]
@@ -124,8 +130,6 @@ class _Reader:
                     )
             elif value is not None:
                 owner = self.owner(value)
-                declaration = node.parent
-                kind = declaration.child_by_field_name("type") if declaration else None
                 if owner is None and (
                     _MODULE_TYPE.search(self.text(kind)) or _MODULE_TYPE.search(self.text(value))
                 ):
@@ -145,7 +149,7 @@ class _Reader:
         if python is None:
             return None
         cpp = bare(rest.rsplit(">", 1)[0].split(",", 1)[0].strip())
-        return _Owner(python, cpp, True)
+        return _Owner(python, cpp)
 
     def owner(self, receiver: Node) -> _Owner | None:
         """What a chain of calls ends in: the class its root makes, the submodule, or
@@ -163,7 +167,7 @@ class _Reader:
                     parent = function.child_by_field_name("argument")
                     if parent is None or self.owner(parent) != _MODULE:
                         return None
-                    return _Owner(name or "", "", False)
+                    return _Owner(name or "", "")
                 if verb not in _VERBS:
                     return None
                 node = function.child_by_field_name("argument") or node
@@ -195,7 +199,7 @@ class _Reader:
         args = arguments.named_children
         if receiver is None or not args:
             return None
-        name = string_value(self.text(args[0])) if args[0].type in _STRINGS else None
+        name = _first_string(self, arguments)
         if name is None:
             if verb != "def" or "init" not in self.text(args[0]):
                 return None
@@ -212,7 +216,7 @@ class _Reader:
 
 
 #: what the module a binding is made in stands for
-_MODULE = _Owner("", "", False)
+_MODULE = _Owner("", "")
 #: a type or a value that is a module: `py::module_`, `pybind11::module`, `.cast<py::module>()`
 _MODULE_TYPE = re.compile(r"\b(?:py|pybind11)\s*::\s*module_?\b")
 

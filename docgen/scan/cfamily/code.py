@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from docgen.model.facts import Binding, KernelLaunch, RegisteredOp, Registration
-from docgen.scan.cfamily.bindings import BINDING_BYTES, bindings_in
+from docgen.scan.cfamily.bindings import bindings_in
 from docgen.scan.cfamily.preprocess.stub_lines import stub_registration
 from docgen.scan.cfamily.reader_macros import (
     BINDING_MODULES,
@@ -151,9 +151,7 @@ class CodeFacts:
     def read_bindings(self, body: Node, modules: tuple[str, ...]) -> None:
         """The pybind11 bindings of a body, read once; `modules`: the names of the
         modules it is given (see `bindings_in`)."""
-        if body.start_byte in self.bodies_read:
-            return
-        if BINDING_BYTES.search(self.source.data, body.start_byte, body.end_byte):
+        if body.start_byte not in self.bodies_read:  # (`bindings_in` looks at the bytes first)
             self.bodies_read.add(body.start_byte)
             self.bindings.extend(bindings_in(self.source, body, modules))
 

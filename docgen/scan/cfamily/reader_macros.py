@@ -103,15 +103,22 @@ def is_dispatch_macro(name: str) -> bool:
 def split_commas(text: str) -> list[str]:
     """`a, f(b, c), T<d, e>` -> ["a", "f(b, c)", "T<d, e>"]: commas outside brackets,
     each part on one line, empty parts dropped."""
+    return _split_at_commas(text, _BRACKET_OR_COMMA)
+
+
+def _split_at_commas(text: str, marks: re.Pattern[str]) -> list[str]:
+    """`text` split at the commas `marks` finds outside the brackets it finds (what else
+    it finds, a string literal, is passed over whole), each part on one line, empty
+    parts dropped."""
     parts: list[str] = []
     depth, start = 0, 0
-    for found in _BRACKET_OR_COMMA.finditer(text):  # the few chars that matter, not every one
+    for found in marks.finditer(text):  # the few chars that matter, not every one
         ch = found.group()
         if ch in "([{<":
             depth += 1
         elif ch in ")]}>":
             depth -= 1
-        elif depth == 0:  # a comma outside brackets
+        elif ch == "," and depth == 0:  # a comma outside brackets
             parts.append(text[start : found.start()])
             start = found.end()
     parts.append(text[start:])
@@ -188,16 +195,4 @@ def _value_args(text: str) -> list[str]:
     `macro_args` would not (`<<` is no bracket, a string's comma no separator)."""
     if not text.startswith("(") or not text.endswith(")"):
         return []
-    inner = text[1:-1]
-    parts, depth, start = [], 0, 0
-    for found in _VALUE_PARTS.finditer(inner):
-        ch = found.group()
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(inner[start : found.start()])
-            start = found.end()
-    parts.append(inner[start:])
-    return [" ".join(p.split()) for p in parts if p.strip()]
+    return _split_at_commas(text[1:-1], _VALUE_PARTS)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.model.facts import CDefinition, CFacts, CInclude, CodeUse, FileFacts, Problem
 from docgen.scan.cfamily import walk as cfamily_walk
+from docgen.scan.cfamily.bindings import bindings_in_order
 from docgen.scan.cfamily.code import in_order
 from docgen.scan.cfamily.names import Walked, outside_bodies
 from docgen.scan.cfamily.preprocess.blanking import (
@@ -250,8 +251,7 @@ def _together(first: Walked, others: list[Walked]) -> Walked:
     first.registrations = in_order(
         dict.fromkeys(r for w in (first, *others) for r in w.registrations)
     )
-    bindings = dict.fromkeys(b for w in (first, *others) for b in w.bindings)
-    first.bindings = tuple(sorted(bindings, key=lambda b: (b.line, b.owner, b.name, b.kind)))
+    first.bindings = bindings_in_order(b for w in (first, *others) for b in w.bindings)
     return first
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from docgen.scan.cfamily.bindings import bindings_in_order
 from docgen.scan.cfamily.code import in_order
 from docgen.scan.cfamily.names import Frame, Recorder, Walked, callable_kind
 from docgen.scan.cfamily.preprocess.head_macros import (
@@ -140,9 +141,7 @@ class _Walker(Recorder):
         )
         self.out.launches = tuple(sorted(self.code.launches, key=lambda k: (k.line, k.kernel)))
         self.out.registrations = in_order(self.code.registrations)
-        self.out.bindings = tuple(
-            sorted(set(self.code.bindings), key=lambda b: (b.line, b.owner, b.name, b.kind))
-        )
+        self.out.bindings = bindings_in_order(self.code.bindings)
         self.out.gpu_calls = self.code.gpu_calls
         self.out.test_cases = self.code.test_cases
         return self.out
