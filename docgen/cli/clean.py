@@ -13,7 +13,7 @@ from docgen.model.pages import PAGE_HEAD_BYTES, is_docgen_page
 from docgen.site.files import SiteFiles
 from docgen.state import STATE_DIR, STATE_FILE, SiteRecord, read_state
 from docgen.system.nofollow import Tree
-from docgen.write.lock import output_lock
+from docgen.write.lock import LOCK_FILE, output_lock
 
 
 @dataclass
@@ -37,6 +37,9 @@ def clean(out: Path, on_wait: Callable[[str], None] | None = None) -> CleanRepor
 
 
 def _clean(out: Path, state: Path) -> CleanReport:
+    if not state.is_file():  # another `clean` removed it while this one waited
+        _remove_state(out)  # the lock file this one made
+        raise UsageError(f"no docgen output in {out} (nothing to clean)")
     with read_state(out, any_version=True) as recorded:
         if recorded is None:
             raise UsageError(
@@ -57,10 +60,22 @@ def _clean(out: Path, state: Path) -> CleanReport:
                 report.kept.append(rel)
             elif tree.unlink(rel):
                 report.removed.append(rel)
+    _remove_state(out)
+    return report
+
+
+def _remove_state(out: Path) -> None:
+    """docgen's state folder with its lock file last, then OUT when that leaves it empty.
+    A run that waited on the lock then locks a new file (see `output_lock`), so no run
+    writes a state while this one removes it."""
+    lock = f"{STATE_DIR}/{LOCK_FILE}"
+    with Tree(out) as tree:
+        for rel in list(tree.files(STATE_DIR)):
+            if rel != lock:
+                tree.unlink(rel)
         tree.remove_folder(STATE_DIR)
     with contextlib.suppress(OSError):
         out.rmdir()  # only when nothing else is left in it
-    return report
 
 
 def _read_recorded(tree: Tree, rel: str) -> bytes | None:
