@@ -35,8 +35,13 @@ from docgen.model.links import DOCS_SUFFIX, FOLDER_DOC, FOLDER_INDEX, KW_SUFFIX,
 from docgen.site import linkcheck
 
 STATE_FOLDER = linkcheck.STATE_FOLDER
-GROUP_HEADINGS = {"Classes": "classes", "Functions": "functions", "Imports": "imports"}
-GROUPS = ("classes", "functions", "imports")
+GROUP_HEADINGS = {
+    "Classes": "classes",
+    "Functions": "functions",
+    "Attributes": "attributes",
+    "Imports": "imports",
+}
+GROUPS = ("classes", "functions", "attributes", "imports")
 FILE_AND_FOLDER_KINDS = frozenset({"python", "markdown", "text", "binary", "folder"})
 MIN_LEAK_LINE = 9  # "longer than 8 characters"
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
@@ -206,9 +211,96 @@ class Expected:
     classes: frozenset[str]
     functions: frozenset[str]
     imports: frozenset[str]
+    attributes: frozenset[str]
 
     def group(self, name: str) -> frozenset[str]:
-        return {"classes": self.classes, "functions": self.functions, "imports": self.imports}[name]
+        return {
+            "classes": self.classes,
+            "functions": self.functions,
+            "attributes": self.attributes,
+            "imports": self.imports,
+        }[name]
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _scope_nodes(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements that run in a scope: through blocks, never into a def or class."""
+    out: list[ast.stmt] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, _DEFS):
+            continue
+        for part in ("body", "orelse", "finalbody"):
+            out += _scope_nodes(getattr(node, part, []))
+        for handler in getattr(node, "handlers", []):
+            out += _scope_nodes(handler.body)
+        for case in getattr(node, "cases", []):
+            out += _scope_nodes(case.body)
+    return out
+
+
+def _bound_names(target: ast.expr, receiver: str | None) -> list[str]:
+    if isinstance(target, ast.Tuple | ast.List):
+        return [n for e in target.elts for n in _bound_names(e, receiver)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value, receiver)
+    if receiver is None:
+        return [target.id] if isinstance(target, ast.Name) else []
+    if (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == receiver
+    ):
+        return [target.attr]
+    return []
+
+
+def _assigned(nodes: list[ast.stmt], receiver: str | None = None) -> dict[str, int]:
+    """Each name the statements bind, with the first line that binds it."""
+    names: dict[str, int] = {}
+    for node in nodes:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            for name in _bound_names(target, receiver):
+                names[name] = min(names.get(name, node.lineno), node.lineno)
+    return names
+
+
+def ast_attributes(tree: ast.Module) -> list[tuple[str, int]]:
+    """Attributes as docgen documents them, with their lines: what a module or class
+    body assigns (and a class's own `__init__` sets on its first parameter), less what
+    the same scope binds by def, class or import, and `__all__`; one per scope and
+    name, at its first binding."""
+    found: list[tuple[str, int]] = []
+    scopes: list[tuple[list[ast.stmt], bool]] = [(tree.body, False)]
+    seen: set[int] = set()
+    while scopes:
+        body, is_class = scopes.pop()
+        nodes = _scope_nodes(body)
+        other = {n.name for n in nodes if isinstance(n, _DEFS)}
+        for n in nodes:
+            if isinstance(n, ast.Import | ast.ImportFrom):
+                other.update(a.asname or a.name.split(".")[0] for a in n.names)
+        assigned = _assigned(nodes)
+        own = {k: v for k, v in assigned.items() if k not in other and k != "__all__"}
+        found += own.items()
+        init: dict[str, int] = {}
+        for n in nodes:
+            if is_class and isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef):
+                params = [*n.args.posonlyargs, *n.args.args]
+                if n.name == "__init__" and params:
+                    for k, v in _assigned(_scope_nodes(n.body), params[0].arg).items():
+                        init[k] = min(init.get(k, v), v)
+        found += [(k, v) for k, v in init.items() if k not in assigned and k not in other]
+        for node in ast.walk(ast.Module([n for n in nodes if isinstance(n, _DEFS)], [])):
+            if isinstance(node, ast.ClassDef) and id(node) not in seen:
+                seen.add(id(node))
+                scopes.append((node.body, True))
+    return found
 
 
 def ast_expectation(data: bytes) -> Expected | str:
@@ -236,7 +328,8 @@ def ast_expectation(data: bytes) -> Expected | str:
                 imports.add("." * node.level + node.module)
             imports.update(alias.name for alias in node.names if alias.name != "*")
             imports.update(alias.asname for alias in node.names if alias.asname)
-    return Expected(frozenset(classes), frozenset(functions), frozenset(imports))
+    attributes = frozenset(name for name, _ in ast_attributes(tree))
+    return Expected(frozenset(classes), frozenset(functions), frozenset(imports), attributes)
 
 
 def _fmt(names: set[str] | frozenset[str], limit: int = 8) -> str:
@@ -306,8 +399,9 @@ def check_ast(tree: Tree, show: int) -> Result:
 
 def check_anchors(tree: Tree, show: int) -> Result:
     """Each class/function bullet links to headings of its own docs page that exist,
-    whose slug holds the name, and no two definitions share a heading."""
-    checked = 0
+    whose slug holds the name, and no two definitions share a heading; each attribute
+    bullet to its class's heading or the Module attributes heading."""
+    checked = attributes = 0
     bad: list[str] = []
     anchors: dict[str, frozenset[str] | None] = {}
     for path in tree.documented:
@@ -350,7 +444,21 @@ def check_anchors(tree: Tree, show: int) -> Result:
                     bad.append(f"{where}: heading #{fragment} also taken by `{used[fragment]}`")
                 else:
                     used[fragment] = bullet.name
-    summary = f"{checked} class/function bullets, {len(bad)} problems"
+        for bullet in groups["attributes"]:
+            attributes += 1
+            where = f"{kw_rel}:{bullet.line}: attribute `{bullet.name}`"
+            for match in _LINK.finditer(bullet.rest):
+                written, _, raw = match.group(1).partition("#")
+                if not written.endswith(DOCS_SUFFIX):
+                    continue
+                anchor = unquote(raw)
+                if found is None or anchor not in found:
+                    bad.append(f"{where}: no heading #{anchor} on {docs_rel}")
+                elif anchor != "module-attributes" and not anchor.startswith("class-"):
+                    bad.append(f"{where}: #{anchor} is neither its class nor Module attributes")
+    summary = (
+        f"{checked} class/function bullets, {attributes} attribute bullets, {len(bad)} problems"
+    )
     return Result("2a kw bullet anchors", not bad, summary, bad[:show])
 
 
@@ -819,7 +927,8 @@ def check_imported_by(tree: Tree, show: int) -> Result:
 
 
 def check_find(tree: Tree, show: int) -> Result:
-    """`docgen find NAME` lists every definition an ast walk finds, for sampled names
+    """`docgen find NAME` lists every definition and attribute an ast walk finds, for
+    sampled names
     (its C-family answers, of a tree with headers, are checked against ctags instead)."""
     expected: dict[str, set[tuple[str, int]]] = {}
     for path in tree.documented:
@@ -832,6 +941,8 @@ def check_find(tree: Tree, show: int) -> Result:
         for node in ast.walk(parsed):
             if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
                 expected.setdefault(node.name, set()).add((path, node.lineno))
+        for name, at in ast_attributes(parsed):
+            expected.setdefault(name, set()).add((path, at))
     names = sorted(expected)[:: max(1, len(expected) // 40)]
     bad = []
     slowest = 0.0

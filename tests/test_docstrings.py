@@ -110,10 +110,28 @@ def test_google_yields_keyword_args_and_other_sections() -> None:
     assert doc.style == "google"
     assert [p.name for p in doc.params] == ["root", "depth"]
     assert doc.yields == (DocField("", "Node", "Each node in turn."),)
-    assert doc.other_sections == (
-        ("Note", "Order is depth first.\n\n    indented detail"),
-        ("Attributes", "seen (set): Nodes visited."),
+    assert doc.other_sections == (("Note", "Order is depth first.\n\n    indented detail"),)
+    assert doc.attributes == (DocField("seen", "set", "Nodes visited."),)
+
+
+def test_numpy_attributes_section_is_a_table_of_fields() -> None:
+    doc = parse(
+        """
+        A grid.
+
+        Parameters
+        ----------
+        n : int
+            Cells per side.
+
+        Attributes
+        ----------
+        cells : list of Cell
+            Every cell, row by row.
+        """
     )
+    assert doc.style == "numpy"
+    assert doc.attributes == (DocField("cells", "list of Cell", "Every cell, row by row."),)
 
 
 def test_google_free_text_returns_is_one_unnamed_field() -> None:

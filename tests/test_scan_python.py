@@ -578,7 +578,7 @@ def test_syntax_newer_than_this_python_still_gives_definitions() -> None:
     if sys.version_info < (3, 12):
         (problem,) = facts.problems
         assert problem.severity == "warning" and problem.line == 3
-        assert problem.message.startswith("code references not collected")
+        assert problem.message.startswith("code references and attributes not collected")
         assert facts.python.code_refs == ()
     else:
         assert facts.problems == ()
@@ -638,7 +638,7 @@ def test_without_ast_lines_come_from_libcst_and_refs_are_skipped(
     assert facts.parsed and facts.python is not None
     (problem,) = facts.problems
     assert (problem.line, problem.severity) == (2, "warning")
-    assert "code references not collected" in problem.message
+    assert "code references and attributes not collected" in problem.message
     assert "pretend this Python is too old" in problem.message
     assert facts.python.definitions == expected.definitions
     assert facts.python.imports == expected.imports

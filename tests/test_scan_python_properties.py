@@ -87,6 +87,12 @@ SIMPLE_LINES = st.sampled_from(
         "x = f(a).b.c(')')",
         '"""doc"""',
         "torch.cuda.synchronize()",
+        "x: int = 1",
+        "y = z = 'é'",
+        "a, *b = c",
+        "self.k: T = [1,\n    2]",
+        "__all__ = ['x']",
+        "#: doc\nw = 0",
     ]
 ).map(lambda line: line.split("\n"))
 HEADERS = st.sampled_from(
@@ -98,6 +104,7 @@ HEADERS = st.sampled_from(
         "@dec(1)\n@other\ndef decorated(self) -> dict[\n    str, int\n]:",
         "class C(B, metaclass=M):",
         "class D:",
+        "def __init__(self, v):",
         "if TYPE_CHECKING:",
         "if x:",
         "try:",
@@ -157,7 +164,32 @@ def check(data: bytes) -> FileFacts:
     for definition in facts.python.definitions:
         assert definition.line <= definition.end_line
         assert definition.qualname.endswith(definition.name)
+    assert_attributes_hold(facts, text)
     return facts
+
+
+def assert_attributes_hold(facts: FileFacts, text: str) -> None:
+    """Attributes sit in a class of the file (or the module), once per scope and name,
+    with values and annotations cut from the source as written."""
+    assert facts.python is not None
+    classes: dict[str, list[tuple[int, int]]] = {}
+    for d in facts.python.definitions:
+        if d.kind == "class":
+            classes.setdefault(d.qualname, []).append((d.line, d.end_line))
+    seen = set()
+    for a in facts.python.attributes:
+        if a.parent is None or len(classes[a.parent]) == 1:  # each class of a name has its own
+            assert (a.scope, a.qualname) not in seen
+            seen.add((a.scope, a.qualname))
+        assert a.name != "__all__"
+        assert a.qualname == (f"{a.parent}.{a.name}" if a.parent else a.name)
+        assert (a.parent is None) == (a.scope == "module")
+        if a.parent is not None:
+            spans = classes[a.parent]  # a class defined twice has two
+            assert any(start <= a.line <= a.end_line <= end for start, end in spans)
+        for piece in (a.annotation, a.value):
+            assert piece is None or piece in text
+        assert a.value is None or a.has_value
 
 
 def assert_walk_finds_what_ast_walk_finds(tree: ast.AST) -> None:

@@ -28,6 +28,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
     from docgen.model.anchors import (
         anchored_c_definitions,
         anchored_definitions,
+        attribute_anchor,
         section_anchor,
     )
 
@@ -48,9 +49,14 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         for bound, target in imp.aliases:
             if is_alias(bound, target, imp.is_from):
                 sites.append(DefinitionSite(bound, path, imp.line, "import", target, dependencies))
+    anchors: dict[str, str] = {}
     for anchored in anchored_definitions(path, py.definitions):
         d = anchored.definition
+        anchors.setdefault(d.qualname, anchored.anchor)
         sites.append(DefinitionSite(d.name, path, d.line, d.kind, d.qualname, anchored.anchor))
+    for a in py.attributes:
+        anchor = attribute_anchor(a, anchors)
+        sites.append(DefinitionSite(a.name, path, a.line, "attribute", a.qualname, anchor))
     return sites
 
 

@@ -9,10 +9,11 @@ heading can never take a section's anchor.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from docgen.model.facts import CDefinition, Definition
+from docgen.model.facts import Attribute, CDefinition, Definition
 from docgen.model.links import Slugger, slug
 
 #: Docs page sections in page order: key -> heading text (level 2).
@@ -34,6 +35,7 @@ DOCS_SECTIONS: dict[str, str] = {
 
 #: Level-3 headings a docs page may use inside its sections.
 DOCS_SUBSECTIONS: dict[str, str] = {
+    "module_attributes": "Module attributes",
     "outline": "Outline",
     "code_blocks": "Code Blocks",
     "links": "Links",
@@ -58,6 +60,7 @@ KW_SECTIONS: dict[str, str] = {
 KW_GROUPS: dict[str, str] = {
     "classes": "Classes",
     "functions": "Functions",
+    "attributes": "Attributes",
     "imports": "Imports",
     "headings": "Headings",
     "code_identifiers": "Code Identifiers",
@@ -109,6 +112,16 @@ def definition_heading_level(definition: Definition) -> int:
 def definition_heading(definition: Definition) -> str:
     """The plain text the definition's heading renders to: `class Foo`, `method Foo.bar`."""
     return f"{definition.kind} {definition.qualname}"
+
+
+def attribute_anchor(attribute: Attribute, class_anchors: Mapping[str, str]) -> str:
+    """Where an attribute is told: its class's section (`class_anchors`: qualname ->
+    anchor), or the module attributes' heading."""
+    if attribute.parent is not None:
+        found = class_anchors.get(attribute.parent)
+        if found:
+            return found
+    return subsection_anchor("module_attributes")
 
 
 @dataclass(frozen=True)

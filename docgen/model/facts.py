@@ -52,6 +52,39 @@ class Definition:
     parent: str | None = None  # qualname of the enclosing definition
 
 
+AttributeScope = Literal["module", "class", "instance"]
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """A module or class attribute, or an instance attribute `__init__` sets on `self`,
+    at its first binding in that scope, as pdoc and griffe document them.
+
+    `annotation` and `value` are as written, on their lines (None when absent; a
+    value longer than `MAX_ATTRIBUTE_VALUE` characters is None with `has_value` True,
+    its lines still known from `line` and `end_line`).  `docstring` is the string
+    statement right after the binding, or the `#:` comment lines before it or on its
+    line; without one, `comment` keeps the plain `#` lines right above it, which is how
+    configuration modules (`torch/_dynamo/config.py`) document their settings.
+    """
+
+    name: str
+    qualname: str  # "Linear.weight", "CONSTANT", "Outer.Inner.x"
+    scope: AttributeScope
+    line: int
+    end_line: int
+    annotation: str | None = None
+    value: str | None = None
+    docstring: str | None = None
+    parent: str | None = None  # qualname of the class, None at module level
+    has_value: bool = False  # False for a bare annotation (`x: int`)
+    comment: str | None = None  # the plain `#` lines right above it, when no docstring
+
+
+#: longest value an Attribute keeps as written (a longer one is told by its lines)
+MAX_ATTRIBUTE_VALUE = 160
+
+
 @dataclass(frozen=True, slots=True)
 class Import:
     """One imported module or name.
@@ -142,6 +175,7 @@ class PythonFacts:
 
     module_docstring: str | None = None
     definitions: tuple[Definition, ...] = ()
+    attributes: tuple[Attribute, ...] = ()  # in source order
     imports: tuple[Import, ...] = ()
     code_refs: tuple[CodeRef, ...] = ()
     string_args: tuple[StringArg, ...] = ()

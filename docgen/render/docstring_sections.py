@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-SectionKind = Literal["params", "returns", "yields", "raises", "other"]
+SectionKind = Literal["params", "attributes", "returns", "yields", "raises", "other"]
 
 #: section titles (lower case, single spaces) shared by the Google and NumPy styles
 TITLES: Mapping[str, SectionKind] = MappingProxyType(
@@ -36,7 +36,8 @@ TITLES: Mapping[str, SectionKind] = MappingProxyType(
         "warning": "other",
         "warnings": "other",
         "see also": "other",
-        "attributes": "other",
+        "attributes": "attributes",
+        "attribute": "attributes",
         "todo": "other",
         "references": "other",
     }

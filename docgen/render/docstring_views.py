@@ -34,7 +34,7 @@ class FieldRow:
 class FieldTable:
     """One section of a docstring shown as a table; columns without content are left out."""
 
-    title: str  # "Parameters", "Returns", "Yields", "Raises"
+    title: str  # "Parameters", "Attributes", "Returns", "Yields", "Raises"
     first_column: str  # "Name" or "Type" (raises: the exception)
     rows: tuple[FieldRow, ...]
     has_types: bool
@@ -98,6 +98,7 @@ def _sections(parsed: ParsedDocstring, resolve: Resolve) -> str:
 
 def _tables(parsed: ParsedDocstring, resolve: Resolve) -> Iterable[FieldTable]:
     yield _table("Parameters", "Name", parsed.params, resolve)
+    yield _table("Attributes", "Name", parsed.attributes, resolve)
     yield _table("Returns", "Name", parsed.returns, resolve)
     yield _table("Yields", "Name", parsed.yields, resolve)
     yield _table("Raises", "Exception", parsed.raises, resolve)

@@ -66,6 +66,7 @@ class ParsedDocstring:
     summary: str  # first paragraph on one line
     description: str  # the remaining free text, dedented
     params: tuple[DocField, ...] = ()
+    attributes: tuple[DocField, ...] = ()  # a Google or NumPy "Attributes" section
     returns: tuple[DocField, ...] = ()
     yields: tuple[DocField, ...] = ()
     raises: tuple[DocField, ...] = ()
@@ -107,6 +108,7 @@ def parse_docstring(text: str) -> ParsedDocstring:
         summary=summary,
         description=description,
         params=parts.params,
+        attributes=parts.attributes,
         returns=parts.returns,
         yields=parts.yields,
         raises=parts.raises,
@@ -200,6 +202,7 @@ class _Parts:
     """The structured parts of one docstring, collected before the final dataclass."""
 
     params: tuple[DocField, ...] = ()
+    attributes: tuple[DocField, ...] = ()
     returns: tuple[DocField, ...] = ()
     yields: tuple[DocField, ...] = ()
     raises: tuple[DocField, ...] = ()
@@ -210,6 +213,7 @@ def _structured_parts(sections: Sequence[Section], style: DocstringStyle) -> _Pa
     """Google and NumPy sections as fields, or as text where they do not parse."""
     found: dict[SectionKind, list[DocField]] = {
         "params": [],
+        "attributes": [],
         "returns": [],
         "yields": [],
         "raises": [],
@@ -233,6 +237,7 @@ def _structured_parts(sections: Sequence[Section], style: DocstringStyle) -> _Pa
                 other.append((section.title, text))
     return _Parts(
         params=tuple(found["params"]),
+        attributes=tuple(found["attributes"]),
         returns=tuple(found["returns"]),
         yields=tuple(found["yields"]),
         raises=tuple(found["raises"]),
@@ -284,6 +289,7 @@ _FINDERS: tuple[tuple[DocstringStyle, _Finder], ...] = (
 _GOOGLE_PARSERS: Mapping[SectionKind, _Parser] = MappingProxyType(
     {
         "params": google_param,
+        "attributes": google_param,
         "returns": google_return,
         "yields": google_return,
         "raises": raise_head,
@@ -292,6 +298,7 @@ _GOOGLE_PARSERS: Mapping[SectionKind, _Parser] = MappingProxyType(
 _NUMPY_PARSERS: Mapping[SectionKind, _Parser] = MappingProxyType(
     {
         "params": numpy_param,
+        "attributes": numpy_param,
         "returns": numpy_return,
         "yields": numpy_return,
         "raises": raise_head,

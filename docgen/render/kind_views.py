@@ -15,10 +15,12 @@ from docgen.model.anchors import (
     KW_GROUPS,
     AnchoredDefinition,
     anchored_definitions,
+    attribute_anchor,
     section_anchor,
 )
 from docgen.model.facts import FileFacts
 from docgen.model.links import docs_page, folder_index
+from docgen.render.attribute_views import attribute_views
 from docgen.render.context import Linker, RenderContext
 from docgen.render.counts import definition_counts
 from docgen.render.dependency_views import DependenciesView, dependencies_view
@@ -111,11 +113,16 @@ def _python_sections(page: FilePage) -> KindSections:
         importers = len(lookup.index.graph.imported_by.get(path, ()))
         names = same_file_names(module, definition_anchors(page.anchored), linker)
         overview = OverviewView(python=python_overview(python, page.tags, importers, names))
-    definitions = definition_views(path, facts, page.anchored, linker, module)
+    anchors = definition_anchors(page.anchored)
+    module_attributes, class_attributes = attribute_views(
+        facts, linker, lambda parent: same_file_names(module, anchors, linker, parent)
+    )
+    definitions = definition_views(path, facts, page.anchored, linker, module, class_attributes)
     detailed = None
-    if definitions or not facts.parsed:
+    if definitions or module_attributes or not facts.parsed:
         detailed = DetailedView(
             definitions=definitions,
+            module_attributes=module_attributes,
             parse_failed=not facts.parsed,
             problems=problem_views(facts, linker) if not facts.parsed else (),
         )
@@ -144,9 +151,11 @@ def python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGr
     by_group: dict[str, dict[str, list[KeywordTarget]]] = {
         "classes": defaultdict(list),
         "functions": defaultdict(list),
+        "attributes": defaultdict(list),
         "imports": defaultdict(list),
     }
-    for item in anchored_definitions(path, python.definitions):
+    anchored = anchored_definitions(path, python.definitions)
+    for item in anchored:
         d = item.definition
         group = "classes" if d.kind == "class" else "functions"
         by_group[group][d.name].append(
@@ -154,6 +163,16 @@ def python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGr
                 d.qualname,
                 linker.to_page(docs, item.anchor),
                 linker.line(path, d.line, facts.line_count),
+            )
+        )
+    anchors = definition_anchors(anchored)
+    for attribute in python.attributes:
+        anchor = attribute_anchor(attribute, anchors)
+        by_group["attributes"][attribute.name].append(
+            KeywordTarget(
+                attribute.qualname,
+                linker.to_page(docs, anchor),
+                linker.line(path, attribute.line, facts.line_count),
             )
         )
     dependencies = section_anchor("dependencies")

@@ -24,6 +24,7 @@ from docgen.render.import_text import module_as_written
 from docgen.render.view_refs import LinkView
 from docgen.render.views import (
     ArchitectureView,
+    AttributeView,
     DefinitionView,
     FileSuiteView,
     HierarchyItem,
@@ -161,9 +162,10 @@ def definition_views(
     anchored: tuple[AnchoredDefinition, ...],
     linker: Linker,
     module: str = "",
+    attributes: Mapping[str, tuple[AttributeView, ...]] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
-    role may write before a name)."""
+    role may write before a name; `attributes`: each class's, see `attribute_views`)."""
     anchors = definition_anchors(anchored)
     resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
@@ -194,6 +196,7 @@ def definition_views(
                 bases=tuple(one_line_code(x) for x in d.bases),
                 parent=parent,
                 methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
+                attributes=(attributes or {}).get(d.qualname, ()) if d.kind == "class" else (),
                 docstring=docstring_view(
                     d.docstring, _resolver(resolvers, module, anchors, linker, d)
                 ),

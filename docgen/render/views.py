@@ -171,6 +171,21 @@ class MemberView:
 
 
 @dataclass(frozen=True)
+class AttributeView:
+    """A module, class or instance attribute, listed where it belongs."""
+
+    name: str
+    qualname: str
+    scope: str  # module / class / instance (set on `self` in `__init__`)
+    code: str  # `name: annotation = value` as written, on one line
+    line: LineRef
+    end_line: int
+    value_elsewhere: bool  # a value too long for `code`, told by its lines
+    docstring: DocstringView | None = None
+    comment: str = ""  # the `#` lines above it (no docstring), shown as written
+
+
+@dataclass(frozen=True)
 class DefinitionView:
     """One Python definition's heading and declaration as written."""
 
@@ -189,6 +204,7 @@ class DefinitionView:
     parent: LinkView | None  # the enclosing definition (href "#anchor")
     methods: tuple[MemberView, ...]
     docstring: DocstringView | None = None  # the docstring whole
+    attributes: tuple[AttributeView, ...] = ()  # a class's, in source order
 
 
 @dataclass(frozen=True)
@@ -226,6 +242,7 @@ class DetailedView:
     """The Detailed Analysis section: what each kind of file defines or holds."""
 
     definitions: tuple[DefinitionView, ...] = ()
+    module_attributes: tuple[AttributeView, ...] = ()
     outline: tuple[OutlineItem, ...] = ()
     code_blocks: tuple[CodeBlockView, ...] = ()
     links: tuple[MarkdownLinkView, ...] = ()

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from docgen.model.facts import (
+    Attribute,
     Definition,
     FileFacts,
     Import,
@@ -37,6 +38,7 @@ from docgen.scan.decode import DecodedText, decode_python
 from docgen.scan.python.ast_names import (
     definitions_and_imports,
 )
+from docgen.scan.python.attributes import attributes_of
 from docgen.scan.python.cst_parse import parse_module
 from docgen.scan.python.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
 from docgen.scan.python.refs import References, references
@@ -66,6 +68,7 @@ class _AstFacts:
     spans: tuple[Span, ...]
     docstring: str | None
     refs: References
+    attributes: tuple[Attribute, ...]
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
@@ -137,8 +140,8 @@ def _scan_text(
         line = (ast_error.lineno or 0) if isinstance(ast_error, SyntaxError) else 0
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         message = (
-            f"code references not collected: Python {version} cannot parse this file: "
-            f"{_describe(ast_error)}"
+            f"code references and attributes not collected: Python {version} cannot parse "
+            f"this file: {_describe(ast_error)}"
         )
         problems = (Problem(line, _short(message), "warning"),)
 
@@ -160,6 +163,7 @@ def _scan_text(
     facts = PythonFacts(
         module_docstring=twin.docstring if twin is not None else module.get_docstring(clean=True),
         definitions=tuple(definitions),
+        attributes=twin.attributes if twin is not None else (),
         imports=tuple(imports),
         code_refs=refs.code_refs,
         string_args=refs.string_args,
@@ -189,6 +193,7 @@ def _ast_facts(
     facts = PythonFacts(
         module_docstring=twin.docstring,
         definitions=tuple(definitions),
+        attributes=twin.attributes,
         imports=tuple(imports),
         code_refs=twin.refs.code_refs,
         string_args=twin.refs.string_args,
@@ -213,6 +218,7 @@ def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, 
         spans=tuple(ast_span(node) for node in statements),
         docstring=ast.get_docstring(tree, clean=True),
         refs=references(tree, package),
+        attributes=attributes_of(tree, text),
     )
     return facts, None
 
