@@ -93,6 +93,48 @@ def test_nested_class_has_qualified_subject() -> None:
     assert claims(source, "nn-module") == [(5, "Outer.Inner"), (9, "Outer.build.Local")]
 
 
+def test_nn_module_through_a_base_of_the_same_file() -> None:
+    source = """
+    from torch.nn import Module
+    from abc import ABC
+
+    class Linear(Module):
+        pass
+
+    class LazyLinear(Linear):
+        pass
+
+    class Lazier(LazyLinear):
+        pass
+
+    class Base(ABC):
+        pass
+
+    class Concrete(Base):
+        pass
+    """
+    assert claims(source, "nn-module") == [(5, "Linear"), (8, "LazyLinear"), (11, "Lazier")]
+    lazier = [f for f in findings(source) if f.subject == "Lazier"]
+    assert lazier[0].message == (
+        "`Lazier` subclasses `Module` (through `LazyLinear`, a class of this file)."
+    )
+    assert [f.subject for f in findings(source) if f.kind == "abc"] == ["Base"]
+
+
+def test_a_nested_class_lends_no_role_to_a_module_level_name() -> None:
+    source = """
+    from torch import nn
+
+    class Outer:
+        class Inner(nn.Module):
+            pass
+
+    class Other(Inner):
+        pass
+    """
+    assert claims(source, "nn-module") == [(5, "Outer.Inner")]
+
+
 # --- dataclass, named tuple, typed dict -----------------------------------------
 
 

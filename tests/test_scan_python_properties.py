@@ -93,6 +93,7 @@ SIMPLE_LINES = st.sampled_from(
         "self.k: T = [1,\n    2]",
         "__all__ = ['x']",
         "#: doc\nw = 0",
+        "def typed(s: torch.cuda.Stream) -> torch.cuda.Event: torch.cuda.sync()",
     ]
 ).map(lambda line: line.split("\n"))
 HEADERS = st.sampled_from(
@@ -165,6 +166,8 @@ def check(data: bytes) -> FileFacts:
         assert definition.line <= definition.end_line
         assert definition.qualname.endswith(definition.name)
     assert_attributes_hold(facts, text)
+    for ref in facts.python.code_refs:
+        assert set(ref.annotation_lines) <= set(ref.lines)
     return facts
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -276,6 +277,25 @@ CUDA_HEADERS = frozenset(
         "nvrtc.h",
     }
 )
+#: folders of headers that only CUDA code includes: PyTorch's CUDA support (c10's and
+#: ATen's), CUB, CUTLASS and CuTe
+CUDA_HEADER_FOLDERS = ("c10/cuda/", "ATen/cuda/", "ATen/native/cuda/", "cub/", "cutlass/", "cute/")
+#: CUDA toolkit headers by name (`cuda_fp8.h`, `cusolverDn.h`, `nvToolsExt.h`, ...)
+CUDA_HEADER_NAME = re.compile(
+    r"(?:cuda|cublas|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc|nvToolsExt|nvml|nvtx3/)"
+    r"[\w/]*\.h(?:pp)?"
+)
+
+
+def cuda_header(target: str) -> bool:
+    """Whether an include names a header only CUDA code includes."""
+    return (
+        target in CUDA_HEADERS
+        or target.startswith(CUDA_HEADER_FOLDERS)
+        or CUDA_HEADER_NAME.fullmatch(target) is not None
+    )
+
+
 #: the headers of googletest, Catch2 and doctest, as test files include them
 TEST_HEADERS = frozenset(
     {"gtest/gtest.h", "gmock/gmock.h", "catch2/catch_test_macros.hpp", "catch2/catch_all.hpp"}
@@ -297,7 +317,7 @@ def _cfamily_tags(facts: FileFacts, text: str | None) -> Analysis:
     for inc in c.includes:
         if inc.target in TEST_HEADERS:
             collector.add("test", inc.line, f"includes {inc.target}")
-        if inc.target in CUDA_HEADERS:
+        if cuda_header(inc.target):
             collector.add("gpu", inc.line, f"includes the CUDA header {inc.target}")
     for d in c.definitions:
         if d.kind == "kernel":
@@ -306,8 +326,15 @@ def _cfamily_tags(facts: FileFacts, text: str | None) -> Analysis:
             collector.add("gpu", d.line, f"defines {d.name} for the GPU (__device__)")
     for launch in c.launches:
         collector.add("gpu", launch.line, f"launches the kernel {launch.kernel} (<<<...>>>)")
-    for call in c.gpu_calls:
-        collector.add("gpu", call.line, f"calls {call.name}")
+    for call in c.gpu_calls:  # a qualified name is a use of PyTorch's CUDA namespaces
+        verb = "uses" if "::" in call.name else "calls"
+        collector.add("gpu", call.line, f"{verb} {call.name}")
+    for r in c.registrations:
+        if "CUDA" in r.dispatch_key:
+            reason = f"registers kernels for the {r.dispatch_key} dispatch key ({r.macro})"
+            collector.add("gpu", r.line, reason)
+        elif r.macro == "REGISTER_CUDA_DISPATCH":
+            collector.add("gpu", r.line, f"registers the CUDA kernel of {r.name} ({r.macro})")
     return Analysis(collector.tags())
 
 
@@ -339,7 +366,12 @@ def analyze(facts: FileFacts, text: str | None) -> Analysis:
         # `torch.cuda` is also recorded as the head of `torch.cuda.is_available()`: the
         # longer name on the same line says what the code does
         longer = ref.name + "."
-        lines = [n for n in ref.lines if not any(o.startswith(longer) for o in names_on[n])]
+        typed = ref.annotation_lines  # a type annotation is no use of the thing
+        lines = [
+            n
+            for n in ref.lines
+            if n not in typed and not any(o.startswith(longer) for o in names_on[n])
+        ]
         if lines:
             verb = "calls" if ref.call else "uses"
             _name_rules(collector, canonical(ref.name, aliases), lines, verb)

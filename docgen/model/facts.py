@@ -115,6 +115,9 @@ class CodeRef:
     name: str
     lines: tuple[int, ...]
     call: bool = False
+    #: the lines where the name is only part of a type annotation (`x: torch.cuda.Stream`),
+    #: which says what a value may be, not what the code does
+    annotation_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +319,9 @@ class CFacts:
     launches: tuple[KernelLaunch, ...] = ()
     registrations: tuple[Registration, ...] = ()
     bindings: tuple[Binding, ...] = ()  # pybind11's, by line
-    gpu_calls: tuple[CodeUse, ...] = ()  # CUDA runtime / driver API calls
+    #: CUDA runtime / driver API calls (`cudaMalloc`), and the names of PyTorch's CUDA
+    #: namespaces a body uses (`at::cuda::CUDAGuard`, `c10::cuda::getCurrentCUDAStream`)
+    gpu_calls: tuple[CodeUse, ...] = ()
     #: gtest's `TEST(...)` cases named "Suite.Case"; Catch2's and doctest's
     #: `TEST_CASE("...")` by their string, quotes kept
     test_cases: tuple[CodeUse, ...] = ()

@@ -18,6 +18,7 @@ from docgen.scan.cfamily.preprocess.stub_lines import stub_registration
 from docgen.scan.cfamily.reader_macros import (
     BINDING_MODULES,
     BLOCK_REGISTRATIONS,
+    CUDA_NAMESPACE_NAME,
     GPU_CALL,
     GPU_CALL_BYTES,
     TEST_MACROS,
@@ -147,6 +148,11 @@ class CodeFacts:
                 )
             elif GPU_CALL.match(name):
                 self.gpu_calls.add((line, name))
+        if b"cuda::" in chunk:
+            for node in descendants(body, "qualified_identifier"):
+                written = CUDA_NAMESPACE_NAME.match(self.text(node))
+                if written is not None:
+                    self.gpu_calls.add((node.start_point[0] + 1, written.group(0).lstrip(":")))
 
     def read_bindings(self, body: Node, modules: tuple[str, ...]) -> None:
         """The pybind11 bindings of a body, read once; `modules`: the names of the

@@ -91,8 +91,10 @@ GPU_CALL = re.compile(
 #: bytes that may hold such a call: cheap to look for before a body is opened
 GPU_CALL_BYTES = re.compile(
     rb"\b(?:(?:cuda|cu|cublas|cublasLt|cudnn|cufft|curand|cusparse|cusolver|nccl|nvrtc)[A-Z]"
-    rb"|C10_CUDA_|AT_CUDA_CHECK)"
+    rb"|C10_CUDA_|AT_CUDA_CHECK|cuda::)"
 )
+#: a name of PyTorch's CUDA namespaces, as a body writes it
+CUDA_NAMESPACE_NAME = re.compile(r"(?:::)?(?:at|c10)::cuda::[A-Za-z_]\w*")
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 

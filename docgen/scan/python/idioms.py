@@ -37,6 +37,8 @@ _BASE_MESSAGES = MappingProxyType(
     }
 )
 
+#: the roles a subclass has too (a subclass of an ABC or a Protocol need not be one)
+_INHERITED_ROLES = frozenset({"nn-module", "typed-dict", "enum"})
 
 #: statement classes -> (fields holding statements, fields holding handlers or cases)
 _BLOCKS: Mapping[type, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
@@ -119,8 +121,11 @@ def idiom_findings(
         if "abstract" in roles:
             parent = walk.parents[index]
             abstract[parent] = abstract.get(parent, 0) + 1
+    local_roles: dict[str, tuple[str, str]] = {}  # class name -> (role, base it comes from)
     for index in walk.classes:
-        found.extend(_class_findings(index, walk, aliases, decorators, abstract.get(index, 0)))
+        found.extend(
+            _class_findings(index, walk, aliases, decorators, abstract.get(index, 0), local_roles)
+        )
     for index in {*walk.async_functions, *walk.yields}:
         node = definitions[index]
         if not isinstance(node, ast.ClassDef):
@@ -264,7 +269,11 @@ def _class_findings(
     aliases: Aliases,
     decorators: Mapping[int, list[_Decorator]],
     abstract: int,
+    local_roles: dict[str, tuple[str, str]],
 ) -> list[Finding]:
+    """The findings of one class; `local_roles` holds the base roles of the classes
+    before it (a subclass of `Linear`, itself an `nn.Module` of the same file, is one
+    too) and gets this class's."""
     node = walk.definitions[index]
     if not isinstance(node, ast.ClassDef):
         return []
@@ -274,15 +283,22 @@ def _class_findings(
     for base in node.bases:
         dotted = dotted_name(base.value if isinstance(base, ast.Subscript) else base)  # Protocol[T]
         role = role_of(dotted, aliases) if dotted is not None else None
-        if role is None:
+        through = ""
+        if role is None and dotted in local_roles:
+            role, root = local_roles[dotted]
+            through, dotted = dotted, root
+        if role is None or dotted is None:
             continue
+        if role in _INHERITED_ROLES and walk.parents[index] == -1:  # a module-level name
+            local_roles.setdefault(node.name, (role, dotted))
         template = _BASE_MESSAGES.get(role)
         if template is not None:
             name = name or walk.qualname(index)
-            found.append(
-                _pattern(role, node_line(node), f"`{name}` " + template.format(dotted), name)
-            )
-        elif role == "abc" and dotted is not None:
+            message = f"`{name}` " + template.format(dotted)
+            if through:
+                message = message[:-1] + f" (through `{through}`, a class of this file)."
+            found.append(_pattern(role, node_line(node), message, name))
+        elif role == "abc":
             abc_base = dotted
     for keyword in node.keywords:
         if keyword.arg == "metaclass" and expr_role(keyword.value, aliases) == "abc-meta":

@@ -66,7 +66,9 @@ def references(tree: ast.Module, package: str | None = None) -> References:
         names[id(attribute)] = f"{base}.{attribute.attr}"
 
     called = {id(call.func) for call in calls}
+    typed = _annotation_attributes(tree)
     lines: dict[tuple[str, bool], set[int]] = {}
+    in_code: dict[tuple[str, bool], set[int]] = {}  # the lines outside annotations
     for attribute in attributes:
         key = (names[id(attribute)], id(attribute) in called)
         line = attribute.end_lineno or attribute.lineno  # the attribute's own line
@@ -75,13 +77,15 @@ def references(tree: ast.Module, package: str | None = None) -> References:
             lines[key] = {line}
         else:
             found.add(line)
+        if typed and id(attribute) not in typed:
+            in_code.setdefault(key, set()).add(line)
     for call in calls:
         func = call.func
         if isinstance(func, ast.Name):
             lines.setdefault((func.id, True), set()).add(func.lineno)
 
     return References(
-        code_refs=_merged(lines),
+        code_refs=_merged(lines, in_code if typed else None),
         string_args=_string_args(calls, names),
         main_guard_calls=_main_guard_calls(tree, names),
         findings=_findings(tree, calls, package),
@@ -154,11 +158,50 @@ def _callee(func: ast.expr, names: dict[int, str]) -> str | None:
     return None
 
 
-def _merged(lines: dict[tuple[str, bool], set[int]]) -> tuple[CodeRef, ...]:
+def _merged(
+    lines: dict[tuple[str, bool], set[int]],
+    in_code: Mapping[tuple[str, bool], set[int]] | None = None,
+) -> tuple[CodeRef, ...]:
+    """One CodeRef per name and call; `in_code`, when given, the lines of each outside
+    annotations (the others become its `annotation_lines`)."""
+    empty: set[int] = set()
     return tuple(
-        CodeRef(name, tuple(sorted(line_set)), call)
+        CodeRef(
+            name,
+            tuple(sorted(line_set)),
+            call,
+            tuple(sorted(line_set - in_code.get((name, call), empty)))
+            if in_code is not None
+            else (),
+        )
         for (name, call), line_set in sorted(lines.items())
     )
+
+
+_FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _annotation_attributes(tree: ast.Module) -> set[int]:
+    """The ids of the Attribute nodes inside annotations (parameters, returns, `x: T`),
+    found through the statements only."""
+    roots: list[ast.expr] = []
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _FUNCTION_DEFS):
+            args = node.args
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+            roots.extend(a.annotation for a in every if a is not None and a.annotation)
+            if node.returns is not None:
+                roots.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            roots.append(node.annotation)
+        for field in _STATEMENT_FIELDS:
+            children = getattr(node, field, None)
+            if children:
+                stack.extend(children)
+    return {id(n) for root in roots for n in ast.walk(root) if isinstance(n, ast.Attribute)}
 
 
 def _string_args(calls: Iterable[ast.Call], names: dict[int, str]) -> tuple[StringArg, ...]:
