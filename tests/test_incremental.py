@@ -80,6 +80,21 @@ STEPS: list[tuple[str, Edit]] = [
             .replace("class MultiDeviceTestCase(unittest.TestCase):", "class MultiDeviceTestCase:"),
         ),
     ),
+    (
+        "a package re-exports a name of its module",
+        _write("minitorch/shim/__init__.py", "from minitorch.shim._impl import run\n"),
+    ),
+    ("the module it re-exports", _write("minitorch/shim/_impl.py", "def run():\n    pass\n")),
+    (
+        "a test reaches it through the package",
+        _write(
+            "tests/test_shim.py", "from minitorch.shim import run\n\ndef test_run():\n    run()\n"
+        ),
+    ),
+    (
+        "the test imports it no more",
+        _write("tests/test_shim.py", "import minitorch\n\ndef test_run():\n    pass\n"),
+    ),
     ("project name", _write("pyproject.toml", '[project]\nname = "renamed-sample"\n')),
 ]
 

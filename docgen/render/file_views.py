@@ -144,7 +144,7 @@ def _related(lookup: RepoLookup, facts: FileFacts, linker: Linker) -> RelatedVie
     under_test: tuple[str, ...] = ()
     test_bases: tuple[str, ...] = ()
     if lookup.index.files[path].analysis.suite is not None:
-        under_test = code_under_test(imports)
+        under_test = code_under_test(lookup.reached_by(path))
         classes = lookup.index.test_classes.get(path, ())
         test_bases = tuple(sorted({b.path for c in classes for b in c.chain if b.path}))
     ranking = rank_related(

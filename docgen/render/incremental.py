@@ -72,6 +72,8 @@ class PageInputs:
                 *self._lookup.tests_of(path),
                 "imports",
                 *graph.imports_of(path),
+                "reached",
+                *self._lookup.reached_by(path),
                 "folder",
                 self._listing(folder_of(path)),
                 "links",

@@ -13,7 +13,8 @@ from collections import Counter
 
 from docgen.analyze.summary import page_tags
 from docgen.index.folder_edges import FolderWeights, merged_weights
-from docgen.index.graph import PYTHON_SUFFIXES, top_level
+from docgen.index.graph import PYTHON_SUFFIXES, is_module, top_level
+from docgen.index.reexports import Origins
 from docgen.index.repo import FolderEntry, RepoIndex, import_weights, include_weights
 from docgen.model.anchors import AnchoredCDefinition, anchored_c_definitions
 from docgen.model.links import folder_chain, folder_of, parent_folders
@@ -121,6 +122,9 @@ class RepoLookup:
         self.stubs = {name: tuple(sorted(paths)) for name, paths in sorted(stubs.items())}
         self._c_items: dict[str, tuple[AnchoredCDefinition, ...]] = {}
         self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
+        self.origins = Origins(index.graph)
+        #: file -> the tests that reach it only through a re-export; made when first asked
+        self._tested_through: dict[str, tuple[str, ...]] | None = None
 
     @property
     def test_files(self) -> frozenset[str]:
@@ -178,11 +182,29 @@ class RepoLookup:
         return self._tree_kinds.get(folder, Counter())
 
     def tests_of(self, path: str) -> tuple[str, ...]:
-        """Test files that exercise `path`: named after it anywhere, or importing it; sorted."""
+        """Test files that exercise `path`: named after it anywhere, importing it, or
+        importing a name of it that another module re-exports; sorted."""
         stem = module_stem(path)
         named = self._tests_named.get(stem, ()) if stem else ()
         importing = (p for p in self.index.graph.imported_by.get(path, ()) if p in self._tests)
-        return tuple(sorted({*named, *importing} - {path}))
+        through = self._through().get(path, ())
+        return tuple(sorted({*named, *importing, *through} - {path}))
+
+    def reached_by(self, path: str) -> tuple[str, ...]:
+        """The files `path`'s imports reach, each name followed through re-exports to the
+        file it comes from (see `docgen.index.reexports`)."""
+        if not is_module(path):
+            return ()
+        return self.origins.of_imports(self.index.graph.imports.get(path, ()))
+
+    def _through(self) -> dict[str, tuple[str, ...]]:
+        if self._tested_through is None:
+            found: dict[str, set[str]] = {}
+            for test in sorted(self._tests):
+                for reached in set(self.reached_by(test)) - set(self.index.graph.imports_of(test)):
+                    found.setdefault(reached, set()).add(test)
+            self._tested_through = {p: tuple(sorted(t)) for p, t in found.items()}
+        return self._tested_through
 
     def most_imported(self, folder: str, limit: int = MOST_IMPORTED_LIMIT) -> list[tuple[str, int]]:
         """(path, number of importers) of the most imported files in the folder's subtree."""
