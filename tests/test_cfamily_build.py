@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docgen.index.includes import IncludeSearch
+from docgen.index.includes import IncludeSearch, suffix_index
 
 if TYPE_CHECKING:
     from conftest import Built
@@ -30,7 +30,7 @@ def expected_edges(repo: Path, roots: tuple[str, ...]) -> set[tuple[str, int, st
         text = (repo / path).read_text()
         for match in INCLUDE.finditer(text):
             line = text.count("\n", 0, match.start()) + 1
-            target, _ = IncludeSearch(files, roots).resolve(
+            target, _, _ = IncludeSearch(files, roots).resolve(
                 path, match.group(2), match.group(1) == "<"
             )
             if target:
@@ -262,3 +262,53 @@ def test_a_class_defined_in_a_test_body_is_local_to_that_test(
     assert local in sections[f"field `{scope}::id`"]
     assert "File-local" not in sections[f"struct `{scope}`"]
     assert "- File-local (anonymous namespace or `static`)" in sections["function `absl::helper`"]
+
+
+def test_an_include_several_files_end_with_takes_the_nearest_and_names_the_others() -> None:
+    files = {
+        "aten/src/ATen/native/Add.cpp",
+        "aten/src/ATen/ops/add.h",
+        "torch/include/ATen/ops/add.h",
+        "torch/include/ATen/Functions.h",
+        "third_party/x/ATen/ops/add.h",
+        "solo/only.h",
+    }
+    search = IncludeSearch(files, ("",), suffix_index(sorted(files)))
+    assert search.resolve("aten/src/ATen/native/Add.cpp", "ATen/ops/add.h", True) == (
+        "aten/src/ATen/ops/add.h",
+        "nearest",
+        ("third_party/x/ATen/ops/add.h", "torch/include/ATen/ops/add.h"),
+    )
+    assert search.resolve("torch/include/ATen/Functions.h", "ATen/ops/add.h", True) == (
+        "torch/include/ATen/ops/add.h",
+        "nearest",
+        ("aten/src/ATen/ops/add.h", "third_party/x/ATen/ops/add.h"),
+    )
+    # sharing no folder with any: the first by path
+    assert search.resolve("main.cpp", "ATen/ops/add.h", True)[0] == "aten/src/ATen/ops/add.h"
+    assert search.resolve("main.cpp", "only.h", False) == ("solo/only.h", "suffix", ())
+    assert search.resolve("main.cpp", "vector", True) == ("", "", ())
+
+
+def test_the_page_says_which_of_several_headers_and_why(tmp_path: Path) -> None:
+    from docgen.build import build
+    from docgen.cli.build_options import resolve_options
+
+    repo = tmp_path / "repo"
+    for rel in ("aten/src/ATen/ops/add.h", "torch/include/ATen/ops/add.h"):
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text("#pragma once\nint add(int a, int b);\n")
+    source = repo / "aten/src/ATen/native/Add.cpp"
+    source.parent.mkdir(parents=True)
+    source.write_text('#include <ATen/ops/add.h>\n#include <vector>\n#include "gen/x.h"\n')
+    out = tmp_path / "out"
+    build(resolve_options(repo, out, 1))
+    page = (out / "aten/src/ATen/native/Add.cpp_docs.md").read_text(encoding="utf-8")
+    assert (
+        "`<ATen/ops/add.h>` → [`aten/src/ATen/ops/add.h`](../ops/add.h_docs.md) (the nearest"
+        " of 2 files of the repository whose paths end so, by the folders it shares with this"
+        " file; the other: [`torch/include/ATen/ops/add.h`]"
+        "(../../../../torch/include/ATen/ops/add.h_docs.md))"
+    ) in page
+    assert "`<vector>` → the C++ standard library" in page
+    assert '`"gen/x.h"` → unresolved: no file of this repository at that path' in page

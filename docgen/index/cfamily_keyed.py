@@ -18,7 +18,8 @@ from docgen.index.symbols import CppSymbols, DeclarationRow, Site
 from docgen.model.facts import CDefinition
 
 #: (line, target as written, 1 for `<...>`, the file it names or "", how it was found)
-IncludeRow = tuple[int, str, int, str, str]
+#: (line, target, system, path, how, the other candidates joined by newlines)
+IncludeRow = tuple[int, str, int, str, str, str]
 
 
 class Includes(Protocol):
@@ -57,7 +58,10 @@ class _IncludesOf(Mapping[str, tuple[ResolvedInclude, ...]]):
         found = self._rows.rows[path]
         if not found:
             raise KeyError(path)
-        return tuple(ResolvedInclude(n, t, bool(s), p, how) for n, t, s, p, how in found)
+        return tuple(
+            ResolvedInclude(n, t, bool(s), p, how, tuple(o.split("\n")) if o else ())
+            for n, t, s, p, how, o in found
+        )
 
     def __iter__(self) -> Iterator[str]:
         rows = self._rows.rows

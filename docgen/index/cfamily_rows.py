@@ -38,10 +38,10 @@ SpecializationRow = tuple[str, str]  # (qualified name, template arguments)
 
 
 def _include_row(data: list[str | int]) -> IncludeRow:
-    line, target, system, path, how = data
+    line, target, system, path, how, others = data
     if not (isinstance(line, int) and isinstance(system, int)):
-        raise TypeError("an include row is (line, target, system, path, how)")
-    return line, str(target), system, str(path), str(how)
+        raise TypeError("an include row is (line, target, system, path, how, others)")
+    return line, str(target), system, str(path), str(how), str(others)
 
 
 def _specialization_row(data: list[str | int]) -> SpecializationRow:
@@ -57,7 +57,7 @@ def _declaration_row(data: list[str | int]) -> DeclarationRow:
 
 
 INCLUDES: Relation[IncludeRow] = Relation(
-    "includes", "1", lambda row: row[3], _include_row, keyed=True
+    "includes", "2", lambda row: row[3], _include_row, keyed=True
 )
 SPECIALIZATIONS: Relation[SpecializationRow] = Relation(
     "specializations", "1", lambda row: row[0], _specialization_row
@@ -69,7 +69,9 @@ RELATIONS = (INCLUDES, SPECIALIZATIONS, DECLARATIONS)
 
 
 def include_rows(resolved: Iterable[ResolvedInclude]) -> tuple[IncludeRow, ...]:
-    return tuple((r.line, r.target, int(r.system), r.path, r.how) for r in resolved)
+    return tuple(
+        (r.line, r.target, int(r.system), r.path, r.how, "\n".join(r.others)) for r in resolved
+    )
 
 
 def specialization_rows(specialized: Iterable[tuple[str, str]]) -> tuple[SpecializationRow, ...]:

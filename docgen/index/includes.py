@@ -4,9 +4,11 @@
 the include roots in order; `#include <x.h>` only in the include roots.  The
 roots are the configured `include_roots`, else the repository root.  Without
 configured roots, an include that still names no file is matched by path
-suffix when exactly one file of the repository ends with it (the way a header
-tree installed under `include/` is found); with configured roots docgen
-guesses nothing.  "Included by" is the exact reverse of the resolved edges.
+suffix when a file of the repository ends with it (the way a header tree
+installed under `include/` is found); when several do, the one nearest the
+including file (the longest shared folder path, then the first by path) is
+taken and the page names the others.  With configured roots docgen guesses
+nothing.  "Included by" is the exact reverse of the resolved edges.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ class ResolvedInclude:
     target: str  # as written
     system: bool
     path: str  # the repository file it names, "" when none
-    how: str  # "folder", "root", "suffix" or "" (unresolved)
+    how: str  # "folder", "root", "suffix", "nearest" (of several by suffix) or "" (unresolved)
+    others: tuple[str, ...] = ()  # for "nearest": the other files whose paths end so
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class IncludeGraph:
         return self.lines.get((target, includer), ())
 
 
-def _suffix_index(paths: Iterable[str]) -> dict[str, list[str]]:
+def suffix_index(paths: Iterable[str]) -> dict[str, list[str]]:
     index: dict[str, list[str]] = {}
     for path in paths:
         parts = path.split("/")
@@ -74,8 +77,9 @@ class IncludeSearch:
         default_factory=dict, compare=False, repr=False
     )
 
-    def resolve(self, source: str, target: str, system: bool) -> tuple[str, str]:
-        """(repository path, how) for one include; ("", "") when it names no file."""
+    def resolve(self, source: str, target: str, system: bool) -> tuple[str, str, tuple[str, ...]]:
+        """(repository path, how, the other candidates) for one include; ("", "", ())
+        when it names no file."""
         key = (posixpath.dirname(source), target, system)
         found = self._known.get(key)
         if found is None:
@@ -107,16 +111,30 @@ _Candidates = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
 
 def _chosen(
     source: str, found: tuple[tuple[str, str], ...], by_suffix: tuple[str, ...]
-) -> tuple[str, str]:
-    """The first file found that is not the including file itself, else the one file
-    whose path ends with the include."""
+) -> tuple[str, str, tuple[str, ...]]:
+    """The first file found that is not the including file itself, else the file whose
+    path ends with the include: the one there is, or the nearest of several (with the
+    others)."""
     for path, how in found:
         if path != source:
-            return path, how
-    others = [p for p in by_suffix if p != source]
+            return path, how, ()
+    others = sorted(p for p in by_suffix if p != source)
     if len(others) == 1:
-        return others[0], "suffix"
-    return "", ""
+        return others[0], "suffix", ()
+    if others:
+        nearest = min(others, key=lambda p: (-_shared_folders(source, p), p))
+        return nearest, "nearest", tuple(p for p in others if p != nearest)
+    return "", "", ()
+
+
+def _shared_folders(a: str, b: str) -> int:
+    """How many leading folders two paths share."""
+    shared = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared
 
 
 def build_include_graph(
@@ -125,7 +143,7 @@ def build_include_graph(
     paths = frozenset(all_paths)
     guessed = not roots
     search = tuple(roots) if roots else ("",)
-    search_in = IncludeSearch(paths, search, _suffix_index(sorted(paths)) if guessed else None)
+    search_in = IncludeSearch(paths, search, suffix_index(sorted(paths)) if guessed else None)
     includes: dict[str, tuple[ResolvedInclude, ...]] = {}
     for scanned in sorted(files, key=lambda f: f.facts.path):
         c = scanned.facts.cfamily
@@ -134,8 +152,8 @@ def build_include_graph(
         path = scanned.facts.path
         resolved = []
         for inc in c.includes:
-            target, how = search_in.resolve(path, inc.target, inc.system)
-            resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how))
+            target, how, others = search_in.resolve(path, inc.target, inc.system)
+            resolved.append(ResolvedInclude(inc.line, inc.target, inc.system, target, how, others))
         includes[path] = tuple(resolved)
     return include_graph(includes, search, guessed)
 

@@ -14,6 +14,7 @@ from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.dependency_views import Importer
 from docgen.render.lookup import RepoLookup
+from docgen.render.std_headers import is_standard_header
 from docgen.render.view_refs import LineRef, LinkView
 from docgen.scan.cfamily.reader_macros import gtest_body_scope
 
@@ -146,7 +147,9 @@ class IncludeView:
     target: str
     system: bool
     resolved: LinkView | None
-    how: str  # "folder", "root", "suffix", "" (unresolved)
+    how: str  # "folder", "root", "suffix", "nearest", "" (unresolved)
+    others: tuple[LinkView, ...] = ()  # for "nearest": the other files whose paths end so
+    standard: bool = False  # a header of the C or C++ standard library
 
 
 @dataclass(frozen=True)
@@ -380,6 +383,8 @@ def includes_view(facts: FileFacts, graph: Includes, linker: Linker) -> Includes
             r.system,
             linker.page_link(r.path, docs_page(r.path)) if r.path else None,
             r.how,
+            tuple(linker.page_link(o, docs_page(o)) for o in r.others),
+            not r.path and is_standard_header(r.target),
         )
         for r in graph.includes.get(facts.path, ())
     )

@@ -130,7 +130,9 @@ class PageInputs:
         c = scanned.facts.cfamily if scanned is not None else None
         if c is None:
             return ["included-by", *includers] if includers else None
-        parts = [f"{r.line}:{r.path}:{r.how}" for r in graph.includes.get(path, ())]
+        parts = [
+            f"{r.line}:{r.path}:{r.how}:{','.join(r.others)}" for r in graph.includes.get(path, ())
+        ]
         parts.append("included-by")
         parts.extend(includers)
         parts.append("symbols")
