@@ -312,3 +312,28 @@ def test_the_page_says_which_of_several_headers_and_why(tmp_path: Path) -> None:
     ) in page
     assert "`<vector>` → the C++ standard library" in page
     assert '`"gen/x.h"` → unresolved: no file of this repository at that path' in page
+
+
+def test_a_specializations_members_belong_to_the_specialization(tmp_path: Path) -> None:
+    from docgen.build import build
+    from docgen.cli.build_options import resolve_options
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "handle.h").write_text(
+        "namespace c10 {\ntemplate <class FuncType>\nclass TypedOperatorHandle final {\n"
+        '  static_assert(sizeof(FuncType) == 0, "");\n};\n'
+        "template <class Return, class... Args>\n"
+        "class TypedOperatorHandle<Return(Args...)> final {\n public:\n"
+        "  Return call(Args... args) const;\n};\n}\n"
+    )
+    out = tmp_path / "out"
+    build(resolve_options(repo, out, 1))
+    page = (out / "handle.h_docs.md").read_text(encoding="utf-8")
+    call = page.split("#### method `c10::TypedOperatorHandle::call`", 1)[1].split("\n#", 1)[0]
+    assert "- Member of: [`c10::TypedOperatorHandle`](#class-c10typedoperatorhandle-1)" in call
+    specialization = (
+        "\n### class `c10::TypedOperatorHandle`\n\n"
+        "- Defined: `class TypedOperatorHandle<Return(Args...)> final`"
+    )
+    assert specialization in page

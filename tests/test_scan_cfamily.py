@@ -119,6 +119,7 @@ def test_declarations_and_definitions_are_told_apart() -> None:
             "a::b::Foo::~Foo",
             "a::b::Foo::m",
             "a::b::Foo::operator==",
+            "a::b::Foo::count",  # `static int count;`: a source file defines it
         }
         and by_qualname(c, "a::b::Foo::inl").is_definition
     )

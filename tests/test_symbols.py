@@ -233,3 +233,22 @@ def test_a_deleted_declaration_with_a_comment_is_still_deleted() -> None:
         }
     )
     assert found == {("d.cpp", 1): [("d.h", 2)], ("d.h", 2): [("d.cpp", 1)]}
+
+
+def test_a_static_member_declared_in_its_class_links_to_its_out_of_line_definition() -> None:
+    header = (
+        "namespace c10 {\nclass Flags {\n public:\n  static bool _enabled;\n"
+        "  static constexpr int kMax = 4;\n  static inline int count = 0;\n  int plain;\n};\n}\n"
+    )
+    source = '#include "flags.h"\nnamespace c10 {\nbool Flags::_enabled = false;\n}\n'
+    scanned = scan("flags.h", header.encode(), ScanSettings()).cfamily
+    assert scanned is not None
+    defined = {d.qualname: d.is_definition for d in scanned.definitions if d.kind == "field"}
+    assert defined == {
+        "c10::Flags::_enabled": False,  # declared here, defined in a source file
+        "c10::Flags::kMax": True,
+        "c10::Flags::count": True,
+        "c10::Flags::plain": True,
+    }
+    found = links({"flags.h": header, "flags.cpp": source})
+    assert found == {("flags.cpp", 3): [("flags.h", 4)], ("flags.h", 4): [("flags.cpp", 3)]}

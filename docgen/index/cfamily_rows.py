@@ -63,7 +63,7 @@ SPECIALIZATIONS: Relation[SpecializationRow] = Relation(
     "specializations", "1", lambda row: row[0], _specialization_row
 )
 DECLARATIONS: Relation[DeclarationRow] = Relation(
-    "declarations", "2", lambda row: row[0], _declaration_row, keyed=True
+    "declarations", "3", lambda row: row[0], _declaration_row, keyed=True
 )
 RELATIONS = (INCLUDES, SPECIALIZATIONS, DECLARATIONS)
 

@@ -279,7 +279,8 @@ def declaration_rows(
     scanned: ScannedFile, specialized: frozenset[tuple[str, str]]
 ) -> tuple[DeclarationRow, ...]:
     """Each function, method and the like a file declares or defines (but those
-    `= delete`) whose parameters can be read (see `DeclarationRow`).  `specialized`: the
+    `= delete`) whose parameters can be read (see `DeclarationRow`), and each static
+    data member declared in a class or defined out of line.  `specialized`: the
     class specializations of the whole tree (see `owner_specialization`)."""
     c = scanned.facts.cfamily
     if c is None:
@@ -292,6 +293,10 @@ def declaration_rows(
             if params is not None:
                 owner = owner_specialization(d, enclosing, specialized)
                 rows.append((d.qualname, d.line, d.kind, int(d.is_definition), owner, params))
+        elif d.kind == "field" and (not d.is_definition or f"::{d.name}" in d.declaration):
+            # a static member: declared in its class, defined out of line
+            owner = owner_specialization(d, enclosing, specialized)
+            rows.append((d.qualname, d.line, d.kind, int(d.is_definition), owner, ""))
     return tuple(sorted(rows))
 
 

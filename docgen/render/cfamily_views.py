@@ -193,14 +193,31 @@ def overview(
 _OWNERS = frozenset({"class", "struct", "union", "enum"})
 
 
-def _parents(items: tuple[AnchoredCDefinition, ...]) -> dict[str, AnchoredCDefinition]:
+def _parents(items: tuple[AnchoredCDefinition, ...]) -> dict[str, list[AnchoredCDefinition]]:
     """Classes (and enums, whose enumerators they hold) of this file by qualified name,
-    for "Member of" links (the first definition)."""
-    found: dict[str, AnchoredCDefinition] = {}
+    for "Member of" links: a template and its specializations share one."""
+    found: dict[str, list[AnchoredCDefinition]] = {}
     for item in items:
         if item.definition.kind in _OWNERS and item.definition.is_definition:
-            found.setdefault(item.definition.qualname, item)
+            found.setdefault(item.definition.qualname, []).append(item)
     return found
+
+
+def _owner(
+    d: CDefinition, parents: dict[str, list[AnchoredCDefinition]]
+) -> AnchoredCDefinition | None:
+    """The class a member belongs to: the definition of that name whose body holds it
+    (`TypedOperatorHandle<Return(Args...)>`'s members are the specialization's, not
+    the primary template's), else the first (a member defined out of line)."""
+    if "::" not in d.qualname:
+        return None
+    candidates = parents.get(d.qualname.rpartition("::")[0])
+    if not candidates:
+        return None
+    for item in candidates:
+        if item.definition.line <= d.line <= item.definition.end_line:
+            return item
+    return candidates[0]
 
 
 def definition_views(
@@ -216,7 +233,7 @@ def definition_views(
     for item in items:
         d = item.definition
         local_to = _enclosing_function(d, callables) if d.file_local else None
-        owner = parents.get(d.qualname.rpartition("::")[0]) if "::" in d.qualname else None
+        owner = _owner(d, parents)
         parent = (
             LinkView(owner.definition.qualname, linker.here(owner.anchor))
             if owner is not None and owner is not item

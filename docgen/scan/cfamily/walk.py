@@ -368,7 +368,7 @@ class _Walker(Entries):
                     (),
                     inner.start_point[0] + 1,
                     node.end_byte,
-                    True,
+                    not self.static_member_declaration(node),
                 )
             elif not frame.in_class and inner.type == "qualified_identifier":
                 parts = self.source.qualified_parts(inner)

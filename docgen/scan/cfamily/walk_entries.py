@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
+#: the node types that hold a declaration's `static`, `inline` and `constexpr`
+_SPECIFIER_TYPES = frozenset({"storage_class_specifier", "type_qualifier"})
+
+
 class Entries(Recorder):
     """What the walk reads through macros and in bodies."""
 
@@ -148,3 +152,10 @@ class Entries(Recorder):
         if scope is not None and closed_by_itself(body) and LOCAL_TYPE.search(text):
             within += [Frame(c, scope, "", True) for c in local_types(body)]
         return within
+
+    def static_member_declaration(self, node: Node) -> bool:
+        """`static bool _enabled;` in a class declares the member, which a source file
+        defines (`bool Flags::_enabled = false;`); `static inline` and `static constexpr`
+        members are defined where they are declared."""
+        words = {self.text(c) for c in node.children if c.type in _SPECIFIER_TYPES}
+        return "static" in words and not words & {"inline", "constexpr"}
