@@ -1,10 +1,12 @@
 """Do docgen's test tables list what pytest collects?  Test ids compared file by file.
 
     python bench/collect_agree.py OUT REPO [--sample N] [--pythonpath DIR ...] [--show N]
+        [--condition-true]
 
 OUT is the output folder of a finished `docgen build REPO`; its cache holds the facts
 docgen used.  For a sample of REPO's test files (every Nth, in path order), docgen's
-test ids (`path::Class::test_name`, `path::test_name`, parametrized names expanded) are
+test ids (`path::Class::test_name`, `path::test_name`, parametrized names expanded; a
+test whose cases docgen counts rather than lists is compared by their number) are
 compared with `pytest --collect-only -q` run from REPO (with --pythonpath on
 PYTHONPATH so that the tests import).  Files pytest cannot import are counted apart.
 Prints per-file disagreements and a Markdown summary.
@@ -25,16 +27,29 @@ from docgen.model.facts import ScannedFile
 from docgen.model.serialize import loads
 
 
-def docgen_ids(classes: tuple[CollectedClass, ...], scanned: ScannedFile) -> set[str]:
+def docgen_ids(
+    classes: tuple[CollectedClass, ...], scanned: ScannedFile, condition: bool = False
+) -> tuple[set[str], dict[str, int]]:
+    """The ids docgen lists, and for the tests it counts instead of listing (too many
+    cases, or values that depend on a condition) their number of cases by the id before
+    `[` (`condition`: count as where the condition is true)."""
     path = scanned.facts.path
     suite = scanned.analysis.suite
     if suite is None:
-        return set()
-    ids = {f"{path}::{t.name}" for t in suite.functions}
+        return set(), {}
+    rows = [(f"{path}::{t.name}", t) for t in suite.functions]
     for info in classes:
         if info.collected:
-            ids |= {f"{path}::{info.suite_class.name}::{t.name}" for t in info.suite_class.tests}
-    return ids
+            rows += [
+                (f"{path}::{info.suite_class.name}::{t.name}", t) for t in info.suite_class.tests
+            ]
+    ids = {key for key, t in rows if t.cases == 1 and not t.condition}
+    counted = {
+        key: (t.cases_if_true if condition and t.condition else t.cases)
+        for key, t in rows
+        if t.cases > 1 or t.condition
+    }
+    return ids, counted
 
 
 def pytest_ids(repo: Path, path: str, env: dict[str, str]) -> set[str] | None:
@@ -55,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=1, help="every Nth test file")
     parser.add_argument("--pythonpath", action="append", default=[])
     parser.add_argument("--show", type=int, default=5, help="differences shown per file")
+    parser.add_argument(
+        "--condition-true",
+        action="store_true",
+        help="count tests whose parametrized values depend on a condition as where it holds",
+    )
     args = parser.parse_args(argv)
     with sqlite3.connect(args.out / ".docgen" / "state.sqlite") as conn:
         rows = conn.execute("SELECT facts FROM files ORDER BY path").fetchall()
@@ -71,7 +91,15 @@ def main(argv: list[str] | None = None) -> int:
         if theirs is None:
             unimportable += 1
             continue
-        ours = docgen_ids(index.test_classes.get(path, ()), item)
+        ours, counted = docgen_ids(index.test_classes.get(path, ()), item, args.condition_true)
+        for key, cases in counted.items():  # compared by number
+            matching = {t for t in theirs if t.split("[", 1)[0] == key}
+            theirs -= matching
+            same += min(cases, len(matching))
+            only_docgen += max(0, cases - len(matching))
+            only_pytest += max(0, len(matching) - cases)
+            if cases != len(matching):
+                ours.add(f"{key} ({cases} cases, pytest {len(matching)})")
         same += len(ours & theirs)
         only_docgen += len(ours - theirs)
         only_pytest += len(theirs - ours)

@@ -275,6 +275,51 @@ def test_pytest_ids_for_objects_params_and_repeats() -> None:
     ]
 
 
+def test_pytest_ids_for_dtypes_and_arithmetic_as_flash_attention_writes_them() -> None:
+    source = (
+        "import pytest, torch\n"
+        "@pytest.mark.parametrize('dtype', [torch.float16, torch.bfloat16])\n"
+        "@pytest.mark.parametrize('causal', [False, True])\n"
+        "@pytest.mark.parametrize('seqlen_q,seqlen_k', [(1, 128 * 1024), (-2, 2 ** 3)])\n"
+        "def test_fwd(seqlen_q, seqlen_k, causal, dtype): pass\n"
+        "@pytest.mark.parametrize('x', [torch.pi])\n"  # a float: named by its value at run time
+        "def test_pi(x): pass\n"
+    )
+    found = names(source)[""]
+    assert found[:3] == [
+        "test_fwd[-2-8-False-dtype0]",
+        "test_fwd[-2-8-False-dtype1]",
+        "test_fwd[-2-8-True-dtype0]",
+    ]
+    assert "test_fwd[1-131072-True-dtype1]" in found and len(found) == 8 + 1
+    assert "test_pi" in found  # unexpanded
+
+
+def test_too_many_cases_are_counted_and_a_condition_is_counted_both_ways() -> None:
+    decorators = "".join(
+        f"@pytest.mark.parametrize('p{n}', [1, 2, 3, 4])\n" for n in range(5)
+    )  # 4 ** 5 = 1,024 cases
+    source = (
+        "import pytest, torch\n"
+        "is_sm75 = torch.cuda.get_device_capability('cuda') == (7, 5)\n"
+        f"{decorators}def test_many(p0, p1, p2, p3, p4): pass\n"
+        "@pytest.mark.parametrize('dtype', [torch.float16] if is_sm75 else"
+        " [torch.float16, torch.bfloat16])\n"
+        "@pytest.mark.parametrize('d', [32, 64, 96])\n"
+        "def test_dtype(d, dtype): pass\n"
+        "@pytest.mark.parametrize('a', [1] if x else [1, 2])\n"
+        "@pytest.mark.parametrize('b', [1] if y else [1, 2])\n"
+        "def test_two_conditions(a, b): pass\n"
+    )
+    suite = collect(source)
+    assert suite is not None
+    tests = {t.name: t for t in suite.functions}
+    assert (tests["test_many"].cases, tests["test_many"].expanded) == (1024, True)
+    dtype = tests["test_dtype"]
+    assert (dtype.condition, dtype.cases, dtype.cases_if_true) == ("is_sm75", 6, 3)
+    assert not tests["test_two_conditions"].expanded  # two conditions: not counted
+
+
 def test_setup_hooks_apply_to_every_test_and_ungated_helpers_require_nothing() -> None:
     source = (
         "import unittest\n"

@@ -4,25 +4,123 @@ pytest names a primitive value by itself (`1`, `True`, `None`, an ASCII string),
 other object by its argument name and index (`axis0`), a `pytest.param(..., id=...)`
 by its id, joins several arguments with `-` and makes repeated ids unique with a
 counter.  A name or attribute could be any of these, so a case that holds one is not
-named here (the caller shows the test unexpanded).
+named here (the caller shows the test unexpanded), but for `torch.float16` and the
+other dtypes, which are objects.
 """
 
 from __future__ import annotations
 
 import ast
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from docgen.model.python_names import dotted_name
+
+#: `torch.<name>` values that are objects, which pytest names by argument and index: the
+#: dtypes (`torch.pi`, `torch.inf` and their kin are floats, named by their value)
+TORCH_DTYPES = frozenset(
+    {
+        "float16",
+        "half",
+        "bfloat16",
+        "float32",
+        "float",
+        "float64",
+        "double",
+        "complex32",
+        "chalf",
+        "complex64",
+        "cfloat",
+        "complex128",
+        "cdouble",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int8",
+        "int16",
+        "short",
+        "int32",
+        "int",
+        "int64",
+        "long",
+        "bool",
+        "quint8",
+        "qint8",
+        "qint32",
+        "quint4x2",
+        "quint2x4",
+        "float8_e4m3fn",
+        "float8_e4m3fnuz",
+        "float8_e5m2",
+        "float8_e5m2fnuz",
+        "float8_e8m0fnu",
+        "float4_e2m1fn_x2",
+        "bits8",
+        "bits16",
+        "strided",
+        "sparse_coo",
+        "channels_last",
+        "contiguous_format",
+        "preserve_format",
+    }
+)
+
+
+def is_torch_object(node: ast.expr) -> bool:
+    """`torch.float16` and the other `torch` constants that are objects."""
+    dotted = dotted_name(node) or ""
+    root, _, attribute = dotted.partition(".")
+    return root == "torch" and attribute in TORCH_DTYPES
+
+
+_ARITHMETIC: dict[type[ast.operator], Callable[[float, float], float]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Div: lambda a, b: a / b,
+    ast.Mod: lambda a, b: a % b,
+}
+#: the largest power folded (`2 ** 30`), so that no literal can make a huge number
+MAX_EXPONENT = 64
+
+
+def number(node: ast.expr) -> int | float | None:
+    """The value of arithmetic on number literals (`128 * 1024`, `-1`, `2 ** 30`), as
+    Python computes it; None for anything else."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = number(node.operand)
+        if inner is None:
+            return None
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp):
+        left, right = number(node.left), number(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Pow):
+            if not isinstance(right, int) or not 0 <= right <= MAX_EXPONENT or abs(left) > 2**16:
+                return None
+            return left**right
+        operation = _ARITHMETIC.get(type(node.op))
+        if operation is None or (
+            right == 0 and isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod))
+        ):
+            return None
+        return operation(left, right)
+    return None
 
 
 def value_id(node: ast.expr, name: str, index: int) -> str | None:
     """pytest's id of one argument value, or None when it cannot be known statically."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = node.operand
-        number = inner.value if isinstance(inner, ast.Constant) else None
-        if isinstance(number, (int, float)) and not isinstance(number, bool):
-            return str(-number if isinstance(node.op, ast.USub) else number)
-        return None
+    if is_torch_object(node):
+        return f"{name}{index}"
+    if isinstance(node, (ast.UnaryOp, ast.BinOp)):
+        folded = number(node)
+        return str(folded) if folded is not None else None
     if isinstance(node, ast.Constant):
         value = node.value
         if value is None or isinstance(value, (bool, int, float)):

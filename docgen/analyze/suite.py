@@ -12,15 +12,13 @@ the repository, from its bases (`suites.py`).
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
+from docgen.analyze.expansion import callee, dotted, expanded
 from docgen.analyze.module_scope import device_names, module_scope
-from docgen.analyze.pytest_ids import pytest_ids
 from docgen.model.facts import CollectedTest, Requirement, Suite, SuiteClass
-from docgen.model.python_names import dotted_name
 
 #: flags of PyTorch's test suite that say a GPU is present, and how many GPUs they mean
 GPU_FLAGS = {
@@ -45,19 +43,6 @@ GPU_DECORATORS = {
     "requires_nccl": ("nccl", "needs NCCL (CUDA GPUs)"),
 }
 SKIP_CALLS = frozenset({"skipTest", "SkipTest", "skip"})
-PYTORCH_PARAMETRIZE = frozenset({"parametrize", "parametrize_test"})
-MAX_EXPANDED = 256  # parametrized names listed per test before it is shown unexpanded
-
-
-def dotted(node: ast.expr) -> str:
-    """`a.b.c` for a name or attribute chain, "" for anything else."""
-    return dotted_name(node) or ""
-
-
-def _callee(node: ast.expr) -> tuple[str, ast.Call | None]:
-    if isinstance(node, ast.Call):
-        return dotted(node.func), node
-    return dotted(node), None
 
 
 def _int_arg(call: ast.Call | None, index: int) -> int | None:
@@ -120,7 +105,7 @@ def condition_requirement(test: ast.expr, skip_when: bool, written: str, line: i
 
 def decorator_requirement(node: ast.expr) -> Requirement | None:
     """The requirement a decorator states, or None when it states none docgen knows."""
-    name, call = _callee(node)
+    name, call = callee(node)
     last = name.rsplit(".", 1)[-1]
     written = ast.unparse(node)
     line = node.lineno
@@ -202,92 +187,6 @@ def _skips(body: list[ast.stmt]) -> bool:
     return False
 
 
-def _literal(node: ast.expr) -> tuple[bool, object]:
-    try:
-        return True, ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False, None
-
-
-def _pytorch_part(name: str, index: int, value: object) -> str:
-    """PyTorch's `_formatted_str_repr` for values a literal can hold."""
-    if isinstance(value, (int, float, str)):
-        return f"{name}_{str(value).replace('.', '_')}"
-    return f"{name}{index}"
-
-
-def pytorch_names(call: ast.Call) -> list[str] | None:
-    """Name suffixes of one `@parametrize("a,b", [...])`, or None when not literal."""
-    if len(call.args) < 2 or any(k.arg == "name_fn" for k in call.keywords):
-        return None
-    ok, arg_names = _literal(call.args[0])
-    if (
-        not ok
-        or not isinstance(arg_names, str)
-        or not isinstance(call.args[1], (ast.List, ast.Tuple))
-    ):
-        return None
-    names = [n.strip() for n in arg_names.split(",") if n.strip()]
-    suffixes = []
-    for index, item in enumerate(call.args[1].elts):
-        explicit = ""
-        if isinstance(item, ast.Call) and dotted(item.func).endswith("subtest") and item.args:
-            for keyword in item.keywords:
-                if keyword.arg == "name":
-                    ok, given = _literal(keyword.value)
-                    if not ok or not isinstance(given, str):
-                        return None
-                    explicit = given
-            item = item.args[0]
-        ok, value = _literal(item)
-        if not ok:
-            return None
-        values = list(value) if len(names) > 1 and isinstance(value, (tuple, list)) else [value]
-        if len(values) != len(names):
-            return None
-        suffixes.append(
-            explicit
-            or "_".join(_pytorch_part(n, index, v) for n, v in zip(names, values, strict=True))
-        )
-    return suffixes
-
-
-def expanded(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, instantiated: bool
-) -> tuple[list[str], bool]:
-    """The names a runner gives one test function, and whether they could all be read."""
-    pytorch: list[list[str]] = []
-    pytest: list[list[str]] = []
-    for decorator in function.decorator_list:
-        name, call = _callee(decorator)
-        last = name.rsplit(".", 1)[-1]
-        if call is None:
-            continue
-        if last in PYTORCH_PARAMETRIZE and not name.startswith("pytest"):
-            if not instantiated:
-                continue
-            found = pytorch_names(call)
-            if found is None:
-                return [function.name], False
-            pytorch.append(found)
-        elif name.endswith("mark.parametrize"):
-            ids = pytest_ids(call)
-            if ids is None:
-                return [function.name], False
-            pytest.insert(0, ids)  # the decorator nearest the function comes first
-    names = [function.name]
-    if pytorch:
-        names = [
-            "_".join([function.name, *(p for p in combo if p)])
-            for combo in itertools.product(*pytorch)
-        ]
-    if pytest:
-        names = [f"{n}[{'-'.join(combo)}]" for n in names for combo in itertools.product(*pytest)]
-    if len(names) > MAX_EXPANDED:
-        return [function.name], False
-    return sorted(names), True
-
-
 def _tests(
     functions: Iterable[ast.stmt], instantiated: bool, prefix: str = "test", device: str = ""
 ) -> Iterator[CollectedTest]:
@@ -302,13 +201,23 @@ def _tests(
             r for d in node.decorator_list if (r := decorator_requirement(d)) is not None
         ]
         requirements += body_requirements(node)
-        names, complete = expanded(node, instantiated)
+        expansion = expanded(node, instantiated)
+        names, complete = expansion.names, expansion.complete
         if device:
             named = [device_names(node, name, device) for name in names]
             names = [n for made, _ in named for n in made]
             complete = complete and all(read for _, read in named)
-        for name in names:
-            yield CollectedTest(name, node.name, node.lineno, tuple(requirements), complete)
+        for name in names:  # each device and dtype name stands for every case
+            yield CollectedTest(
+                name,
+                node.name,
+                node.lineno,
+                tuple(requirements),
+                complete,
+                cases=expansion.cases,
+                condition=expansion.condition,
+                cases_if_true=expansion.cases_if_true,
+            )
 
 
 def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suite | None:

@@ -386,6 +386,14 @@ class CollectedTest:
     requirements: tuple[Requirement, ...] = ()
     expanded: bool = True  # False: parametrized with values docgen cannot read
     defined_in: str = ""  # the class of the same file it is inherited from, "" for its own
+    #: how many tests the row stands for: a function whose parametrized names are too
+    #: many to list is one row, its names counted
+    cases: int = 1
+    #: for values that depend on a condition (`[fp16] if is_sm75 else [fp16, bf16]`): the
+    #: condition as written, `cases` counting them where it is false, `cases_if_true`
+    #: where it is true
+    condition: str = ""
+    cases_if_true: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,10 +79,13 @@ def suite_view(
             command=command(path, test, run_as or owner, suite.selects and not pytest),
             expanded=test.expanded,
             inherited_from=test.defined_in,
+            cases=test.cases,
+            condition=test.condition,
+            cases_if_true=test.cases_if_true,
         )
 
     class_views = []
-    total = 0
+    total = unread = 0
     docstrings = {
         a.definition.qualname: first_line(a.definition.docstring)
         for a in anchored
@@ -95,7 +98,8 @@ def suite_view(
             row(t, cls.name, cls.requirements, info.pytest_only, run_as) for t in cls.tests
         )
         if info.collected and (cls.devices or not cls.per_device):
-            total += len(tests)
+            total += sum(t.cases for t in tests)
+            unread += sum(1 for t in tests if not t.expanded)
         chain = tuple(
             LinkView(b.name, linker.to_page(docs_page(b.path), "") if b.path else "")
             for b in info.chain
@@ -117,5 +121,13 @@ def suite_view(
             )
         )
     functions = tuple(row(t, "", ()) for t in suite.functions)
-    total += len(functions)
-    return FileSuiteView(tuple(class_views), functions, total, suite.selects)
+    total += sum(t.cases for t in functions)
+    unread += sum(1 for t in functions if not t.expanded)
+    counted = [*functions, *(t for c in class_views if c.tests for t in c.tests)]
+    conditions = {t.condition for t in counted if t.condition}
+    if len(conditions) != 1:
+        return FileSuiteView(tuple(class_views), functions, total, suite.selects, unread)
+    shift = sum(t.cases_if_true - t.cases for t in counted if t.condition)
+    return FileSuiteView(
+        tuple(class_views), functions, total, suite.selects, unread, conditions.pop(), total + shift
+    )

@@ -300,6 +300,9 @@ class CollectedView:
     command: str
     expanded: bool = True  # False: parametrized with values docgen cannot read
     inherited_from: str = ""  # the class of this file that defines it, "" for its own
+    cases: int = 1  # the tests the row stands for (too many parametrized names to list)
+    condition: str = ""  # what its values depend on: `cases` where false, then where true
+    cases_if_true: int = 0
 
 
 @dataclass(frozen=True)
@@ -327,6 +330,9 @@ class FileSuiteView:
     functions: tuple[CollectedView, ...]
     total: int  # tests a runner collects (parametrized ones counted by name)
     selects: bool  # `python FILE -k NAME` runs one test (unittest's command line)
+    unread: int = 0  # rows counted once whose parametrized values docgen cannot read
+    condition: str = ""  # the one condition some tests' values depend on
+    total_if_true: int = 0  # `total` where that condition is true
 
 
 @dataclass(frozen=True)
