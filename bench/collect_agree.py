@@ -39,10 +39,12 @@ def docgen_ids(
         return set(), {}
     rows = [(f"{path}::{t.name}", t) for t in suite.functions]
     for info in classes:
-        if info.collected:
-            rows += [
-                (f"{path}::{info.suite_class.name}::{t.name}", t) for t in info.suite_class.tests
-            ]
+        cls = info.suite_class
+        if not info.collected or (cls.per_device and not cls.devices) or cls.hidden_by:
+            continue  # as on this machine, without a GPU: a fallback hides such a class
+        # a per-device class is collected as the class made for the first device (`...CPU`)
+        name = f"{cls.name}{cls.devices[0].upper()}" if cls.devices else cls.name
+        rows += [(f"{path}::{name}::{t.name}", t) for t in cls.tests]
     ids = {key for key, t in rows if t.cases == 1 and not t.condition}
     counted = {
         key: (t.cases_if_true if condition and t.condition else t.cases)

@@ -48,3 +48,24 @@ def test_the_page_counts_every_case_and_names_the_condition(tmp_path: Path) -> N
     assert "(parametrized: 6 cases where `is_sm75` is false, 3 where it is true; one row" in page
     assert "`test_many`](#function-test_many) (1,024 parametrized cases, one row for all)" in page
     assert "`test_unread`](#function-test_unread) (parametrized with values docgen" in page
+
+
+def test_the_page_counts_what_a_module_level_fallback_hides(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    (repo / "tests" / "test_trace.py").write_text(
+        "import unittest\nfrom torch.testing._internal.common_utils import NoTest, TEST_CUDA\n"
+        "TestCase = unittest.TestCase\n"
+        "if not TEST_CUDA:\n    TestCase = NoTest\n\n\n"
+        "class TestTrace(TestCase):\n    def test_a(self):\n        pass\n\n"
+        "    def test_b(self):\n        pass\n\n\n"
+        "class TestPlain(unittest.TestCase):\n    def test_c(self):\n        pass\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    build(resolve_options(repo, out, 1))
+    page = (out / "tests" / "test_trace.py_docs.md").read_text(encoding="utf-8")
+    assert (
+        "A runner collects 3 tests from this file, 1 on a machine where its fallback "
+        "`if not TEST_CUDA: TestCase = NoTest` applies (it hides the classes of 2 tests)"
+    ) in page

@@ -343,6 +343,10 @@ def test_setup_hooks_apply_to_every_test_and_ungated_helpers_require_nothing() -
     assert cls.tests[0].requirements == ()
 
 
+#: `all_types()` of torch 2.13's common_dtype.py
+ALL_TYPES = ("float32", "float64", "uint8", "int8", "int16", "int32", "int64")
+
+
 def test_device_type_tests_are_named_as_the_cpu_class_names_them() -> None:
     # test/nn/test_dropout.py and test/test_dlpack.py: `pytest --collect-only` with the
     # CPU wheel collects `TestXCPU::test_foo_cpu` and, per dtype, `test_foo_cpu_float32`
@@ -354,6 +358,10 @@ def test_device_type_tests_are_named_as_the_cpu_class_names_them() -> None:
         "    def test_typed(self, device, dtype): pass\n"
         "    @dtypes(*all_types())\n"
         "    def test_many(self, device, dtype): pass\n"
+        "    @dtypes(*floating_types_and(torch.half, torch.cfloat), torch.float32)\n"
+        "    def test_and(self, device, dtype): pass\n"
+        "    @dtypes(*my_types())\n"
+        "    def test_own(self, device, dtype): pass\n"
         "class TestY(TestCase):\n"
         "    def test_gpu(self, device): pass\n"
         "instantiate_device_type_tests(TestX, globals())\n"
@@ -366,7 +374,12 @@ def test_device_type_tests_are_named_as_the_cpu_class_names_them() -> None:
         ("test_plain_cpu", True),
         ("test_typed_cpu_float32", True),
         ("test_typed_cpu_int64", True),
-        ("test_many_cpu", False),  # dtypes a call makes: expanded only when collected
+        *((f"test_many_cpu_{d}", True) for d in ALL_TYPES),  # PyTorch's helper, read
+        ("test_and_cpu_float32", True),  # aliases print as their dtype; no repeats
+        ("test_and_cpu_float64", True),
+        ("test_and_cpu_float16", True),
+        ("test_and_cpu_complex64", True),
+        ("test_own_cpu", False),  # a helper of the tree's own: expanded only when collected
     ]
     assert (y.per_device, y.devices) == (True, ())  # no class on a machine without a GPU
 
@@ -389,3 +402,4 @@ def test_a_module_level_fallback_and_sandcastle_skips_are_requirements() -> None
     assert [(r.kind, r.text) for r in test.requirements] == [
         ("condition", "skipped when IS_WINDOWS")
     ]
+    assert trace.hidden_by == "if not TEST_CUDA: TestCase = NoTest"

@@ -9,6 +9,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from docgen.analyze.dtype_helpers import dtypes_of
 from docgen.model.facts import Requirement
 from docgen.model.python_names import dotted_name
 
@@ -110,8 +111,8 @@ def device_names(
 ) -> tuple[list[str], bool]:
     """The names `instantiate_device_type_tests` gives one test (already named `name`
     by its parametrizations) on `device`: `name_cpu`, `name_cpu_float32` for each dtype
-    of `@dtypes(torch.float32, ...)`; whether the dtypes could be read (`@dtypes(*
-    all_types())` and `@ops(...)` expand only when the tests are collected)."""
+    of `@dtypes(torch.float32, ...)` or `@dtypes(*all_types_and(torch.half))`; whether
+    the dtypes could be read (`@ops(...)` expands only when the tests are collected)."""
     found: dict[str, ast.Call] = {}
     for decorator in function.decorator_list:
         if isinstance(decorator, ast.Call):
@@ -122,15 +123,7 @@ def device_names(
     given = next((found[d] for d in DTYPE_DECORATORS if d in found), None)
     if given is None:
         return [f"{name}_{device}"], True
-    dtypes = [_dtype_name(a) for a in given.args]
-    if not dtypes or any(d is None for d in dtypes):
+    dtypes = dtypes_of(list(given.args))
+    if not dtypes:
         return [f"{name}_{device}"], False
-    return [f"{name}_{device}_{d}" for d in dtypes if d], True
-
-
-def _dtype_name(node: ast.expr) -> str | None:
-    """`torch.float32` -> `float32`; None for what is not one dtype (a starred call)."""
-    written = dotted_name(node) or ""
-    if written.startswith("torch.") and written.count(".") == 1:
-        return written.split(".", 1)[1]
-    return None
+    return [f"{name}_{device}_{d}" for d in dtypes], True

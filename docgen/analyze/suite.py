@@ -247,8 +247,18 @@ def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suit
                 + tuple(r for hook in _hooks(node) for r in body_requirements(hook))
                 + tuple(scope.hidden[b] for b in bases if b in scope.hidden)
             )
+            hidden_by = next((scope.hidden[b].written for b in bases if b in scope.hidden), "")
             classes.append(
-                SuiteClass(node.name, node.lineno, bases, requirements, tests, per_device, devices)
+                SuiteClass(
+                    node.name,
+                    node.lineno,
+                    bases,
+                    requirements,
+                    tests,
+                    per_device,
+                    devices,
+                    hidden_by,
+                )
             )
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.extend(_tests([node], False))

@@ -410,6 +410,9 @@ class SuiteClass:
     #: of those, the device types a machine with only a CPU gets (`("cpu",)`, or () when
     #: `only_for` / `except_for` leave it out); its tests are named for the first
     devices: tuple[str, ...] = ()
+    #: the module-level fallback that hides it (`if not TEST_CUDA: TestCase = NoTest`),
+    #: as written; "" when none does
+    hidden_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)

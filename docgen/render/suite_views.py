@@ -85,7 +85,8 @@ def suite_view(
         )
 
     class_views = []
-    total = unread = 0
+    total = unread = hidden = 0
+    hidden_by = ""
     docstrings = {
         a.definition.qualname: first_line(a.definition.docstring)
         for a in anchored
@@ -100,6 +101,9 @@ def suite_view(
         if info.collected and (cls.devices or not cls.per_device):
             total += sum(t.cases for t in tests)
             unread += sum(1 for t in tests if not t.expanded)
+            if cls.hidden_by:
+                hidden += sum(t.cases for t in tests)
+                hidden_by = hidden_by or cls.hidden_by
         chain = tuple(
             LinkView(b.name, linker.to_page(docs_page(b.path), "") if b.path else "")
             for b in info.chain
@@ -125,9 +129,16 @@ def suite_view(
     unread += sum(1 for t in functions if not t.expanded)
     counted = [*functions, *(t for c in class_views if c.tests for t in c.tests)]
     conditions = {t.condition for t in counted if t.condition}
-    if len(conditions) != 1:
-        return FileSuiteView(tuple(class_views), functions, total, suite.selects, unread)
-    shift = sum(t.cases_if_true - t.cases for t in counted if t.condition)
+    condition = conditions.pop() if len(conditions) == 1 else ""
+    shift = sum(t.cases_if_true - t.cases for t in counted if t.condition) if condition else 0
     return FileSuiteView(
-        tuple(class_views), functions, total, suite.selects, unread, conditions.pop(), total + shift
+        tuple(class_views),
+        functions,
+        total,
+        suite.selects,
+        unread,
+        condition,
+        total + shift if condition else 0,
+        hidden,
+        hidden_by,
     )

@@ -333,6 +333,8 @@ class FileSuiteView:
     unread: int = 0  # rows counted once whose parametrized values docgen cannot read
     condition: str = ""  # the one condition some tests' values depend on
     total_if_true: int = 0  # `total` where that condition is true
+    hidden: int = 0  # of `total`, the tests of classes a module-level fallback hides
+    hidden_by: str = ""  # that fallback, as written
 
 
 @dataclass(frozen=True)
