@@ -337,3 +337,10 @@ def test_a_specializations_members_belong_to_the_specialization(tmp_path: Path) 
         "- Defined: `class TypedOperatorHandle<Return(Args...)> final`"
     )
     assert specialization in page
+
+
+def test_a_standard_header_is_never_guessed_by_suffix() -> None:
+    files = {"a/string.h", "b/string.h", "main.c"}
+    search = IncludeSearch(files, ("",), suffix_index(sorted(files)))
+    assert search.resolve("main.c", "string.h", True) == ("", "", ())
+    assert search.resolve("main.c", "a/string.h", False)[0] == "a/string.h"

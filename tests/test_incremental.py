@@ -84,12 +84,24 @@ STEPS: list[tuple[str, Edit]] = [
         "a package re-exports a name of its module",
         _write("minitorch/shim/__init__.py", "from minitorch.shim._impl import run\n"),
     ),
-    ("the module it re-exports", _write("minitorch/shim/_impl.py", "def run():\n    pass\n")),
+    (
+        "which re-exports it too",
+        _write("minitorch/shim/_impl.py", "from minitorch.shim._deep import run\n"),
+    ),
+    (
+        "from the module that defines it",
+        _write("minitorch/shim/_deep.py", "def run():\n    pass\n"),
+    ),
     (
         "a test reaches it through the package",
         _write(
             "tests/test_shim.py", "from minitorch.shim import run\n\ndef test_run():\n    run()\n"
         ),
+    ),
+    ("another module defines it too", _write("minitorch/shim/_alt.py", "def run():\n    pass\n")),
+    (
+        "the package re-exports that one instead",
+        _write("minitorch/shim/__init__.py", "from minitorch.shim._alt import run\n"),
     ),
     (
         "the test imports it no more",

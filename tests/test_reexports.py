@@ -72,3 +72,16 @@ def test_pages_follow_re_exports(tmp_path: Path) -> None:
     assert any("pkg/_impl/_run.py" in line for line in under_test)
     assert any("pkg/sub.py" in line for line in under_test)
     assert not any("pkg/_impl/__init__.py" in line for line in under_test)
+
+
+def test_a_name_imported_under_another_name_is_not_followed() -> None:
+    files = {
+        "pkg/__init__.py": "from pkg._impl import run as _run\n\ndef run():\n    return _run()\n",
+        "pkg/_impl.py": "def run():\n    pass\n",
+    }
+    found = []
+    for path, text in files.items():
+        facts = scan(path, text.encode("utf-8")).python
+        assert facts is not None
+        found.append(ModuleImports(path, "python", facts.imports))
+    assert Origins(build_graph(found)).of_name("pkg/__init__.py", "run") == "pkg/__init__.py"

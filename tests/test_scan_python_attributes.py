@@ -155,3 +155,32 @@ def test_attributes_come_in_source_order() -> None:
 
 def test_no_attributes_when_python_cannot_parse() -> None:
     assert attributes("x = (\n") == ()
+
+
+def test_docstrings_of_bindings_inside_blocks_and_pragmas_only_left_out() -> None:
+    found = by_name(
+        '''
+        try:
+            HAS_FOO = True
+            """Whether foo imports."""
+        except ImportError:
+            HAS_FOO = False
+        class C:
+            if True:
+                y = 1
+                """The y."""
+        # type of cache to use
+        # type: ignore
+        CACHE = "disk"
+        '''
+    )
+    assert found["HAS_FOO"].docstring == "Whether foo imports."
+    assert found["C.y"].docstring == "The y."
+    assert found["CACHE"].comment == "type of cache to use"
+
+
+def test_two_classes_of_one_name_keep_their_own_attributes() -> None:
+    found = attributes(
+        "if PY311:\n    class Config:\n        a = 1\nelse:\n    class Config:\n        b = 2\n"
+    )
+    assert [(a.qualname, a.parent_line) for a in found] == [("Config.a", 2), ("Config.b", 5)]

@@ -403,3 +403,12 @@ def test_a_module_level_fallback_and_sandcastle_skips_are_requirements() -> None
         ("condition", "skipped when IS_WINDOWS")
     ]
     assert trace.hidden_by == "if not TEST_CUDA: TestCase = NoTest"
+
+
+def test_arithmetic_too_big_to_fold_leaves_the_test_unexpanded() -> None:
+    source = (
+        "import pytest\n"
+        "@pytest.mark.parametrize('x', [65536.0 ** 64, 1 // 0, 2 ** 10])\n"
+        "def test_big(x): pass\n"
+    )
+    assert names(source)[""] == ["test_big"]

@@ -252,3 +252,10 @@ def test_a_static_member_declared_in_its_class_links_to_its_out_of_line_definiti
     }
     found = links({"flags.h": header, "flags.cpp": source})
     assert found == {("flags.cpp", 3): [("flags.h", 4)], ("flags.h", 4): [("flags.cpp", 3)]}
+
+
+def test_a_member_whose_type_is_qualified_is_no_out_of_line_definition() -> None:
+    header = "struct V {\n  std::vector<int> vec;\n  static std::string name;\n};\n"
+    source = '#include "v.h"\nstd::string V::name = "v";\n'
+    found = links({"v.h": header, "v.cpp": source})
+    assert found == {("v.cpp", 2): [("v.h", 3)], ("v.h", 3): [("v.cpp", 2)]}

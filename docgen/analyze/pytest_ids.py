@@ -119,8 +119,11 @@ def value_id(node: ast.expr, name: str, index: int) -> str | None:
     if is_torch_object(node):
         return f"{name}{index}"
     if isinstance(node, (ast.UnaryOp, ast.BinOp)):
-        folded = number(node)
-        return str(folded) if folded is not None else None
+        try:
+            folded = number(node)
+            return str(folded) if folded is not None else None
+        except (ArithmeticError, ValueError):  # overflow, or an int too long to print
+            return None
     if isinstance(node, ast.Constant):
         value = node.value
         if value is None or isinstance(value, (bool, int, float)):

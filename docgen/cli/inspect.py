@@ -55,7 +55,9 @@ def check_command(
 #: an `import` is a name an import binds of its own, such as `FSDP`)
 FIND_KINDS = tuple(
     kind
-    for kind in dict.fromkeys(("class", "function", "method", "import", *get_args(CKind)))
+    for kind in dict.fromkeys(
+        ("class", "function", "method", "attribute", "import", *get_args(CKind))
+    )
     if kind != "namespace"
 )
 

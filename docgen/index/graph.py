@@ -43,6 +43,7 @@ class ImportTarget(NamedTuple):
     absolute: str  # the absolute dotted module it names ("" when a relative import climbs too far)
     targets: tuple[str, ...]  # repo paths of the files it imports (may be empty)
     names: tuple[str, ...] = ()
+    renamed: tuple[str, ...] = ()  # of `names`, those bound under another name (`as x`)
 
     @property
     def internal(self) -> bool:
@@ -166,7 +167,12 @@ def resolve_import(
         found = tuple(t for t in found if t != self_path)
     # The tuple made directly: a build resolves every import of the tree, and the named
     # tuple's own constructor is a Python function.
-    return _new_tuple(ImportTarget, (imp.line, written, absolute, found, imp.names))
+    renamed = tuple(
+        target.rsplit(".", 1)[-1]
+        for bound, target in imp.aliases
+        if imp.is_from and bound != target.rsplit(".", 1)[-1]
+    )
+    return _new_tuple(ImportTarget, (imp.line, written, absolute, found, imp.names, renamed))
 
 
 _new_tuple = tuple.__new__

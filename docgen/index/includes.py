@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from docgen.model.facts import ScannedFile
+from docgen.model.std_headers import is_standard_header
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,8 @@ class IncludeSearch:
             if path in self.files:
                 found.append((path, how))
         suffixes = self.suffixes
+        if system and is_standard_header(target):
+            suffixes = None  # `<string.h>` is the library's, whatever else ends so
         by_suffix = tuple(suffixes.get(posixpath.normpath(target), ())) if suffixes else ()
         return tuple(found), by_suffix
 

@@ -49,7 +49,7 @@ class Origins:
         """The file `path` imports `name` from (a submodule of that name is the file
         itself), or None."""
         for target in self._graph.imports.get(path, ()):
-            if name in target.names and target.absolute:
+            if name in target.names and name not in target.renamed and target.absolute:
                 submodule = self._graph.modules.get(f"{target.absolute}.{name}")
                 return submodule or self._graph.modules.get(target.absolute)
         return None

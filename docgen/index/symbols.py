@@ -293,11 +293,17 @@ def declaration_rows(
             if params is not None:
                 owner = owner_specialization(d, enclosing, specialized)
                 rows.append((d.qualname, d.line, d.kind, int(d.is_definition), owner, params))
-        elif d.kind == "field" and (not d.is_definition or f"::{d.name}" in d.declaration):
+        elif d.kind == "field" and (not d.is_definition or _qualified_declarator(d)):
             # a static member: declared in its class, defined out of line
             owner = owner_specialization(d, enclosing, specialized)
             rows.append((d.qualname, d.line, d.kind, int(d.is_definition), owner, ""))
     return tuple(sorted(rows))
+
+
+def _qualified_declarator(d: CDefinition) -> bool:
+    """`bool Flags::_enabled = false`: a member defined outside its class (not
+    `std::string name`, whose type alone is qualified)."""
+    return re.search(rf"::\s*{re.escape(d.name)}\s*(?:=|\{{|\[|;|$)", d.declaration) is not None
 
 
 @dataclass(frozen=True, slots=True)

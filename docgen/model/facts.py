@@ -79,6 +79,7 @@ class Attribute:
     parent: str | None = None  # qualname of the class, None at module level
     has_value: bool = False  # False for a bare annotation (`x: int`)
     comment: str | None = None  # the plain `#` lines right above it, when no docstring
+    parent_line: int = 0  # the line of its class's `class` keyword (0 at module level)
 
 
 #: longest value an Attribute keeps as written (a longer one is told by its lines)

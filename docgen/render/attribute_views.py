@@ -35,16 +35,18 @@ def attribute_code(attribute: Attribute) -> tuple[str, bool]:
 
 def attribute_views(
     facts: FileFacts, linker: Linker, resolver: Callable[[str | None], Resolve]
-) -> tuple[tuple[AttributeView, ...], dict[str, tuple[AttributeView, ...]]]:
-    """The module's attributes, and each class's by its qualname (`resolver` gives the
-    role links of a docstring spoken from a class, or from the module for None)."""
+) -> tuple[tuple[AttributeView, ...], dict[tuple[str, int], tuple[AttributeView, ...]]]:
+    """The module's attributes, and each class's by its qualname and line (two classes of
+    one name, in `if`/`else`, have their own; `resolver` gives the role links of a
+    docstring spoken from a class, or from the module for None)."""
     python = facts.python
     if python is None:
         return (), {}
-    by_owner: dict[str | None, list[AttributeView]] = defaultdict(list)
+    by_owner: dict[tuple[str, int] | None, list[AttributeView]] = defaultdict(list)
     for attribute in python.attributes:
         code, elsewhere = attribute_code(attribute)
-        by_owner[attribute.parent].append(
+        owner = (attribute.parent, attribute.parent_line) if attribute.parent else None
+        by_owner[owner].append(
             AttributeView(
                 name=attribute.name,
                 qualname=attribute.qualname,

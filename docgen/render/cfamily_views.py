@@ -11,10 +11,10 @@ from docgen.model.anchors import AnchoredCDefinition
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
+from docgen.model.std_headers import is_standard_header
 from docgen.render.context import Linker
 from docgen.render.dependency_views import Importer
 from docgen.render.lookup import RepoLookup
-from docgen.render.std_headers import is_standard_header
 from docgen.render.view_refs import LineRef, LinkView
 from docgen.scan.cfamily.reader_macros import gtest_body_scope
 

@@ -9,7 +9,8 @@ file's kind, tags and test suite as they were, those can differ only for:
 - the changed files themselves;
 - the files they import, now or before the edit, on lines that came, went or moved
   (an "Imported by" entry shows an importer's lines of its imports of the file);
-- the files an edited test reaches through re-exports, now or before (their tests);
+- the files an edited file's imports reach through re-exports, now or before (the
+  tests that reach them);
 - files with a test suite (a class's chain of bases may lead through a changed file);
 - Markdown files (a link's state follows the file it leads to);
 
@@ -78,7 +79,7 @@ def edit_scope(
     if imported is None:
         return None
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
-    imported |= _reached_by_tests(lookup, edits)
+    imported |= _reached_through(lookup, edits)
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
         files=frozenset(changed | imported | markdown),
@@ -86,15 +87,14 @@ def edit_scope(
     )
 
 
-def _reached_by_tests(
+def _reached_through(
     lookup: RepoLookup, edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]]
 ) -> set[str]:
-    """The files an edited test reaches through re-exports, now or before the edit: their
-    pages list it among their tests (an import row shows only the first module)."""
+    """The files an edited file's imports reach through re-exports, now or before the
+    edit: their pages list the tests that reach them (an import row shows only the first
+    module), and an edited test or re-exporting module changes which those are."""
     found: set[str] = set()
     for path, (before, _) in edits.items():
-        if path not in lookup.test_files:
-            continue
         found.update(lookup.reached_by(path))
         if before is not None and before.imports is not None:
             earlier = lookup.index.graph.resolve(path, before.imports)

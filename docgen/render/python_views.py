@@ -162,7 +162,7 @@ def definition_views(
     anchored: tuple[AnchoredDefinition, ...],
     linker: Linker,
     module: str = "",
-    attributes: Mapping[str, tuple[AttributeView, ...]] | None = None,
+    attributes: Mapping[tuple[str, int], tuple[AttributeView, ...]] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
     role may write before a name; `attributes`: each class's, see `attribute_views`)."""
@@ -196,7 +196,9 @@ def definition_views(
                 bases=tuple(one_line_code(x) for x in d.bases),
                 parent=parent,
                 methods=tuple(members.get(d.qualname, ())) if d.kind == "class" else (),
-                attributes=(attributes or {}).get(d.qualname, ()) if d.kind == "class" else (),
+                attributes=(attributes or {}).get((d.qualname, d.line), ())
+                if d.kind == "class"
+                else (),
                 docstring=docstring_view(
                     d.docstring, _resolver(resolvers, module, anchors, linker, d)
                 ),

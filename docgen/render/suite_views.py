@@ -86,6 +86,7 @@ def suite_view(
 
     class_views = []
     total = unread = hidden = 0
+    in_total: list[CollectedView] = []
     hidden_by = ""
     docstrings = {
         a.definition.qualname: first_line(a.definition.docstring)
@@ -101,6 +102,7 @@ def suite_view(
         if info.collected and (cls.devices or not cls.per_device):
             total += sum(t.cases for t in tests)
             unread += sum(1 for t in tests if not t.expanded)
+            in_total.extend(tests)
             if cls.hidden_by:
                 hidden += sum(t.cases for t in tests)
                 hidden_by = hidden_by or cls.hidden_by
@@ -127,10 +129,14 @@ def suite_view(
     functions = tuple(row(t, "", ()) for t in suite.functions)
     total += sum(t.cases for t in functions)
     unread += sum(1 for t in functions if not t.expanded)
-    counted = [*functions, *(t for c in class_views if c.tests for t in c.tests)]
+    counted = [*functions, *in_total]
     conditions = {t.condition for t in counted if t.condition}
     condition = conditions.pop() if len(conditions) == 1 else ""
     shift = sum(t.cases_if_true - t.cases for t in counted if t.condition) if condition else 0
+    if len(conditions) > 1:  # counted once each, as values known only when it runs
+        conditional = [t for t in counted if t.condition]
+        total -= sum(t.cases - 1 for t in conditional)
+        unread += len(conditional)
     return FileSuiteView(
         tuple(class_views),
         functions,

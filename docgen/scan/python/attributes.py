@@ -15,7 +15,7 @@ import ast
 import inspect
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from docgen.model.facts import MAX_ATTRIBUTE_VALUE, Attribute, AttributeScope
 from docgen.scan.python.ast_names import STATEMENT_BODIES
@@ -29,7 +29,7 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _DOC_COMMENT = "#:"
 #: a comment that speaks to a tool, not to a reader (type-checker ignores, lint pragmas)
 _PRAGMA = re.compile(
-    r"#\s*(?:type|noqa|pyre-\w+|pyrefly|pylint|mypy|ruff|fmt|isort|pragma|flake8|nosec)\b"
+    r"#\s*(?:type:|noqa\b|pyre-\w+|pyrefly\b|pylint:|mypy:|ruff:|fmt:|isort:|pragma\b|flake8\b|nosec\b)"
 )
 
 
@@ -83,14 +83,16 @@ def attributes_of(tree: ast.Module, text: str | SourceText) -> tuple[Attribute, 
     in source order."""
     source = text if isinstance(text, SourceText) else SourceText(text)
     found: list[Attribute] = []
-    stack: list[tuple[Sequence[ast.stmt], str | None, AttributeScope]] = [
-        (tree.body, None, "module")
+    stack: list[tuple[Sequence[ast.stmt], str | None, AttributeScope, int]] = [
+        (tree.body, None, "module", 0)
     ]
     while stack:
-        body, owner, scope = stack.pop()
-        found.extend(_scope_attributes(body, owner, scope, source))
+        body, owner, scope, line = stack.pop()
+        found.extend(
+            replace(a, parent_line=line) for a in _scope_attributes(body, owner, scope, source)
+        )
         for node, qualname in _classes_within(body, owner):
-            stack.append((node.body, qualname, "class"))
+            stack.append((node.body, qualname, "class", node.lineno))
     return tuple(sorted(found, key=lambda a: (a.line, a.qualname)))
 
 
@@ -154,8 +156,12 @@ def _with_next(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, ast.stmt | 
         if isinstance(node, (ast.ClassDef, *_FUNCTIONS)):
             continue
         for name in STATEMENT_BODIES.get(type(node), ()):
-            for child in getattr(node, name):
-                yield from _with_next([child] if isinstance(child, ast.stmt) else child.body)
+            children = getattr(node, name)
+            if children and isinstance(children[0], ast.stmt):
+                yield from _with_next(children)
+            else:  # except handlers or match cases: each body is a block of its own
+                for child in children:
+                    yield from _with_next(child.body)
 
 
 Binding = tuple[str, ast.expr | None, ast.expr | None]  # name, annotation, value

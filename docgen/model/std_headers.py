@@ -8,6 +8,11 @@ _C = (
     " stdalign stdarg stdatomic stdbit stdbool stdckdint stddef stdint stdio stdlib"
     " stdnoreturn string tgmath threads time uchar wchar wctype"
 )
+#: the C headers C++ also has as `<cname>`
+_C_IN_CPP = (
+    "assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal"
+    " stdalign stdarg stdbool stddef stdint stdio stdlib string tgmath time uchar wchar wctype"
+)
 _CPP = (
     "algorithm any array atomic barrier bit bitset charconv chrono codecvt compare complex"
     " concepts condition_variable coroutine deque exception execution expected filesystem"
@@ -23,7 +28,11 @@ _CPP = (
 
 #: every standard header as an include names it: `<vector>`, `<stdio.h>`, `<cstdio>`
 STANDARD_HEADERS = frozenset(
-    [*_CPP.split(), *(f"{name}.h" for name in _C.split()), *(f"c{name}" for name in _C.split())]
+    [
+        *_CPP.split(),
+        *(f"{name}.h" for name in _C.split()),
+        *(f"c{name}" for name in _C_IN_CPP.split()),
+    ]
 )
 
 
