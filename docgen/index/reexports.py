@@ -57,16 +57,21 @@ class Origins:
     def of_imports(self, targets: Iterable[ImportTarget]) -> tuple[str, ...]:
         """The files a file's imports reach, each name followed to where it comes from
         (a plain `import x` reaches `x` itself); sorted."""
-        found: set[str] = set()
+        return tuple(sorted({path for _, path in self.pairs(targets)}))
+
+    def pairs(self, targets: Iterable[ImportTarget]) -> set[tuple[str, str]]:
+        """(name as imported, the file it comes from) for each name of these imports; the
+        name is "" for a plain `import x`."""
+        found: set[tuple[str, str]] = set()
         for target in targets:
             if not target.names or not target.absolute:
-                found.update(target.targets)
+                found.update(("", path) for path in target.targets)
                 continue
             base = self._graph.modules.get(target.absolute)
             for name in target.names:
                 submodule = self._graph.modules.get(f"{target.absolute}.{name}")
                 if submodule is not None:
-                    found.add(submodule)
+                    found.add((name, submodule))
                 elif base is not None:
-                    found.add(self.of_name(base, name))
-        return tuple(sorted(found))
+                    found.add((name, self.of_name(base, name)))
+        return found

@@ -9,8 +9,8 @@ file's kind, tags and test suite as they were, those can differ only for:
 - the changed files themselves;
 - the files they import, now or before the edit, on lines that came, went or moved
   (an "Imported by" entry shows an importer's lines of its imports of the file);
-- the files an edited file's imports reach through re-exports, now or before (the
-  tests that reach them);
+- the files an edited file's imported names come from, through re-exports, where the
+  edit changed that (the tests that reach them);
 - files with a test suite (a class's chain of bases may lead through a changed file);
 - Markdown files (a link's state follows the file it leads to);
 
@@ -90,15 +90,19 @@ def edit_scope(
 def _reached_through(
     lookup: RepoLookup, edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]]
 ) -> set[str]:
-    """The files an edited file's imports reach through re-exports, now or before the
-    edit: their pages list the tests that reach them (an import row shows only the first
-    module), and an edited test or re-exporting module changes which those are."""
+    """The files an edited file's imported names came from or come from, where the edit
+    changed that: their pages list the tests that reach them through re-exports (an
+    import row shows only the first module), and an edited test or re-exporting module
+    changes which those are."""
     found: set[str] = set()
+    graph = lookup.index.graph
     for path, (before, _) in edits.items():
-        found.update(lookup.reached_by(path))
-        if before is not None and before.imports is not None:
-            earlier = lookup.index.graph.resolve(path, before.imports)
-            found.update(lookup.origins.of_imports(earlier))
+        if before is None or before.imports is None:
+            found.update(lookup.reached_by(path))
+            continue
+        now = lookup.origins.pairs(graph.imports.get(path, ()))
+        earlier = lookup.origins.pairs(graph.resolve(path, before.imports))
+        found.update(origin for _, origin in now ^ earlier)  # where a name comes from changed
     return found
 
 
