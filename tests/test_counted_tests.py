@@ -33,13 +33,18 @@ MANY = "".join(f'@pytest.mark.parametrize("p{n}", [1, 2, 3, 4])\n' for n in rang
 SOURCE += f"\n\n{MANY}def test_many(p0, p1, p2, p3, p4):\n    pass\n"
 
 
-def test_the_page_counts_every_case_and_names_the_condition(tmp_path: Path) -> None:
+def docs_page(tmp_path: Path, name: str, source: str) -> str:
+    """The docs page of `tests/NAME` in a repository of that one file."""
     repo = tmp_path / "repo"
     (repo / "tests").mkdir(parents=True)
-    (repo / "tests" / "test_cases.py").write_text(SOURCE, encoding="utf-8")
+    (repo / "tests" / name).write_text(source, encoding="utf-8")
     out = tmp_path / "out"
     build(resolve_options(repo, out, 1))
-    page = (out / "tests" / "test_cases.py_docs.md").read_text(encoding="utf-8")
+    return (out / "tests" / f"{name}_docs.md").read_text(encoding="utf-8")
+
+
+def test_the_page_counts_every_case_and_names_the_condition(tmp_path: Path) -> None:
+    page = docs_page(tmp_path, "test_cases.py", SOURCE)
     assert (
         "A runner collects at least 1,032 tests from this file where `is_sm75` is false, "
         "1,029 where it is true (2 parametrized tests counted once: their values are known "
@@ -51,20 +56,16 @@ def test_the_page_counts_every_case_and_names_the_condition(tmp_path: Path) -> N
 
 
 def test_the_page_counts_what_a_module_level_fallback_hides(tmp_path: Path) -> None:
-    repo = tmp_path / "repo"
-    (repo / "tests").mkdir(parents=True)
-    (repo / "tests" / "test_trace.py").write_text(
+    page = docs_page(
+        tmp_path,
+        "test_trace.py",
         "import unittest\nfrom torch.testing._internal.common_utils import NoTest, TEST_CUDA\n"
         "TestCase = unittest.TestCase\n"
         "if not TEST_CUDA:\n    TestCase = NoTest\n\n\n"
         "class TestTrace(TestCase):\n    def test_a(self):\n        pass\n\n"
         "    def test_b(self):\n        pass\n\n\n"
         "class TestPlain(unittest.TestCase):\n    def test_c(self):\n        pass\n",
-        encoding="utf-8",
     )
-    out = tmp_path / "out"
-    build(resolve_options(repo, out, 1))
-    page = (out / "tests" / "test_trace.py_docs.md").read_text(encoding="utf-8")
     assert (
         "A runner collects 3 tests from this file, 1 on a machine where its fallback "
         "`if not TEST_CUDA: TestCase = NoTest` applies (it hides the classes of 2 tests)"
