@@ -284,9 +284,17 @@ def test_an_include_several_files_end_with_takes_the_nearest_and_names_the_other
         "nearest",
         ("aten/src/ATen/ops/add.h", "third_party/x/ATen/ops/add.h"),
     )
-    # sharing no folder with any: the first by path
-    assert search.resolve("main.cpp", "ATen/ops/add.h", True)[0] == "aten/src/ATen/ops/add.h"
-    assert search.resolve("main.cpp", "only.h", False) == ("solo/only.h", "suffix", ())
+    # under no folder above the includer: none, all of them named
+    assert search.resolve("main.cpp", "ATen/ops/add.h", True) == (
+        "",
+        "",
+        ("aten/src/ATen/ops/add.h", "third_party/x/ATen/ops/add.h", "torch/include/ATen/ops/add.h"),
+    )
+    # torch/include/nnpack.h's <pthreadpool.h>: the root above it, not a deeper copy
+    pool = {"include/nnpack.h", "include/pthreadpool.h", "include/caffe2/threadpool/pthreadpool.h"}
+    found = IncludeSearch(pool, ("",), suffix_index(sorted(pool)))
+    assert found.resolve("include/nnpack.h", "pthreadpool.h", True)[0] == "include/pthreadpool.h"
+    assert search.resolve("main.cpp", "only.h", False) == ("", "", ("solo/only.h",))
     assert search.resolve("main.cpp", "vector", True) == ("", "", ())
 
 
@@ -305,9 +313,9 @@ def test_the_page_says_which_of_several_headers_and_why(tmp_path: Path) -> None:
     build(resolve_options(repo, out, 1))
     page = (out / "aten/src/ATen/native/Add.cpp_docs.md").read_text(encoding="utf-8")
     assert (
-        "`<ATen/ops/add.h>` → [`aten/src/ATen/ops/add.h`](../ops/add.h_docs.md) (the nearest"
-        " of 2 files of the repository whose paths end so, by the folders it shares with this"
-        " file; the other: [`torch/include/ATen/ops/add.h`]"
+        "`<ATen/ops/add.h>` → [`aten/src/ATen/ops/add.h`](../ops/add.h_docs.md) (of 2 files"
+        " of the repository whose paths end so, the one under the nearest folder above this"
+        " file, as an include root there would find it; the other: [`torch/include/ATen/ops/add.h`]"
         "(../../../../torch/include/ATen/ops/add.h_docs.md))"
     ) in page
     assert "`<vector>` → the C++ standard library" in page
@@ -344,3 +352,16 @@ def test_a_standard_header_is_never_guessed_by_suffix() -> None:
     search = IncludeSearch(files, ("",), suffix_index(sorted(files)))
     assert search.resolve("main.c", "string.h", True) == ("", "", ())
     assert search.resolve("main.c", "a/string.h", False)[0] == "a/string.h"
+
+
+def test_a_bare_name_is_not_guessed_for_a_file_deep_elsewhere() -> None:
+    files = {"include/c10/util/logging.h", "include/torch/cuda.h", "include/mini/core/T.h"}
+    search = IncludeSearch(files, ("",), suffix_index(sorted(files)))
+    # the CUDA toolkit's <cuda.h>, not torch/cuda.h
+    assert search.resolve("include/c10/util/logging.h", "cuda.h", True) == (
+        "",
+        "",
+        ("include/torch/cuda.h",),
+    )
+    # a path with folders is evidence enough, wherever the includer is
+    assert search.resolve("src/main.cpp", "mini/core/T.h", True)[0] == "include/mini/core/T.h"

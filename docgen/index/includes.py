@@ -5,10 +5,11 @@ the include roots in order; `#include <x.h>` only in the include roots.  The
 roots are the configured `include_roots`, else the repository root.  Without
 configured roots, an include that still names no file is matched by path
 suffix when a file of the repository ends with it (the way a header tree
-installed under `include/` is found); when several do, the one nearest the
-including file (the longest shared folder path, then the first by path) is
-taken and the page names the others.  With configured roots docgen guesses
-nothing.  "Included by" is the exact reverse of the resolved edges.
+installed under `include/` is found); when several do, the one under the nearest
+folder above the including file is taken (as an include root there would find it)
+and the page names the others, and when none is under a folder above it, none.
+With configured roots docgen guesses nothing.  "Included by" is the exact reverse of
+the resolved edges.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class ResolvedInclude:
     system: bool
     path: str  # the repository file it names, "" when none
     how: str  # "folder", "root", "suffix", "nearest" (of several by suffix) or "" (unresolved)
-    others: tuple[str, ...] = ()  # for "nearest": the other files whose paths end so
+    #: for "nearest": the other files whose paths end so; unresolved, all of them
+    others: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class IncludeSearch:
         found = self._known.get(key)
         if found is None:
             found = self._known[key] = self._candidates(*key)
-        return _chosen(source, *found)
+        return _chosen(source, target, *found)
 
     def _candidates(self, folder: str, target: str, system: bool) -> _Candidates:
         """What an include written in a file of `folder` can name."""
@@ -113,31 +115,32 @@ _Candidates = tuple[tuple[tuple[str, str], ...], tuple[str, ...]]
 
 
 def _chosen(
-    source: str, found: tuple[tuple[str, str], ...], by_suffix: tuple[str, ...]
+    source: str, target: str, found: tuple[tuple[str, str], ...], by_suffix: tuple[str, ...]
 ) -> tuple[str, str, tuple[str, ...]]:
     """The first file found that is not the including file itself, else the file whose
-    path ends with the include: the one there is, or the nearest of several (with the
-    others)."""
+    path ends with the include: the one there is (for a bare name, only under a folder
+    above the including file), or of several the one an include root above the including
+    file would find (the nearest such root), with the others; when no root above it
+    holds one, none, with them all."""
     for path, how in found:
         if path != source:
             return path, how, ()
     others = sorted(p for p in by_suffix if p != source)
-    if len(others) == 1:
+    written = posixpath.normpath(target)
+    folder = posixpath.dirname(source)
+    above = [p for p in others if _is_above(p[: len(p) - len(written)].rstrip("/"), folder)]
+    if len(others) == 1 and (above or "/" in written):
+        # a bare name (`<cuda.h>`) is no evidence for a file deep elsewhere (`torch/cuda.h`)
         return others[0], "suffix", ()
-    if others:
-        nearest = min(others, key=lambda p: (-_shared_folders(source, p), p))
+    if above:
+        nearest = max(above, key=len)  # one root of each length is above the file
         return nearest, "nearest", tuple(p for p in others if p != nearest)
-    return "", "", ()
+    return "", "", tuple(others)
 
 
-def _shared_folders(a: str, b: str) -> int:
-    """How many leading folders two paths share."""
-    shared = 0
-    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
-        if x != y:
-            break
-        shared += 1
-    return shared
+def _is_above(root: str, folder: str) -> bool:
+    """Whether `root` is `folder` or a folder above it ("" is the repository root)."""
+    return not root or folder == root or folder.startswith(root + "/")
 
 
 def build_include_graph(
