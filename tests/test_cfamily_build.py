@@ -322,22 +322,27 @@ def test_the_page_says_which_of_several_headers_and_why(tmp_path: Path) -> None:
     assert '`"gen/x.h"` → unresolved: no file of this repository at that path' in page
 
 
-def test_a_specializations_members_belong_to_the_specialization(tmp_path: Path) -> None:
+def header_page(tmp_path: Path, text: str) -> str:
+    """The docs page of `h.h` in a repository of that one header."""
     from docgen.build import build
     from docgen.cli.build_options import resolve_options
 
     repo = tmp_path / "repo"
     repo.mkdir()
-    (repo / "handle.h").write_text(
+    (repo / "h.h").write_text(text)
+    build(resolve_options(repo, tmp_path / "out", 1))
+    return (tmp_path / "out" / "h.h_docs.md").read_text(encoding="utf-8")
+
+
+def test_a_specializations_members_belong_to_the_specialization(tmp_path: Path) -> None:
+    page = header_page(
+        tmp_path,
         "namespace c10 {\ntemplate <class FuncType>\nclass TypedOperatorHandle final {\n"
         '  static_assert(sizeof(FuncType) == 0, "");\n};\n'
         "template <class Return, class... Args>\n"
         "class TypedOperatorHandle<Return(Args...)> final {\n public:\n"
-        "  Return call(Args... args) const;\n};\n}\n"
+        "  Return call(Args... args) const;\n};\n}\n",
     )
-    out = tmp_path / "out"
-    build(resolve_options(repo, out, 1))
-    page = (out / "handle.h_docs.md").read_text(encoding="utf-8")
     call = page.split("#### method `c10::TypedOperatorHandle::call`", 1)[1].split("\n#", 1)[0]
     assert "- Member of: [`c10::TypedOperatorHandle`](#class-c10typedoperatorhandle-1)" in call
     specialization = (
@@ -365,3 +370,27 @@ def test_a_bare_name_is_not_guessed_for_a_file_deep_elsewhere() -> None:
     )
     # a path with folders is evidence enough, wherever the includer is
     assert search.resolve("src/main.cpp", "mini/core/T.h", True)[0] == "include/mini/core/T.h"
+
+
+def test_an_out_of_line_member_belongs_to_the_specialization_it_names(tmp_path: Path) -> None:
+    page = header_page(
+        tmp_path,
+        "template <class T>\nstruct V {\n  bool isnan() const;\n};\n"
+        "template <>\nstruct V<float> {\n  bool isnan() const;\n};\n"
+        "inline bool V<float>::isnan() const { return false; }\n"
+        "template <class T>\nbool V<T>::isnan() const { return true; }\n",
+    )
+    members = [
+        part.split("\n#", 1)[0]
+        for part in page.split("#### method `V::isnan`")[1:]
+        + page.split("### method `V::isnan`")[1:]
+    ]
+    owners = {
+        line.split("(#", 1)[1].rstrip(")")
+        for part in members
+        for line in part.splitlines()
+        if line.startswith("- Member of:")
+    }
+    assert owners == {"struct-v", "struct-v-1"}
+    out_of_line = page.split("`inline bool V<float>::isnan() const`", 1)[1].split("\n#", 1)[0]
+    assert "- Member of: [`V`](#struct-v-1)" in out_of_line

@@ -163,7 +163,7 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def _written_owner_arguments(definition: CDefinition, owner: str) -> str:
+def written_owner_arguments(definition: CDefinition, owner: str) -> str:
     """The `<...>` an out-of-line definition writes right before `::name`, after its
     class's name (`bool ns::Caster<bool>::load`), normalized; "" when there is none."""
     text = definition.declaration
@@ -242,7 +242,7 @@ def owner_specialization(
     for line, end_line, qualname, args in enclosing:
         if qualname == owner and line <= definition.line <= end_line:
             return args
-    args = _written_owner_arguments(definition, owner.rpartition("::")[2])
+    args = written_owner_arguments(definition, owner.rpartition("::")[2])
     return args if args and (owner, args) in specialized else ""
 
 

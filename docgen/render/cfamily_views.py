@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from docgen.index.cfamily_keyed import Includes
+from docgen.index.symbols import specialization_arguments, written_owner_arguments
 from docgen.model.anchors import AnchoredCDefinition
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
@@ -217,7 +218,11 @@ def _owner(
     for item in candidates:
         if item.definition.line <= d.line <= item.definition.end_line:
             return item
-    return candidates[0]
+    # out of line: the specialization its name is written with (`V<float>::isnan`), else
+    # the primary template
+    written = written_owner_arguments(d, d.qualname.rpartition("::")[0].rpartition("::")[2])
+    by_arguments = {specialization_arguments(i.definition): i for i in reversed(candidates)}
+    return by_arguments.get(written) or by_arguments.get("") or candidates[0]
 
 
 def definition_views(
