@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
-from docgen.analyze.tags import analyze, cuda_header
+from docgen.analyze.headers import cuda_header
+from docgen.analyze.tags import analyze
 from docgen.scan.cfamily.scanner import scan as scan_cfamily
 from docgen.scan.python.scanner import scan as scan_python
 

@@ -29,6 +29,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         anchored_c_definitions,
         anchored_definitions,
         attribute_anchor,
+        definition_anchors,
         section_anchor,
     )
 
@@ -49,11 +50,11 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         for bound, target in imp.aliases:
             if is_alias(bound, target, imp.is_from):
                 sites.append(DefinitionSite(bound, path, imp.line, "import", target, dependencies))
-    anchors: dict[str, str] = {}
-    for anchored in anchored_definitions(path, py.definitions):
+    items = anchored_definitions(path, py.definitions)
+    for anchored in items:
         d = anchored.definition
-        anchors.setdefault(d.qualname, anchored.anchor)
         sites.append(DefinitionSite(d.name, path, d.line, d.kind, d.qualname, anchored.anchor))
+    anchors = definition_anchors(items)
     for a in py.attributes:
         anchor = attribute_anchor(a, anchors)
         sites.append(DefinitionSite(a.name, path, a.line, "attribute", a.qualname, anchor))

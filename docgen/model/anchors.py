@@ -9,7 +9,7 @@ heading can never take a section's anchor.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -112,6 +112,14 @@ def definition_heading_level(definition: Definition) -> int:
 def definition_heading(definition: Definition) -> str:
     """The plain text the definition's heading renders to: `class Foo`, `method Foo.bar`."""
     return f"{definition.kind} {definition.qualname}"
+
+
+def definition_anchors(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
+    """qualname -> anchor of its first definition."""
+    result: dict[str, str] = {}
+    for item in anchored:
+        result.setdefault(item.definition.qualname, item.anchor)
+    return result
 
 
 def attribute_anchor(attribute: Attribute, class_anchors: Mapping[str, str]) -> str:

@@ -1,5 +1,6 @@
-"""View-models of the docs page of a C, C++ or CUDA file: definitions, includes, registrations
-and kernel launches (its keyword page's groups are in `cfamily_kw_views`)."""
+"""View-models of the docs page of a C, C++ or CUDA file: definitions, registrations
+and kernel launches (its includes are in `include_views`, its keyword page's groups
+in `cfamily_kw_views`)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,7 @@ from docgen.model.anchors import AnchoredCDefinition
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
-from docgen.model.std_headers import is_standard_header
 from docgen.render.context import Linker
-from docgen.render.dependency_views import Importer
 from docgen.render.lookup import RepoLookup
 from docgen.render.view_refs import LineRef, LinkView
 from docgen.scan.cfamily.reader_macros import gtest_body_scope
@@ -140,29 +139,6 @@ class BindingView:
     line: LineRef
 
 
-@dataclass(frozen=True)
-class IncludeView:
-    """One include line as shown, with the page of the file it resolves to."""
-
-    line: LineRef
-    target: str
-    system: bool
-    resolved: LinkView | None
-    how: str  # "folder", "root", "suffix", "nearest", "" (unresolved)
-    others: tuple[LinkView, ...] = ()  # for "nearest": the other files whose paths end so
-    standard: bool = False  # a header of the C or C++ standard library
-
-
-@dataclass(frozen=True)
-class IncludesView:
-    """Dependencies and Included By of a C-family page, and how includes were resolved."""
-
-    includes: tuple[IncludeView, ...]
-    included_by: tuple[Importer, ...]
-    roots: tuple[str, ...]
-    guessed: bool
-
-
 def overview(
     facts: FileFacts, graph: Includes, tags: tuple[str, ...], linker: Linker
 ) -> CFamilyOverview:
@@ -212,7 +188,8 @@ def _owner(
     the primary template's), else the first (a member defined out of line)."""
     if "::" not in d.qualname:
         return None
-    candidates = parents.get(d.qualname.rpartition("::")[0])
+    owner = d.qualname.rpartition("::")[0]
+    candidates = parents.get(owner)
     if not candidates:
         return None
     for item in candidates:
@@ -220,7 +197,7 @@ def _owner(
             return item
     # out of line: the specialization its name is written with (`V<float>::isnan`), else
     # the primary template
-    written = written_owner_arguments(d, d.qualname.rpartition("::")[0].rpartition("::")[2])
+    written = written_owner_arguments(d, owner.rpartition("::")[2])
     by_arguments = {specialization_arguments(i.definition): i for i in reversed(candidates)}
     return by_arguments.get(written) or by_arguments.get("") or candidates[0]
 
@@ -395,23 +372,3 @@ def binding_views(
             )
         )
     return tuple(views)
-
-
-def includes_view(facts: FileFacts, graph: Includes, linker: Linker) -> IncludesView:
-    rows = tuple(
-        IncludeView(
-            linker.line(facts.path, r.line, facts.line_count),
-            r.target,
-            r.system,
-            linker.page_link(r.path, docs_page(r.path)) if r.path else None,
-            r.how,
-            tuple(linker.page_link(o, docs_page(o)) for o in r.others),
-            not r.path and is_standard_header(r.target),
-        )
-        for r in graph.includes.get(facts.path, ())
-    )
-    included_by = []
-    for other in graph.included_by.get(facts.path, ()):
-        lines = tuple(LineRef(n, "") for n in graph.lines_including(other, facts.path))
-        included_by.append(Importer(other, linker.to_page(docs_page(other)), lines))
-    return IncludesView(rows, tuple(included_by), graph.roots, graph.guessed)

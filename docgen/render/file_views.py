@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docgen.analyze.summary import page_tags
-from docgen.model.anchors import DOCS_SECTIONS, DOCS_SUBSECTIONS
+from docgen.model.anchors import DOCS_SECTIONS, DOCS_SUBSECTIONS, definition_anchors
 from docgen.model.facts import Evidence, FileFacts, ScannedFile, Tag
 from docgen.model.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 from docgen.render.context import Linker, ReadSource, RenderContext
@@ -12,10 +12,7 @@ from docgen.render.keyword_views import KEYWORDS_PAGE
 from docgen.render.kind_views import FilePage, anchored_of, views_of
 from docgen.render.lookup import RepoLookup
 from docgen.render.problem_views import problem_views
-from docgen.render.python_views import (
-    definition_anchors,
-    usage_view,
-)
+from docgen.render.python_views import usage_view
 from docgen.render.related import pair_of, rank_related
 from docgen.render.suite_views import suite_view
 from docgen.render.views import (

@@ -16,6 +16,7 @@ from docgen.model.anchors import (
     AnchoredDefinition,
     anchored_definitions,
     attribute_anchor,
+    definition_anchors,
     section_anchor,
 )
 from docgen.model.facts import FileFacts
@@ -32,7 +33,6 @@ from docgen.render.markdown_views import markdown_detailed, markdown_groups, mar
 from docgen.render.problem_views import problem_views
 from docgen.render.python_views import (
     architecture_view,
-    definition_anchors,
     definition_views,
     first_paragraph,
     first_sentence,
@@ -49,7 +49,7 @@ from docgen.render.views import (
 )
 
 if TYPE_CHECKING:
-    from docgen.render.cfamily_views import IncludesView
+    from docgen.render.include_views import IncludesView
 
 
 @dataclass(frozen=True)
@@ -109,11 +109,11 @@ def _python_sections(page: FilePage) -> KindSections:
     python, path = facts.python, facts.path
     module = lookup.index.graph.module_names.get(path, "")
     overview = None
+    anchors = definition_anchors(page.anchored)
     if python is not None and facts.parsed:
         importers = len(lookup.index.graph.imported_by.get(path, ()))
-        names = same_file_names(module, definition_anchors(page.anchored), linker)
+        names = same_file_names(module, anchors, linker)
         overview = OverviewView(python=python_overview(python, page.tags, importers, names))
-    anchors = definition_anchors(page.anchored)
     module_attributes, class_attributes = attribute_views(
         facts, linker, lambda parent: same_file_names(module, anchors, linker, parent)
     )
@@ -217,10 +217,10 @@ def _python_summary(facts: FileFacts) -> str | None:
 
 
 def _cfamily_sections(page: FilePage) -> KindSections:
-    from docgen.render import cfamily_views
+    from docgen.render import cfamily_views, include_views
 
     facts, linker, lookup = page.facts, page.linker, page.lookup
-    includes = cfamily_views.includes_view(facts, lookup.index.includes, linker)
+    includes = include_views.includes_view(facts, lookup.index.includes, linker)
     if facts.cfamily is None:  # shown as any text file, with its includes
         return replace(_text_sections(page), includes=includes)
     overview = OverviewView(

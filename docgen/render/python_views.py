@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
-from docgen.model.anchors import AnchoredDefinition, definition_heading_level
+from docgen.model.anchors import (
+    AnchoredDefinition,
+    definition_anchors,
+    definition_heading_level,
+)
 from docgen.model.facts import Analysis, Definition, FileFacts, PythonFacts
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
@@ -120,14 +124,6 @@ def _is_keyword(base: str) -> bool:
 
 def _positional_bases(definition: Definition) -> list[str]:
     return [b for b in definition.bases if not _is_keyword(b)]
-
-
-def definition_anchors(anchored: Iterable[AnchoredDefinition]) -> dict[str, str]:
-    """qualname -> anchor of its first definition."""
-    result: dict[str, str] = {}
-    for item in anchored:
-        result.setdefault(item.definition.qualname, item.anchor)
-    return result
 
 
 def same_file_names(

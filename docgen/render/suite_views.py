@@ -85,8 +85,8 @@ def suite_view(
         )
 
     class_views = []
-    total = unread = hidden = 0
-    in_total: list[CollectedView] = []
+    in_total: list[CollectedView] = []  # the rows a runner collects here
+    hidden = 0
     hidden_by = ""
     docstrings = {
         a.definition.qualname: first_line(a.definition.docstring)
@@ -100,8 +100,6 @@ def suite_view(
             row(t, cls.name, cls.requirements, info.pytest_only, run_as) for t in cls.tests
         )
         if info.collected and (cls.devices or not cls.per_device):
-            total += sum(t.cases for t in tests)
-            unread += sum(1 for t in tests if not t.expanded)
             in_total.extend(tests)
             if cls.hidden_by:
                 hidden += sum(t.cases for t in tests)
@@ -127,9 +125,9 @@ def suite_view(
             )
         )
     functions = tuple(row(t, "", ()) for t in suite.functions)
-    total += sum(t.cases for t in functions)
-    unread += sum(1 for t in functions if not t.expanded)
     counted = [*functions, *in_total]
+    total = sum(t.cases for t in counted)
+    unread = sum(1 for t in counted if not t.expanded)
     conditions = {t.condition for t in counted if t.condition}
     condition = conditions.pop() if len(conditions) == 1 else ""
     shift = sum(t.cases_if_true - t.cases for t in counted if t.condition) if condition else 0

@@ -21,13 +21,13 @@ if TYPE_CHECKING:
         BindingView,
         CDefinitionView,
         CFamilyOverview,
-        IncludesView,
         LaunchView,
         RegistrationView,
     )
     from docgen.render.dependency_views import DependenciesView
     from docgen.render.docstring_views import DocstringView, ExampleSource
     from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
+    from docgen.render.include_views import IncludesView
 
 # ---------------------------------------------------------------- shared pieces
 

@@ -101,25 +101,11 @@ def _classes_within(
 ) -> Iterator[tuple[ast.ClassDef, str]]:
     """Classes defined in this body or in the functions under it, with their qualnames
     as `Definition.qualname` writes them."""
-    for node in _statements(body):
+    for node, _ in _with_next(body):
         if isinstance(node, ast.ClassDef):
             yield node, _join(owner, node.name)
         elif isinstance(node, _FUNCTIONS):
             yield from _classes_within(node.body, _join(owner, node.name))
-
-
-def _statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a scope, through the blocks that run in it, not into definitions."""
-    for node in body:
-        yield node
-        if isinstance(node, (ast.ClassDef, *_FUNCTIONS)):
-            continue
-        for name in STATEMENT_BODIES.get(type(node), ()):
-            for child in getattr(node, name):
-                if isinstance(child, ast.stmt):
-                    yield from _statements([child])
-                else:  # an except handler or a match case: its body is statements
-                    yield from _statements(child.body)
 
 
 def _scope_attributes(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from docgen.model.facts import CodeRef, Finding, StringArg
+from docgen.scan.python.ast_names import STATEMENT_BODIES
 from docgen.scan.python.idioms import idiom_findings
 from docgen.scan.python.security import security_findings
 
@@ -179,7 +180,6 @@ def _merged(
 
 
 _FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _annotation_attributes(tree: ast.Module) -> set[int]:
@@ -197,10 +197,8 @@ def _annotation_attributes(tree: ast.Module) -> set[int]:
                 roots.append(node.returns)
         elif isinstance(node, ast.AnnAssign):
             roots.append(node.annotation)
-        for field in _STATEMENT_FIELDS:
-            children = getattr(node, field, None)
-            if children:
-                stack.extend(children)
+        for field in STATEMENT_BODIES.get(type(node), ()):
+            stack.extend(getattr(node, field))
     return {id(n) for root in roots for n in ast.walk(root) if isinstance(n, ast.Attribute)}
 
 
