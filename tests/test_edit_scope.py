@@ -22,7 +22,7 @@ MODULES = ["pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/sub/c.py", "tests/tes
 MARKDOWN = ["README.md", "docs/guide.md"]
 
 #: Lines a module is made of: imports of the tree's modules, classes that may be test
-#: bases, test classes, exports, definitions.
+#: bases, test classes, exports, definitions, docstrings whose roles name other files.
 LINES = [
     "import pkg.a",
     "from pkg import b",
@@ -35,9 +35,16 @@ LINES = [
     "class Base:\n    pass",
     "class TestThing(Base):\n    def test_x(self):\n        pass",
     "__all__ = ['Base', 'helper']",
+    "__all__ = ['helper']",
+    "from pkg.a import *",
     "def helper():\n    return 1",
     "def other():\n    '''Says something.'''",
     "x = 1",
+    "from pkg.a import Base as Alias",
+    "from pkg.a import helper",
+    "def linked():\n    '''See :class:`pkg.a.Base`, :func:`pkg.b.helper`, :func:`b.helper`.'''",
+    "def reexported():\n    '''See :class:`pkg.Base`, :func:`pkg.helper`, :class:`Alias`.'''",
+    "class Described:\n    '''Has :meth:`pkg.a.TestThing.test_x`, :mod:`pkg.sub.c`.'''",
 ]
 
 

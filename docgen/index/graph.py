@@ -44,6 +44,7 @@ class ImportTarget(NamedTuple):
     targets: tuple[str, ...]  # repo paths of the files it imports (may be empty)
     names: tuple[str, ...] = ()
     renamed: tuple[str, ...] = ()  # of `names`, those bound under another name (`as x`)
+    star: bool = False  # `from x import *`
 
     @property
     def internal(self) -> bool:
@@ -172,7 +173,8 @@ def resolve_import(
         for bound, target in imp.aliases
         if imp.is_from and bound != target.rsplit(".", 1)[-1]
     )
-    return _new_tuple(ImportTarget, (imp.line, written, absolute, found, imp.names, renamed))
+    fields = (imp.line, written, absolute, found, imp.names, renamed, imp.star)
+    return _new_tuple(ImportTarget, fields)
 
 
 _new_tuple = tuple.__new__

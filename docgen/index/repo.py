@@ -23,7 +23,8 @@ from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.index.graph import ImportGraph, ModuleImports
 from docgen.index.import_rows import IMPORTS, ImportRow, import_graph
-from docgen.index.relations import Kept, RelationRows
+from docgen.index.relations import Kept, RelationRows, made_from
+from docgen.index.role_rows import ROLES, RoleRow, role_rows
 from docgen.index.suites import CollectedClass, resolve_suites
 from docgen.model.digests import code_digest
 from docgen.model.facts import Problem, ScannedFile
@@ -76,11 +77,14 @@ class RepoIndex:
     c_affected: frozenset[str] = frozenset()
     #: the include names of the include graph (see `docgen.index.cfamily_rows.include_names`)
     include_names: tuple[str, ...] = ()
+    #: what each Python file's docstring roles name (see `docgen.index.role_rows`)
+    role_rows: RelationRows[RoleRow] | None = None
 
     def relation_rows(self) -> list[RelationRows[Any]]:
         """Every relation's rows of this build, for the next one to keep."""
         found: list[RelationRows[Any]] = list(self.c_family.every())
-        return [self.import_rows, *found] if self.import_rows is not None else found
+        python = [r for r in (self.import_rows, self.role_rows) if r is not None]
+        return [*python, *found]
 
     @cached_property
     def includes(self) -> Includes:
@@ -162,6 +166,7 @@ def build_index(
     graph, import_rows, import_weights = import_graph(
         modules, source_roots, kept.rows.get(IMPORTS.name, {}), kept.digests, code, list(files)
     )
+    roles = _role_rows(files, kept, code)
     suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
     suite_paths += [p for p, s in summaries.items() if s.suite]
     suites = resolve_suites(files, suite_paths, graph)
@@ -205,7 +210,19 @@ def build_index(
         import_rows=import_rows,
         c_affected=affected,
         include_names=names,
+        role_rows=roles,
     )
+
+
+def _role_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[RoleRow]:
+    """Every Python file's role rows: the kept ones where its facts are as they were."""
+    python = [path for path, kind in files.kinds().items() if kind == "python"]
+    sources = made_from(ROLES.context(code), kept.digests, python)
+
+    def make(path: str) -> tuple[RoleRow, ...]:
+        return role_rows(files[path].facts.python)
+
+    return RelationRows(ROLES, kept.rows.get(ROLES.name, {}), sources, make)
 
 
 def _sharers(

@@ -15,6 +15,7 @@ from docgen.index.cfamily_relations import decode as decode_relations
 from docgen.index.cfamily_rows import RELATIONS, keeps_includes
 from docgen.index.import_rows import IMPORTS
 from docgen.index.relations import Kept
+from docgen.index.role_rows import ROLES
 from docgen.model.digests import code_digest
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
@@ -58,7 +59,7 @@ def read_cache(
     rows: dict[str, Kept] = {}
     if options.shard is None:
         rows[IMPORTS.name] = state.kept_per_file(IMPORTS.name)
-        rows.update((r.name, state.kept_stamps(r.name)) for r in RELATIONS)
+        rows.update((r.name, state.kept_stamps(r.name)) for r in (*RELATIONS, ROLES))
     others = [s for s in unchanged if not is_cfamily(s.path)]
     summaries, reused, damaged = cache.summarized(others)
     paths = [s.path for s in files]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 
 from docgen.discover.tree import REASON_DOCGEN_PAGE
 from docgen.index.repo import RepoIndex
@@ -39,6 +39,7 @@ def plan_and_write(
     changed; with this build's C-family relations to keep (made before the pages, whose
     digests read what it computes)."""
     from docgen.render.keyword_sites import read_keyword_sites, store_sites
+    from docgen.render.role_links import RoleSites
     from docgen.write.pages import PageWriter, prune_pages
 
     with open_state(options.out) as state:
@@ -50,6 +51,13 @@ def plan_and_write(
             scan.sites_made_from,
             scan.previous_pages,
         )
+        marks = cache(state.site_marks)  # read only when a role needs a stored site
+        made_from = scan.sites_made_from
+        roles = RoleSites(
+            stored=state.find_sites,
+            stored_of=state.sites_of_files,
+            current=lambda path: path in marks() and marks()[path] == made_from.get(path),
+        )
         plan = plan_pages(
             index,
             options,
@@ -60,6 +68,7 @@ def plan_and_write(
             scan.environment,
             scan.edits,
             scan.last_scope,
+            roles,
         )
         written = prune_pages(options.out, plan.names, state, scan.manifest)
     relations = kept_relations(scan, index, plan, options)

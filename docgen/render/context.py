@@ -5,12 +5,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import quote
 
 from docgen.model.facts import Heading
 from docgen.model.links import Slugger, encode_path, href, page_folder, relative_from
+from docgen.render.role_links import RoleLinks
 from docgen.render.view_refs import LineRef, LinkView
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
@@ -27,6 +28,8 @@ class RenderContext:
     generator: str  # e.g. "docgen 0.1.0", written to every page's front matter
     source_root: str  # POSIX relative path from the output root to the repository root
     max_embed_bytes: int = 1_000_000  # larger sources are not embedded; the page says so
+    #: where each file's docstring roles lead in other files (see `docgen.render.role_links`)
+    role_links: RoleLinks = field(default_factory=RoleLinks)
 
 
 #: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.

@@ -16,6 +16,8 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 
+from docgen.model.doc_roles import INLINE as _INLINE
+from docgen.model.doc_roles import NAME_ROLES, role_text
 from docgen.render.filters import folded, inert_inline, inline_code, safe_line_start
 
 __all__ = ["Resolve", "alert", "blocks_markdown", "inline_markdown"]
@@ -23,20 +25,6 @@ __all__ = ["Resolve", "alert", "blocks_markdown", "inline_markdown"]
 #: A role's target -> the href of its definition's anchor, "" when it is not known.
 Resolve = Callable[[str], str]
 
-#: reST inline markup, in the order its forms are tried at one place.
-_INLINE = re.compile(
-    r"(?P<literal>``(?P<lit>.+?)``(?!`))"
-    r"|(?P<role>:(?P<rname>[A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)?):`(?P<rtext>[^`]+)`)"
-    r"|(?P<link>`(?P<ltext>[^`<]+?)\s*<(?P<url>[^`>]+)>`__?)"
-    r"|(?P<ref>`(?P<reftext>[^`]+)`__?(?!\w))"
-    r"|(?P<interp>`(?P<itext>[^`]+)`)"
-    r"|(?P<strong>(?<![\w*\\])\*\*(?=\S)(?P<stext>[^*]+?)(?<=\S)\*\*(?![\w*]))"
-    r"|(?P<emph>(?<![\w*\\])\*(?=[^\s*])(?P<etext>[^*]+?)(?<=[^\s*])\*(?![\w*]))"
-)
-#: roles whose target is a Python name a page may define
-_NAME_ROLES = frozenset(
-    {"class", "func", "meth", "attr", "mod", "obj", "data", "exc", "const", "type", "any"}
-)
 _DIRECTIVE = re.compile(r"^\.\.[ \t]+([A-Za-z][\w-]*(?::[\w-]+)?)::(?:[ \t]+(.*))?$")
 _ALERTS = {
     "note": "NOTE",
@@ -105,23 +93,15 @@ def _markup(match: re.Match[str], resolve: Resolve, in_table: bool) -> str:
 def _role(name: str, text: str, resolve: Resolve, in_table: bool) -> str:
     """`:class:\\`~a.B\\`` -> `B` linked to its anchor where the page knows it, else
     `a.B` as code (where the name is, since no link says it)."""
-    role = name.rpartition(":")[2]
-    label, target = text, text
-    titled = re.fullmatch(r"(.+?)\s*<([^<>]+)>", text, re.S)
-    if titled:
-        label, target = titled.group(1), titled.group(2)
-    if role in ("ref", "term"):
-        return inert_inline(label)
-    if role not in _NAME_ROLES:
-        return _code(label, in_table)
-    linked = True
-    if target.startswith("!"):
-        target, linked = target[1:], False
-    short = target.startswith("~")
-    target = target.removeprefix("~")
-    href = resolve(target.lstrip(".")) if linked else ""
-    if not titled:
-        label = target.rpartition(".")[2] if short and href else target
+    read = role_text(name, text)
+    if read.role in ("ref", "term"):
+        return inert_inline(read.label)
+    if read.role not in NAME_ROLES:
+        return _code(read.label, in_table)
+    href = resolve(read.target) if read.names_object else ""
+    label = read.label
+    if not read.titled:
+        label = read.shown.rpartition(".")[2] if read.short and href else read.shown
     span = _code(label, in_table)
     return f"[{span}]({href})" if href else span
 

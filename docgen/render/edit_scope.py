@@ -13,6 +13,8 @@ file's kind, tags and test suite as they were, those can differ only for:
   edit changed that (the tests that reach them);
 - files with a test suite (a class's chain of bases may lead through a changed file);
 - Markdown files (a link's state follows the file it leads to);
+- the files whose docstring roles name a name whose sites or imports the edit changed
+  (a role's link follows the definition it leads to, see `docgen.render.role_links`);
 
 and the pages of the folders above a changed file or a file it imports (their
 listings, diagrams, most imported files), and of those whose Public API is traced
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from docgen.analyze.summary import FileSummary
@@ -57,10 +59,12 @@ def edit_scope(
     edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]],
     last_key: str,
     key: str,
+    linked: Callable[[], set[str] | None] = lambda: None,
 ) -> EditScope | None:
     """The scope of these `edits` (path -> its summary before and after; None for a
     C-family file or one unknown before), given the last build's scope key and this
-    one's; None when every page must be digested (see the module's docstring)."""
+    one's, and `linked`, the files whose roles may lead elsewhere now (None: unknown);
+    None when every page must be digested (see the module's docstring)."""
     index = lookup.index
     if not last_key or last_key != key:
         return None
@@ -78,11 +82,14 @@ def edit_scope(
     imported = rows.moved(edits.keys()) if rows is not None else None
     if imported is None:
         return None
+    roles = linked()
+    if roles is None:
+        return None
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
     imported |= _reached_through(lookup, edits)
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
-        files=frozenset(changed | imported | markdown),
+        files=frozenset(changed | imported | markdown | roles),
         folders=frozenset(_folders_shown(lookup, changed, imported)),
     )
 

@@ -20,9 +20,16 @@ from docgen.model.digests import parts_digest
 from docgen.model.links import folder_of
 from docgen.render.api_views import api_inputs
 from docgen.render.markdown_links import link_state_key
+from docgen.render.role_links import RoleLinks
 
 if TYPE_CHECKING:
     from docgen.render.lookup import RepoLookup
+
+
+def shared_inputs(common: str, lookup: RepoLookup) -> str:
+    """The digest of what every page shares: `common` (see `common_inputs`) and the
+    tree's packages, which every page's imports are told by."""
+    return parts_digest([common, *sorted(lookup.packages)])
 
 
 class PageInputs:
@@ -34,11 +41,14 @@ class PageInputs:
         index: RepoIndex,
         lookup: RepoLookup,
         facts_digests: Mapping[str, str],
+        role_links: RoleLinks | None = None,
     ) -> None:
+        """`common`: see `shared_inputs`; `role_links`: where each file's roles lead."""
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
-        self._common = parts_digest([common, *sorted(lookup.packages)])
+        self._common = common
+        self._roles = role_links or RoleLinks()
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -82,6 +92,8 @@ class PageInputs:
                 self.shown(path),
                 "suite",
                 *self._suite(path),
+                "roles",
+                *self._roles.inputs(path),
             ]
         )
 

@@ -110,14 +110,17 @@ def _python_sections(page: FilePage) -> KindSections:
     module = lookup.index.graph.module_names.get(path, "")
     overview = None
     anchors = definition_anchors(page.anchored)
+    elsewhere = page.context.role_links.of(path)
     if python is not None and facts.parsed:
         importers = len(lookup.index.graph.imported_by.get(path, ()))
-        names = same_file_names(module, anchors, linker)
+        names = same_file_names(module, anchors, linker, None, elsewhere)
         overview = OverviewView(python=python_overview(python, page.tags, importers, names))
     module_attributes, class_attributes = attribute_views(
-        facts, linker, lambda parent: same_file_names(module, anchors, linker, parent)
+        facts, linker, lambda parent: same_file_names(module, anchors, linker, parent, elsewhere)
     )
-    definitions = definition_views(path, facts, page.anchored, linker, module, class_attributes)
+    definitions = definition_views(
+        path, facts, page.anchored, linker, module, class_attributes, elsewhere
+    )
     detailed = None
     if definitions or module_attributes or not facts.parsed:
         detailed = DetailedView(

@@ -39,9 +39,11 @@ class Renderer:
         index: RepoIndex,
         context: RenderContext,
         read_source: Callable[[str], str | None],
+        lookup: RepoLookup | None = None,
     ) -> None:
+        """`lookup`: the build's `RepoLookup` of `index`, when it has one already."""
         self._env = env
-        self._lookup = RepoLookup(index)
+        self._lookup = lookup if lookup is not None else RepoLookup(index)
         self._context = context
         self._read_source = read_source
 

@@ -29,12 +29,14 @@ from docgen.model.sources import Discovery, SourceFile
 from docgen.render.context import RenderContext
 from docgen.render.edit_scope import EditScope, edit_scope, scope_key
 from docgen.render.environment import make_environment
-from docgen.render.incremental import PageInputs
+from docgen.render.incremental import PageInputs, shared_inputs
 from docgen.render.inputs import common_inputs, source_root
 from docgen.render.keyword_sites import KeywordSites
 from docgen.render.keyword_views import KeywordPlan
+from docgen.render.lookup import RepoLookup
 from docgen.render.pages import TEMPLATES, Renderer
 from docgen.render.parallel import render_all
+from docgen.render.role_links import NamedSites, RoleSites, role_links, sites_in_memory
 from docgen.scan.decode import decode_python, decode_text
 
 T = TypeVar("T")
@@ -178,6 +180,7 @@ def plan_pages(
     environment: jinja2.Environment | None = None,
     edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None = None,
     last_scope: str = "",
+    roles: RoleSites | None = None,
 ) -> PagePlan:
     """Every page of the build, with how to digest its inputs and how to render it; pages
     whose inputs' digest is that of the page already written (`previous`) are not
@@ -185,23 +188,34 @@ def plan_pages(
     pages, given the digest of what all pages share.  `environment`: one
     `prepared_environment` made earlier.  `edits` (each file scanned, with its summary
     before and after) and `last_scope` (the last build's scope key) tell the pages an
-    edit can change (see `docgen.render.edit_scope`)."""
+    edit can change (see `docgen.render.edit_scope`); `roles`: the keyword index the
+    docstrings' roles are resolved through, as stored and as scanned now (None: the
+    keyword pages' sites, when they are every site)."""
     sources = {source.path: source for source in discovery.files}
+    lookup = RepoLookup(index)
+    common = shared_inputs(common_inputs(options, index.project), lookup)
+    keyword = keyword_sites(common)
+    key = scope_key(common, index.files, lookup.test_files)
+    scope = None
+    if edits is not None and roles is not None:
+        linked = partial(roles.linked, index, edits, keyword.sites, keyword.changed)
+        scope = edit_scope(lookup, edits, last_scope, key, linked)
+    links = role_links(index, _named(roles, keyword), scope.files if scope else None)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
         source_root=source_root(options),
         max_embed_bytes=options.max_embed_bytes,
+        role_links=links,
     )
     renderer = Renderer(
         environment or make_environment(options.templates),
         index,
         context,
         lambda path: source_text(sources.get(path), index.files[path]),
+        lookup,
     )
-    digests = PageInputs(
-        common_inputs(options, index.project), index, renderer.lookup, facts_digests
-    )
+    digests = PageInputs(common, index, lookup, facts_digests, links)
     pages: list[PageJob] = []
     add = pages.append
     docs_inputs, docs_text = digests.docs, renderer.docs_page
@@ -214,7 +228,6 @@ def plan_pages(
     for folder in index.folders:
         add(PageJob(folder_index(folder), index_inputs, index_text, folder, folder=folder))
         add(PageJob(folder_doc(folder), doc_inputs, doc_text, folder, folder=folder))
-    keyword = keyword_sites(digests.common)
     with template_errors():
         keywords = renderer.keyword_plan(keyword.sites, kept=keyword.kept)
         jobs = {job.page: job for job in keywords.jobs}
@@ -229,8 +242,6 @@ def plan_pages(
             add(PageJob(job.page, keyword_inputs, keyword_text, job.page))
     conflicts = set(page_conflicts([*(job.name for job in pages), *keywords.kept]))
     writable = [job for job in pages if job.name not in conflicts]
-    key = scope_key(digests.common, index.files, renderer.lookup.test_files)
-    scope = edit_scope(renderer.lookup, edits, last_scope, key) if edits is not None else None
     return PagePlan(
         writable,
         previous,
@@ -242,6 +253,14 @@ def plan_pages(
         scope,
         key,
     )
+
+
+def _named(roles: RoleSites | None, keyword: KeywordSites) -> NamedSites:
+    """The sites roles are resolved through: every site of the tree (without `roles`,
+    the keyword pages' sites, which `docgen check` reads whole)."""
+    if roles is None:
+        return sites_in_memory(keyword.sites)
+    return roles.named(keyword.sites, keyword.changed)
 
 
 def source_text(source: SourceFile | None, scanned: ScannedFile) -> str | None:

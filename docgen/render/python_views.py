@@ -131,11 +131,14 @@ def same_file_names(
     anchors: Mapping[str, str],
     linker: Linker,
     parent: str | None = None,
+    elsewhere: Mapping[str, tuple[str, str]] | None = None,
 ) -> Resolve:
     r"""What links a docstring's role (`:func:\`name\``) to a definition of this file
     (`anchors`, see `definition_anchors`): by its qualified name, with or without the
-    `module`'s name or `parent`'s (the class a method's docstring speaks from); "" for a
-    name defined elsewhere, shown as code."""
+    `module`'s name or `parent`'s (the class a method's docstring speaks from); else to
+    where `elsewhere` says it leads in another file (see `docgen.render.role_links`);
+    "" for a name defined nowhere in the tree, shown as code."""
+    others = elsewhere or {}
 
     def resolve(target: str) -> str:
         candidates = [target]
@@ -147,7 +150,14 @@ def same_file_names(
             anchor = anchors.get(name)
             if anchor:
                 return linker.here(anchor)
-        return ""
+        found = others.get(target)
+        if found is None:
+            return ""
+        path, anchor = found
+        page = docs_page(path)
+        if page == linker.page:
+            return linker.here(anchor) if anchor else ""
+        return linker.to_page(page, anchor)
 
     return resolve
 
@@ -159,9 +169,11 @@ def definition_views(
     linker: Linker,
     module: str = "",
     attributes: Mapping[tuple[str, int], tuple[AttributeView, ...]] | None = None,
+    elsewhere: Mapping[str, tuple[str, str]] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
-    role may write before a name; `attributes`: each class's, see `attribute_views`)."""
+    role may write before a name; `attributes`: each class's, see `attribute_views`;
+    `elsewhere`: where its roles lead in other files)."""
     anchors = definition_anchors(anchored)
     resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
@@ -196,7 +208,7 @@ def definition_views(
                 if d.kind == "class"
                 else (),
                 docstring=docstring_view(
-                    d.docstring, _resolver(resolvers, module, anchors, linker, d)
+                    d.docstring, _resolver(resolvers, module, anchors, linker, d, elsewhere)
                 ),
             )
         )
@@ -209,12 +221,13 @@ def _resolver(
     anchors: Mapping[str, str],
     linker: Linker,
     definition: Definition,
+    elsewhere: Mapping[str, tuple[str, str]] | None = None,
 ) -> Resolve:
     """The `same_file_names` of a definition's docstring, one per class it speaks from."""
     parent = definition.qualname if definition.kind == "class" else definition.parent
     found = made.get(parent)
     if found is None:
-        found = made[parent] = same_file_names(module, anchors, linker, parent)
+        found = made[parent] = same_file_names(module, anchors, linker, parent, elsewhere)
     return found
 
 
