@@ -7,8 +7,10 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from docgen.analyze.module_values import Values, with_values
 from docgen.analyze.pytest_ids import pytest_ids
 from docgen.model.python_names import dotted_name
 
@@ -91,14 +93,40 @@ class Expansion:
     cases_if_true: int = 0
 
 
-def expanded(function: ast.FunctionDef | ast.AsyncFunctionDef, instantiated: bool) -> Expansion:
-    """The names a runner gives one test function (see `Expansion`)."""
+def class_marks(decorators: Sequence[ast.expr]) -> list[ast.expr]:
+    """A class's `@pytest.mark.parametrize` decorators, which pytest applies to each
+    of its tests after the test's own."""
+    return [d for d in decorators if callee(d)[0].endswith("mark.parametrize")]
+
+
+def case_count(call: ast.Call) -> int | None:
+    """How many cases a `parametrize` makes when its values are listed but their ids
+    are known only when it runs (`[w.argmax, w.sum]`: pytest names them by `__name__`)."""
+    values = call.args[1] if len(call.args) > 1 else None
+    if not isinstance(values, (ast.List, ast.Tuple)):
+        return None
+    if any(isinstance(e, ast.Starred) for e in values.elts):
+        return None
+    return len(values.elts)
+
+
+def expanded(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    instantiated: bool,
+    marks: Sequence[ast.expr] = (),
+    values: Values | None = None,
+) -> Expansion:
+    """The names a runner gives one test function (see `Expansion`); `marks`: the
+    parametrizations its classes give it, its own class's first, then its bases' in
+    their order, each in source order (see `class_marks`); `values`: the module's lists
+    where the test is defined (see `module_values`)."""
     pytorch: list[list[str]] = []
     pytest: list[list[str]] = []
     conditions: set[str] = set()
     if_true: list[int] = []  # the pytest decorators' case counts where the condition holds
+    counted_only = False  # some cases are counted, their ids known only when it runs
     unread = Expansion([function.name], False)
-    for decorator in function.decorator_list:
+    for decorator in (*marks, *function.decorator_list):
         name, call = callee(decorator)
         last = name.rsplit(".", 1)[-1]
         if call is None:
@@ -111,10 +139,14 @@ def expanded(function: ast.FunctionDef | ast.AsyncFunctionDef, instantiated: boo
                 return unread
             pytorch.append(found)
         elif name.endswith("mark.parametrize"):
+            call = with_values(call, values or {})
             ids = pytest_ids(call)
             branches = _branches(call) if ids is None else None
             if ids is None and branches is None:
-                return unread
+                count = case_count(call)
+                if count is None:
+                    return unread
+                ids, counted_only = [""] * count, True
             if branches is not None:
                 condition, ids, true_ids = branches
                 conditions.add(condition)
@@ -128,7 +160,7 @@ def expanded(function: ast.FunctionDef | ast.AsyncFunctionDef, instantiated: boo
     if conditions:
         when_true = math.prod(len(p) for p in pytorch) * math.prod(if_true)
         return Expansion([function.name], True, count, conditions.pop(), when_true)
-    if count > MAX_EXPANDED:
+    if count > MAX_EXPANDED or counted_only:
         return Expansion([function.name], True, count)
     names = [function.name]
     if pytorch:

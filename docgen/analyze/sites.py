@@ -3,6 +3,7 @@ scan workers, so that an unchanged file's sites come from the last build."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from docgen.model.sites import DefinitionSite
 
 if TYPE_CHECKING:
     from docgen.model.facts import ScannedFile
+    from docgen.model.yaml_facts import YamlFacts
 
 #: C-family kinds left out of the repository index: a namespace is reopened in every
 #: file that uses it, so listing each opening would bury the definitions.
@@ -42,6 +44,9 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
             if cdef.kind not in UNINDEXED_C_KINDS:
                 site = (cdef.name, path, cdef.line, cdef.kind, cdef.qualname)
                 sites.append(DefinitionSite(*site, item.anchor))
+    yaml = scanned.facts.yaml
+    if yaml is not None:
+        sites.extend(yaml_sites(path, yaml))
     py = scanned.facts.python
     if py is None:
         return sites
@@ -58,6 +63,31 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
     for a in py.attributes:
         anchor = attribute_anchor(a, anchors)
         sites.append(DefinitionSite(a.name, path, a.line, "attribute", a.qualname, anchor))
+    return sites
+
+
+#: a YAML entry's value indexed as a name: an identifier, not a sentence
+ENTRY_NAME = re.compile(r"[A-Za-z_][\w.:-]*")
+
+
+def yaml_sites(path: str, yaml: YamlFacts) -> list[DefinitionSite]:
+    """A YAML file's names: each operator and derivative entry under its base name
+    (`add` for `aten::add.Tensor`), each top-level key, each entry named like a name."""
+    from docgen.model.anchors import anchored_yaml, operator_qualname, subsection_anchor
+
+    anchored = anchored_yaml(path, yaml)
+    sites = []
+    for kind, items in (("op", anchored.operators), ("derivative", anchored.derivatives)):
+        for item, anchor in items:
+            qualname = operator_qualname(yaml.namespace, item.name)
+            base = item.name.split(".", 1)[0]
+            sites.append(DefinitionSite(base, path, item.line, kind, qualname, anchor))
+    keys = subsection_anchor("yaml_keys")
+    sites.extend(DefinitionSite(k.name, path, k.line, "key", k.name, keys) for k in yaml.keys)
+    entries = subsection_anchor("yaml_entries")
+    for e in yaml.entries:
+        if ENTRY_NAME.fullmatch(e.value):
+            sites.append(DefinitionSite(e.value, path, e.line, "entry", e.value, entries))
     return sites
 
 

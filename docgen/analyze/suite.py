@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
-from docgen.analyze.expansion import callee, dotted, expanded
+from docgen.analyze.expansion import callee, class_marks, dotted, expanded
 from docgen.analyze.module_scope import device_names, module_scope
+from docgen.analyze.module_values import Values, values_at_definitions, with_values
 from docgen.model.facts import CollectedTest, Requirement, Suite, SuiteClass
 
 #: flags of PyTorch's test suite that say a GPU is present, and how many GPUs they mean
@@ -188,10 +189,16 @@ def _skips(body: list[ast.stmt]) -> bool:
 
 
 def _tests(
-    functions: Iterable[ast.stmt], instantiated: bool, prefix: str = "test", device: str = ""
+    functions: Iterable[ast.stmt],
+    instantiated: bool,
+    prefix: str = "test",
+    device: str = "",
+    marks: Sequence[ast.expr] = (),
+    values: Values | None = None,
 ) -> Iterator[CollectedTest]:
     """The tests of these functions; `device`: the device type a per-device class is
-    instantiated for, whose names the tests get (see `module_scope.device_names`)."""
+    instantiated for, whose names the tests get (see `module_scope.device_names`);
+    `marks` and `values`: as `expansion.expanded` takes them."""
     for node in functions:
         if not isinstance(
             node, (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -201,7 +208,7 @@ def _tests(
             r for d in node.decorator_list if (r := decorator_requirement(d)) is not None
         ]
         requirements += body_requirements(node)
-        expansion = expanded(node, instantiated)
+        expansion = expanded(node, instantiated, marks, values)
         names, complete = expansion.names, expansion.complete
         if device:
             named = [device_names(node, name, device) for name in names]
@@ -229,6 +236,7 @@ def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suit
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     scope = module_scope(tree, condition_requirement)
+    lists_at = values_at_definitions(tree)
     defined = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     classes = []
     functions: list[CollectedTest] = []
@@ -238,7 +246,7 @@ def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suit
             devices = scope.per_device.get(node.name, ())
             instantiated = node.name in scope.parametrized or per_device
             device = devices[0] if devices else ""
-            tests = _class_tests(node, defined, instantiated, device)
+            tests = _class_tests(node, defined, instantiated, device, lists_at)
             if not tests:
                 continue
             bases = tuple(dotted(b) for b in node.bases if dotted(b))
@@ -261,7 +269,7 @@ def collect(text: str, runs_itself: bool = False, selects: bool = False) -> Suit
                 )
             )
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions.extend(_tests([node], False))
+            functions.extend(_tests([node], False, values=lists_at[node.lineno]))
     if not classes and not functions:
         return None
     return Suite(tuple(classes), tuple(functions), runs_itself, selects)
@@ -281,9 +289,15 @@ def _hooks(node: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
 
 
 def _class_tests(
-    node: ast.ClassDef, defined: dict[str, ast.ClassDef], instantiated: bool, device: str = ""
+    node: ast.ClassDef,
+    defined: dict[str, ast.ClassDef],
+    instantiated: bool,
+    device: str = "",
+    lists_at: Mapping[int, Values] | None = None,
 ) -> tuple[CollectedTest, ...]:
-    """Its own tests, then those it inherits from the file's classes, first base first."""
+    """Its own tests, then those it inherits from the file's classes, first base first;
+    each class's `@pytest.mark.parametrize` applies to all of them (pytest reads marks
+    through the bases too).  `lists_at`: the module's lists where each class is defined."""
     found: dict[str, list[CollectedTest]] = {}
     seen = {node.name}
     order = [node]
@@ -295,9 +309,17 @@ def _class_tests(
             seen.add(name)
             order.append(defined[name])
             queue.extend(defined[name].bases)
+    lists = lists_at or {}
+    marks = [
+        with_values(m, lists.get(owner.lineno, {}))
+        for owner in order
+        for m in class_marks(owner.decorator_list)
+        if isinstance(m, ast.Call)
+    ]
     owners: dict[str, str] = {}
     for owner in order:
-        for test in _tests(owner.body, instantiated, device=device):
+        values = lists.get(owner.lineno)
+        for test in _tests(owner.body, instantiated, device=device, marks=marks, values=values):
             if owners.setdefault(test.function, owner.name) != owner.name:
                 continue  # overridden by a class nearer the top
             inherited = "" if owner is node else owner.name

@@ -11,7 +11,7 @@ import click
 
 from docgen.cli.shared import CONFIG_OPTION, out_option, say
 from docgen.model.errors import UsageError
-from docgen.model.kinds import CKind
+from docgen.model.kinds import CKind, YamlKind
 from docgen.model.options import DEFAULT_OUT
 from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
@@ -56,7 +56,15 @@ def check_command(
 FIND_KINDS = tuple(
     kind
     for kind in dict.fromkeys(
-        ("class", "function", "method", "attribute", "import", *get_args(CKind))
+        (
+            "class",
+            "function",
+            "method",
+            "attribute",
+            "import",
+            *get_args(CKind),
+            *get_args(YamlKind),
+        )
     )
     if kind != "namespace"
 )

@@ -42,7 +42,7 @@ class CollectedClass:
     suite_class: SuiteClass
     collected: bool
     chain: tuple[BaseLink, ...]  # from the class's own base to the `TestCase` that ends it
-    pytest_only: bool = False  # a `Test*` class without bases: pytest collects it, unittest not
+    pytest_only: bool = False  # a `Test*` class no base makes a TestCase: pytest collects it
 
 
 class RunnerClasses:
@@ -62,7 +62,7 @@ class RunnerClasses:
         infos = []
         for cls in suite.classes:
             chain = self._first_chain(path, cls.bases, 0)
-            by_name = chain is None and not cls.bases and cls.name.startswith("Test")
+            by_name = chain is None and cls.name.startswith("Test")  # pytest: bases aside
             infos.append(CollectedClass(cls, chain is not None or by_name, chain or (), by_name))
         return tuple(infos)
 

@@ -15,6 +15,7 @@ from functools import cache
 
 from docgen.model.facts import Attribute, CDefinition, Definition
 from docgen.model.links import Slugger, slug
+from docgen.model.yaml_facts import DerivativeEntry, OperatorEntry, YamlFacts
 
 #: Docs page sections in page order: key -> heading text (level 2).
 DOCS_SECTIONS: dict[str, str] = {
@@ -48,6 +49,8 @@ DOCS_SUBSECTIONS: dict[str, str] = {
     "registrations": "Registrations",
     "launches": "Kernel launches",
     "bindings": "Python bindings",
+    "yaml_keys": "Top-level keys",
+    "yaml_entries": "Entries",
 }
 
 #: Keyword page sections: key -> heading text.
@@ -76,6 +79,10 @@ KW_GROUPS: dict[str, str] = {
     "registrations": "Registrations",
     "macros": "Macros",
     "includes": "Includes",
+    "operators": "Operators",
+    "derivatives": "Derivatives",
+    "yaml_keys": "Top-level keys",
+    "yaml_entries": "Entries",
 }
 
 MAX_HEADING_LEVEL = 6
@@ -190,3 +197,31 @@ def anchored_c_definitions(
     slugger = docs_slugger(path)
     ordered = sorted(enumerate(definitions), key=lambda p: (p[1].line, p[0]))
     return tuple(AnchoredCDefinition(d, slugger.claim(c_definition_heading(d))) for _, d in ordered)
+
+
+def operator_qualname(namespace: str, name: str) -> str:
+    """`aten::add.Tensor`: an operator by its namespace, as the dispatcher names it."""
+    return f"{namespace}::{name}" if namespace else name
+
+
+@dataclass(frozen=True)
+class AnchoredYaml:
+    """A YAML file's operators and derivative entries with their heading anchors."""
+
+    operators: tuple[tuple[OperatorEntry, str], ...]
+    derivatives: tuple[tuple[DerivativeEntry, str], ...]
+
+
+def anchored_yaml(path: str, facts: YamlFacts) -> AnchoredYaml:
+    """Every operator (`op aten::add.Tensor`), then every derivative entry
+    (`derivative aten::add.Tensor`), with its unique heading anchor, in line order."""
+    slugger = docs_slugger(path)
+    operators = tuple(
+        (o, slugger.claim(f"op {operator_qualname(facts.namespace, o.name)}"))
+        for o in facts.operators
+    )
+    derivatives = tuple(
+        (d, slugger.claim(f"derivative {operator_qualname(facts.namespace, d.name)}"))
+        for d in facts.derivatives
+    )
+    return AnchoredYaml(operators, derivatives)

@@ -12,11 +12,12 @@ from typing import Literal
 
 from docgen.model.construct import pickled_by_fields
 from docgen.model.kinds import CKind
+from docgen.model.yaml_facts import YamlFacts
 
 __all__ = ["CKind"]  # kept here too: the scanners import it with the facts
 
 DefinitionKind = Literal["class", "function", "method"]
-FileKind = Literal["python", "markdown", "cfamily", "text", "binary"]
+FileKind = Literal["python", "markdown", "cfamily", "yaml", "text", "binary"]
 Severity = Literal["warning", "error"]
 FindingCategory = Literal["security", "performance", "pattern"]
 
@@ -346,6 +347,7 @@ class FileFacts:
     python: PythonFacts | None = None
     markdown: MarkdownFacts | None = None
     cfamily: CFacts | None = None
+    yaml: YamlFacts | None = None
 
 
 @dataclass(frozen=True, slots=True)

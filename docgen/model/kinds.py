@@ -28,3 +28,7 @@ CKind = Literal[
 CALLABLE_KINDS: frozenset[CKind] = frozenset(
     {"function", "method", "constructor", "destructor", "operator", "kernel"}
 )
+
+#: the kinds of names a YAML file defines: an operator of an operator file, a
+#: `derivatives.yaml` entry, a top-level key, an entry of a top-level list
+YamlKind = Literal["op", "derivative", "key", "entry"]

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from docgen.model.facts import Heading
 from docgen.model.links import Slugger, encode_path, href, page_folder, relative_from
+from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
 from docgen.render.view_refs import LineRef, LinkView
 
@@ -30,6 +31,8 @@ class RenderContext:
     max_embed_bytes: int = 1_000_000  # larger sources are not embedded; the page says so
     #: where each file's docstring roles lead in other files (see `docgen.render.role_links`)
     role_links: RoleLinks = field(default_factory=RoleLinks)
+    #: where each YAML file's kernels and operators lead (see `docgen.render.operator_links`)
+    operator_links: OperatorLinks = field(default_factory=OperatorLinks)
 
 
 #: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.

@@ -3,7 +3,7 @@
 A file's docs and keyword pages are digested (see `docgen.render.incremental`) from its
 own facts and from what the index says of it: its importers, its tests, its
 folder's listing, its suite's classes, its links.  After an edit that adds,
-removes or renames no file, changes no C-family file and leaves every changed
+removes or renames no file, changes no C-family or YAML file and leaves every changed
 file's kind, tags and test suite as they were, those can differ only for:
 
 - the changed files themselves;
@@ -71,6 +71,8 @@ def edit_scope(
     kinds = index.files.kinds()
     if any(p in index.c_included or kinds.get(p) == "cfamily" for p in edits):
         return None
+    if any(kinds.get(p) == "yaml" for p in edits):
+        return None  # derivative entries link to operators: before an edit, and after
     if not index.c_summaries and "cfamily" in kinds.values():
         return None  # the C-family relations were made again: their digests may differ
     for before, after in edits.values():

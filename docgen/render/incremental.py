@@ -20,6 +20,7 @@ from docgen.model.digests import parts_digest
 from docgen.model.links import folder_of
 from docgen.render.api_views import api_inputs
 from docgen.render.markdown_links import link_state_key
+from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
 
 if TYPE_CHECKING:
@@ -42,13 +43,16 @@ class PageInputs:
         lookup: RepoLookup,
         facts_digests: Mapping[str, str],
         role_links: RoleLinks | None = None,
+        operator_links: OperatorLinks | None = None,
     ) -> None:
-        """`common`: see `shared_inputs`; `role_links`: where each file's roles lead."""
+        """`common`: see `shared_inputs`; `role_links`: where each file's roles lead;
+        `operator_links`: where each YAML file's kernels and operators lead."""
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
         self._common = common
         self._roles = role_links or RoleLinks()
+        self._operators = operator_links or OperatorLinks()
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -94,6 +98,8 @@ class PageInputs:
                 *self._suite(path),
                 "roles",
                 *self._roles.inputs(path),
+                "operators",
+                *self._operators.inputs(path),
             ]
         )
 

@@ -1,5 +1,5 @@
 """What each kind of file shows on its pages: one row per kind (`KINDS`: Python,
-C-family, Markdown; `TEXT` for every other), the renderer's side of the scanner table
+C-family, Markdown, YAML; `TEXT` for every other), the renderer's side of the scanner table
 (`docgen.scan.table`).  A new kind of file is a row here: the sections of its docs
 page that depend on its kind, its keyword groups, and what its keyword page says when
 it has none."""
@@ -47,6 +47,8 @@ from docgen.render.views import (
     PatternsView,
     TextOverview,
 )
+from docgen.render.yaml_kw_views import yaml_groups
+from docgen.render.yaml_views import yaml_detailed, yaml_overview, yaml_summary
 
 if TYPE_CHECKING:
     from docgen.render.include_views import IncludesView
@@ -268,6 +270,27 @@ def _markdown_summary(facts: FileFacts) -> str | None:
     return md.headings[0].text if md is not None and md.headings else None
 
 
+# --------------------------------------------------------------------- YAML
+
+
+def _yaml_sections(page: FilePage) -> KindSections:
+    facts = page.facts
+    overview = OverviewView(yaml=yaml_overview(facts.yaml)) if facts.yaml else None
+    return KindSections(overview=overview, detailed=_yaml_detailed(page))
+
+
+def _yaml_detailed(page: FilePage) -> DetailedView | None:
+    elsewhere = page.context.operator_links.of(page.facts.path)
+    detailed = yaml_detailed(page.facts, page.linker, elsewhere)
+    if detailed is None and page.facts.parsed:
+        return None
+    return DetailedView(
+        yaml=detailed,
+        parse_failed=not page.facts.parsed,
+        problems=problem_views(page.facts, page.linker) if not page.facts.parsed else (),
+    )
+
+
 # --------------------------------------------------------------------- any other text
 
 
@@ -310,6 +333,12 @@ KINDS: dict[str, KindViews] = {
         _markdown_keywords,
         lambda facts: "This Markdown file has no headings and no code identifiers.",
         _markdown_summary,
+    ),
+    "yaml": KindViews(
+        _yaml_sections,
+        lambda page: yaml_groups(page.facts, page.linker),
+        lambda facts: "This YAML file has no top-level keys, list entries or operators.",
+        yaml_summary,
     ),
 }
 TEXT = KindViews(_text_sections, lambda page: [], _text_no_keywords)

@@ -34,6 +34,7 @@ from docgen.render.inputs import common_inputs, source_root
 from docgen.render.keyword_sites import KeywordSites
 from docgen.render.keyword_views import KeywordPlan
 from docgen.render.lookup import RepoLookup
+from docgen.render.operator_links import operator_links
 from docgen.render.pages import TEMPLATES, Renderer
 from docgen.render.parallel import render_all
 from docgen.render.role_links import NamedSites, RoleSites, role_links, sites_in_memory
@@ -200,13 +201,16 @@ def plan_pages(
     if edits is not None and roles is not None:
         linked = partial(roles.linked, index, edits, keyword.sites, keyword.changed)
         scope = edit_scope(lookup, edits, last_scope, key, linked)
-    links = role_links(index, _named(roles, keyword), scope.files if scope else None)
+    named = _named(roles, keyword)
+    links = role_links(index, named, scope.files if scope else None)
+    operators = operator_links(index, named, scope.files if scope else None)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
         source_root=source_root(options),
         max_embed_bytes=options.max_embed_bytes,
         role_links=links,
+        operator_links=operators,
     )
     renderer = Renderer(
         environment or make_environment(options.templates),
@@ -215,7 +219,7 @@ def plan_pages(
         lambda path: source_text(sources.get(path), index.files[path]),
         lookup,
     )
-    digests = PageInputs(common, index, lookup, facts_digests, links)
+    digests = PageInputs(common, index, lookup, facts_digests, links, operators)
     pages: list[PageJob] = []
     add = pages.append
     docs_inputs, docs_text = digests.docs, renderer.docs_page

@@ -116,6 +116,7 @@ def suite_view(
                 line=linker.line(path, cls.line, facts.line_count),
                 collected=info.collected,
                 pytest_only=info.pytest_only,
+                bases=cls.bases,
                 chain=chain,
                 provides=provides,
                 docstring=docstrings.get(cls.name, ""),

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from docgen.render.docstring_views import DocstringView, ExampleSource
     from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
     from docgen.render.include_views import IncludesView
+    from docgen.render.yaml_views import YamlDetailed, YamlOverview
 
 # ---------------------------------------------------------------- shared pieces
 
@@ -159,6 +160,7 @@ class OverviewView:
     markdown: MarkdownOverview | None = None
     text: TextOverview | None = None
     cfamily: CFamilyOverview | None = None
+    yaml: YamlOverview | None = None
 
 
 @dataclass(frozen=True)
@@ -252,6 +254,7 @@ class DetailedView:
     registrations: tuple[RegistrationView, ...] = ()
     launches: tuple[LaunchView, ...] = ()
     bindings: tuple[BindingView, ...] = ()
+    yaml: YamlDetailed | None = None
 
 
 @dataclass(frozen=True)
@@ -313,7 +316,8 @@ class SuiteClassView:
     href: str
     line: LineRef
     collected: bool
-    pytest_only: bool  # collected by its name (`Test*`, no bases): pytest does, unittest not
+    pytest_only: bool  # collected by its name (`Test*`, no TestCase base): pytest, not unittest
+    bases: tuple[str, ...]  # as written
     chain: tuple[LinkView, ...]  # its base, that base's base, ... down to a TestCase
     provides: str  # the first line of its nearest documented base's docstring
     docstring: str

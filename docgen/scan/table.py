@@ -29,6 +29,7 @@ SCANNERS: dict[str, str] = {
     "c": "docgen.scan.cfamily.scanner",
     "cpp": "docgen.scan.cfamily.scanner",
     "cuda": "docgen.scan.cfamily.scanner",
+    "yaml": "docgen.scan.yaml.scanner",
 }
 
 
