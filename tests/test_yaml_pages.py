@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
 from conftest import clean_pages, page_files, run_build
 
+from docgen.cli.main import cli
+from docgen.index.operator_trace import Wanted, wanted
 from docgen.site.linkcheck import check_links
 from docgen.state import read_state
 
@@ -120,3 +123,99 @@ def test_an_edit_of_either_side_is_followed(tmp_path: Path) -> None:
     derivatives = (out / "autograd/derivatives.yaml_docs.md").read_text(encoding="utf-8")
     assert "- Operator:" not in derivatives
     assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+STUBS = {
+    "torch/__init__.py": "",
+    "torch/_C/__init__.pyi": "class TensorBase:\n    def add_(self, other): ...\n",
+    "torch/_C/_VariableFunctions.pyi": (
+        "from typing import overload\n\n@overload\ndef add(input, other): ...\n"
+        "@overload\ndef add(input, other, out): ...\ndef relu(input): ...\n"
+    ),
+}
+MORE_OPS = """
+- func: add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+  variants: method
+  structured_delegate: add.out
+
+- func: relu(Tensor self) -> Tensor
+  variants: function, method
+"""
+
+
+def test_a_stub_name_tells_the_operators_and_kernels_it_runs(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo)
+    for rel, text in STUBS.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    ops = repo / "aten/native_functions.yaml"
+    ops.write_text(ops.read_text() + MORE_OPS, encoding="utf-8")
+    run_build(repo, out, jobs=1)
+    functions = (out / "torch/_C/_VariableFunctions.pyi_docs.md").read_text(encoding="utf-8")
+    add = _section(functions, "### function `add`")
+    section = "../../aten/native_functions.yaml_docs.md"
+    assert "- Runs in C++: 2 operators of the tree's operator files" in add
+    assert (
+        f"  - [`aten::add.Tensor`]({section}#op-atenaddtensor) (aten/native\\_functions.yaml:1):"
+        " `SparseCPU`, `SparseCUDA` → `at::native::add_sparse`; `MkldnnCPU` →"
+        " `at::native::mkldnn_add`; delegates to the structured kernels of"
+        f" [`aten::add.out`]({section}#op-atenaddout)"
+    ) in add
+    assert "`CPU`, `CUDA` → `at::native::structured_add_out`" in add
+    relu = _section(functions, "### function `relu`")
+    assert "no `dispatch:` block (torchgen registers it as `CompositeImplicitAutograd`)" in relu
+    methods = (out / "torch/_C/__init__.pyi_docs.md").read_text(encoding="utf-8")
+    add_ = _section(methods, "### method `TensorBase.add_`")
+    assert f"[`aten::add_.Tensor`]({section}#op-atenadd_tensor)" in add_
+    assert "`aten::relu`" not in add_  # a method of its own, not of `add_`
+    assert check_links(out, repo) == []
+    assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_find_trace_prints_the_chain_from_a_python_name_to_its_kernels(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo)
+    for rel, text in STUBS.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    ops = repo / "aten/native_functions.yaml"
+    ops.write_text(ops.read_text() + MORE_OPS, encoding="utf-8")
+    run_build(repo, out, jobs=1)
+    result = CliRunner().invoke(cli, ["find", "torch.add", "--trace", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    nf, header = "aten/native_functions.yaml", "include/ATen/ops/add_native.h"
+    assert result.output.splitlines() == [
+        "torch/_C/_VariableFunctions.pyi:4: function add (stub)",
+        "torch/_C/_VariableFunctions.pyi:6: function add (stub)",
+        f"{nf}:1: op aten::add.Tensor",
+        f"{nf}:5: dispatch SparseCPU, SparseCUDA → at::native::add_sparse",
+        f"{header}:8: function at::native::add_sparse",
+        f"{nf}:6: dispatch MkldnnCPU → at::native::mkldnn_add",
+        f"{nf}:6: at::native::mkldnn_add: declared nowhere in this tree",
+        f"{nf}:1: delegates to the kernels of aten::add.out",
+        "autograd/derivatives.yaml:1: derivative aten::add.Tensor",
+        f"{nf}:9: op aten::add.out",
+        f"{nf}:12: dispatch CPU, CUDA → at::native::structured_add_out",
+        f"{header}:4: struct at::native::structured_add_out",
+        f"{nf}:13: dispatch SparseCPU → at::native::add_out_sparse_cpu",
+        f"{header}:10: function at::native::add_out_sparse_cpu",
+    ]
+    method = CliRunner().invoke(cli, ["find", "Tensor.add_", "--trace", "--out", str(out)])
+    assert method.output.splitlines()[:2] == [
+        "torch/_C/__init__.pyi:2: method TensorBase.add_ (stub)",
+        f"{nf}:15: op aten::add_.Tensor",
+    ]
+    relu = CliRunner().invoke(cli, ["find", "relu", "--trace", "--out", str(out)])
+    assert f"{nf}:19: no `dispatch:` block: a CompositeImplicitAutograd kernel" in relu.output
+    missing = CliRunner().invoke(cli, ["find", "torch.nothing", "--trace", "--out", str(out)])
+    assert missing.exit_code == 1 and missing.output == ""
+    globbed = CliRunner().invoke(cli, ["find", "add*", "--trace", "--out", str(out)])
+    assert globbed.exit_code == 2 and "--trace takes one exact NAME" in globbed.output
+
+
+def test_a_name_is_read_as_what_it_asks_for() -> None:
+    assert wanted("torch.add") == Wanted("add", "", False)
+    assert wanted("Tensor.add_") == Wanted("add_", "", True)
+    assert wanted("aten::add.Tensor") == Wanted("add", "Tensor", None)
+    assert wanted("add") == Wanted("add", "", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import click
 
@@ -15,6 +15,12 @@ from docgen.model.kinds import CKind, YamlKind
 from docgen.model.options import DEFAULT_OUT
 from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
+
+if TYPE_CHECKING:
+    from docgen.index.operator_trace import TraceLine
+    from docgen.model.sites import DefinitionSite
+    from docgen.model.yaml_facts import YamlFacts
+    from docgen.state import State
 
 
 @click.command(name="check")
@@ -78,6 +84,7 @@ Examples:
   docgen find init_ --prefix --out site    names that start with init_
   docgen find 'at::native::*'              qualified C++ names
   docgen find Dispatcher --kind class      one kind only
+  docgen find torch.add --trace            Python name -> operator -> kernels
 """
 
 
@@ -90,7 +97,13 @@ Examples:
     help="Only this kind (C-family kinds too: struct, kernel, macro, ...).",
 )
 @click.option("--prefix", is_flag=True, help="Match names that start with NAME.")
-def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
+@click.option(
+    "--trace",
+    is_flag=True,
+    help="Print the chain from NAME (torch.add, Tensor.add_, aten::add.Tensor) to the "
+    "C++ kernels that run it, one `path:line: what` line per hop.",
+)
+def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool) -> None:
     """Print every definition of NAME as `path:line: kind qualified.name`, and every
     import that binds NAME of its own as `path:line: import target as NAME`.
 
@@ -98,21 +111,41 @@ def find(name: str, out: str, kind: str | None, prefix: bool) -> None:
     --prefix. Exit status 1 when nothing matches.
     """
     mode: MatchMode = "prefix" if prefix else "glob" if any(c in name for c in "*?[") else "exact"
+    if trace and (prefix or kind or mode != "exact"):
+        raise UsageError("--trace takes one exact NAME, without --prefix, --kind or a glob")
     with read_state(Path(out)) as state:
         if state is None:
             raise UsageError(
                 f"{missing_state(Path(out))}; run `docgen build` first (or pass --out)"
             )
         try:
-            sites = state.find_sites(name, mode, kind)
+            lines: list[TraceLine] | list[DefinitionSite] = (
+                _traced(state, name) if trace else state.find_sites(name, mode, kind)
+            )
         except StateDamaged as exc:
             raise UsageError(
                 f"the docgen index in {out} cannot be read ({exc}); rebuild it"
             ) from exc
-    for site in sites:
-        click.echo(str(site))
-    if not sites:
+    for line in lines:
+        click.echo(str(line))
+    if not lines:
         sys.exit(1)
+
+
+def _traced(state: State, name: str) -> list[TraceLine]:
+    """The chain of `name` (see `docgen.index.operator_trace`), from the stored index
+    and the stored facts of the operator files it passes through."""
+    from docgen.index.operator_trace import trace
+
+    facts: dict[str, YamlFacts | None] = {}
+
+    def yaml_of(path: str) -> YamlFacts | None:
+        if path not in facts:
+            scanned = state.stored_file(path)
+            facts[path] = scanned.facts.yaml if scanned is not None else None
+        return facts[path]
+
+    return trace(name, lambda short: state.find_sites(short, "exact"), yaml_of)
 
 
 @click.command(name="check-links")

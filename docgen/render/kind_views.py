@@ -40,6 +40,7 @@ from docgen.render.python_views import (
     python_overview,
     same_file_names,
 )
+from docgen.render.stub_views import operator_use_views
 from docgen.render.views import (
     ArchitectureView,
     DetailedView,
@@ -120,8 +121,10 @@ def _python_sections(page: FilePage) -> KindSections:
     module_attributes, class_attributes = attribute_views(
         facts, linker, lambda parent: same_file_names(module, anchors, linker, parent, elsewhere)
     )
+    uses = page.context.operator_links.used_by(path)
+    operators = operator_use_views(uses, linker) if uses else None
     definitions = definition_views(
-        path, facts, page.anchored, linker, module, class_attributes, elsewhere
+        path, facts, page.anchored, linker, module, class_attributes, elsewhere, operators
     )
     detailed = None
     if definitions or module_attributes or not facts.parsed:

@@ -16,18 +16,15 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from docgen.model.anchors import operator_qualname
+from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
 from docgen.model.kinds import CALLABLE_KINDS
-from docgen.model.yaml_facts import OperatorEntry, YamlFacts
+from docgen.model.yaml_facts import YamlFacts
+from docgen.render.stub_operators import OperatorUse, StubOperators, stub_operators
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
     from docgen.render.role_links import NamedSites
 
-#: the C++ namespace torchgen declares the kernels of `native_functions.yaml` in
-NATIVE = "at::native"
-#: the dispatch keys whose kernels of a structured op are structs (torchgen's
-#: `STRUCTURED_DISPATCH_KEYS`); a structured op's kernels for other keys are functions
-STRUCTURED_KEYS = frozenset({"CPU", "CUDA", "MPS", "XPU", "MTIA"})
 #: what a kernel can be: a function, or the struct of a structured kernel
 KERNEL_KINDS = frozenset({*CALLABLE_KINDS, "struct", "class"})
 
@@ -50,34 +47,30 @@ class OperatorLinks:
     by_file: Mapping[str, Mapping[str, tuple[Place, ...]]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    #: each stub file's Python names and the operators they run (see `stub_operators`)
+    uses: StubOperators = field(default_factory=lambda: MappingProxyType({}))
 
     def of(self, path: str) -> Mapping[str, tuple[Place, ...]]:
         return self.by_file.get(path, _NONE)
 
+    def used_by(self, path: str) -> Mapping[str, tuple[OperatorUse, ...]]:
+        """A stub file's Python names (`add`, `TensorBase.add_`) and their operators."""
+        return self.uses.get(path, _NO_USES)
+
     def inputs(self, path: str) -> list[str]:
         """What a file's page shows of other files through these links, for its digest."""
         return [
-            f"{name}={p.path}:{p.line}#{p.anchor}"
-            for name, places in sorted(self.of(path).items())
-            for p in places
+            *(
+                f"{name}={p.path}:{p.line}#{p.anchor}"
+                for name, places in sorted(self.of(path).items())
+                for p in places
+            ),
+            *(f"{name}:{u.key()}" for name, uses in self.used_by(path).items() for u in uses),
         ]
 
 
 _NONE: Mapping[str, tuple[Place, ...]] = MappingProxyType({})
-
-
-def is_structured(operator: OperatorEntry) -> bool:
-    """Whether torchgen makes the op a structured kernel (`structured: True`)."""
-    return any(k == "structured" and v.lower() == "true" for k, v in operator.fields)
-
-
-def kernel_qualname(kernel: str, structured: bool, keys: tuple[str, ...]) -> str:
-    """The C++ name torchgen declares a dispatch kernel under for these keys: a struct
-    for a structured op's kernel on a structured key, else a function (a line that
-    mixes both kinds of key is read as its first key)."""
-    if structured and keys and keys[0] in STRUCTURED_KEYS:
-        return f"{NATIVE}::structured_{kernel}"
-    return f"{NATIVE}::{kernel}"
+_NO_USES: Mapping[str, tuple[OperatorUse, ...]] = MappingProxyType({})
 
 
 def kernel_key(qualname: str) -> str:
@@ -106,15 +99,15 @@ def operator_links(
             links = _links_of(yaml, named)
             if links:
                 found[path] = MappingProxyType(links)
-    return OperatorLinks(MappingProxyType(found))
+    return OperatorLinks(MappingProxyType(found), stub_operators(index, paths))
 
 
 def _links_of(yaml: YamlFacts, named: NamedSites) -> dict[str, tuple[Place, ...]]:
     links: dict[str, tuple[Place, ...]] = {}
     for operator in yaml.operators:
         structured = is_structured(operator)
-        for d in operator.dispatch:
-            wanted = kernel_qualname(d.kernel, structured, d.keys)
+        written = [kernel_qualname(d.kernel, structured, d.keys) for d in operator.dispatch]
+        for wanted in [*written, *(q for _, q in generated_kernels(operator))]:
             key = kernel_key(wanted)
             if key in links:
                 continue

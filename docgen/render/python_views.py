@@ -25,6 +25,7 @@ from docgen.render.docstring_views import docstring_view, example_sources, examp
 from docgen.render.filters import shell_quote
 from docgen.render.finding_views import PATTERN_TITLES, FindingGroup, FindingView, pattern_groups
 from docgen.render.import_text import module_as_written
+from docgen.render.stub_views import OperatorUseView
 from docgen.render.view_refs import LinkView
 from docgen.render.views import (
     ArchitectureView,
@@ -170,10 +171,12 @@ def definition_views(
     module: str = "",
     attributes: Mapping[tuple[str, int], tuple[AttributeView, ...]] | None = None,
     elsewhere: Mapping[str, tuple[str, str]] | None = None,
+    operators: Mapping[str, tuple[OperatorUseView, ...]] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
     role may write before a name; `attributes`: each class's, see `attribute_views`;
-    `elsewhere`: where its roles lead in other files)."""
+    `elsewhere`: where its roles lead in other files; `operators`: the C++ operators
+    a stub's names run, by qualified name, see `stub_views`)."""
     anchors = definition_anchors(anchored)
     resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
@@ -210,6 +213,7 @@ def definition_views(
                 docstring=docstring_view(
                     d.docstring, _resolver(resolvers, module, anchors, linker, d, elsewhere)
                 ),
+                operators=(operators or {}).get(d.qualname, ()),
             )
         )
     return tuple(views)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from docgen.render.docstring_views import DocstringView, ExampleSource
     from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
     from docgen.render.include_views import IncludesView
+    from docgen.render.stub_views import OperatorUseView
     from docgen.render.yaml_views import YamlDetailed, YamlOverview
 
 # ---------------------------------------------------------------- shared pieces
@@ -207,6 +208,7 @@ class DefinitionView:
     methods: tuple[MemberView, ...]
     docstring: DocstringView | None = None  # the docstring whole
     attributes: tuple[AttributeView, ...] = ()  # a class's, in source order
+    operators: tuple[OperatorUseView, ...] = ()  # the C++ operators a stub's name runs
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,11 @@ from docgen.model.anchors import (
     operator_qualname,
 )
 from docgen.model.facts import FileFacts
+from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
 from docgen.model.links import docs_page
 from docgen.model.yaml_facts import DispatchKernel, OperatorEntry, YamlFacts
 from docgen.render.context import Linker
-from docgen.render.operator_links import (
-    Place,
-    is_structured,
-    kernel_key,
-    kernel_qualname,
-    operator_key,
-)
+from docgen.render.operator_links import Place, kernel_key, operator_key
 from docgen.render.view_refs import LineRef, LinkView
 
 #: keys whose value names other operators of the same file (`structured_delegate: add.out`)
@@ -88,6 +83,8 @@ class OperatorView:
     end_line: int
     fields: tuple[FieldView, ...]
     dispatch: tuple[DispatchView, ...]
+    #: kernels torchgen writes itself (from `ufunc_inner_loop`): keys, C++ name, places
+    generated: tuple[tuple[tuple[str, ...], str, tuple[LinkView, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -167,6 +164,10 @@ def yaml_detailed(
             end_line=o.end_line,
             fields=tuple(field(k, v) for k, v in o.fields),
             dispatch=tuple(dispatch(o, d) for d in o.dispatch),
+            generated=tuple(
+                (keys, qualname, places(kernel_key(qualname)))
+                for keys, qualname in generated_kernels(o)
+            ),
         )
         for o, _ in anchored.operators
     )

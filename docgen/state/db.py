@@ -27,6 +27,7 @@ from docgen.state.sites import (
 )
 
 if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has none
+    from docgen.model.facts import ScannedFile
     from docgen.state.archive import FactsRow
     from docgen.state.codec import FileCodec, Summary
     from docgen.state.facts import FactsCache
@@ -337,6 +338,13 @@ class State:
     def letter_sites(self, letters: Iterable[str], skip: Iterable[str]) -> list[DefinitionSite]:
         """The stored sites on these keyword letters, but for the files in `skip`."""
         return letter_sites(self._conn, letters, skip)
+
+    def stored_file(self, path: str) -> ScannedFile | None:
+        """One file's stored facts, None when it has none or they cannot be read."""
+        from docgen.state.facts import cached_facts, read_facts
+
+        text = read_facts(self._conn, [path]).get(path)
+        return cached_facts(path, text) if text is not None else None
 
     def all_sites(self) -> list[DefinitionSite]:
         """Every keyword site the last build stored, sorted."""

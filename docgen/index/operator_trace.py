@@ -1,0 +1,153 @@
+"""The chain from a name to the C++ that runs it, for `docgen find NAME --trace`: the
+stubs of PyTorch's C extension that bind it (`torch/_C/_VariableFunctions.pyi`'s
+`add`, `TensorBase.add_`), each operator of that name in the tree's operator files,
+each `dispatch:` line with the dispatch keys and the C++ kernel (and its
+declarations and definitions in the tree), the op a structured op delegates to, and
+the `derivatives.yaml` entry.  Where the chain stops, the line says why."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
+from docgen.model.sites import DefinitionSite
+from docgen.model.yaml_facts import OperatorEntry, YamlFacts
+
+#: the prefixes a name of an operator may be written with (`torch.add`, `Tensor.add_`)
+FUNCTION_PREFIXES = ("torch.",)
+METHOD_PREFIXES = ("Tensor.", "TensorBase.", "torch.Tensor.")
+#: the kinds of C-family names a kernel can be
+KERNEL_KINDS = frozenset({"function", "method", "struct", "class", "kernel"})
+
+
+@dataclass(frozen=True)
+class TraceLine:
+    """One hop of the chain, as `path:line: what`."""
+
+    path: str
+    line: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.what}"
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What a name asks for: the operator base name, an overload, methods or functions."""
+
+    base: str
+    overload: str  # "Tensor" of `add.Tensor`, "" for every overload
+    method: bool | None  # True: `Tensor.add_`; False: `torch.add`; None: either
+
+
+def wanted(name: str) -> Wanted:
+    """`torch.add`, `Tensor.add_`, `aten::add.Tensor`, `add` read as what they ask for."""
+    method: bool | None = None
+    text = name.removeprefix("aten::")
+    for prefix in METHOD_PREFIXES:
+        if text.startswith(prefix):
+            text, method = text[len(prefix) :], True
+    for prefix in FUNCTION_PREFIXES:
+        if method is None and text.startswith(prefix):
+            text, method = text[len(prefix) :], False
+    base, _, overload = text.partition(".")
+    return Wanted(base, overload, method)
+
+
+def trace(
+    name: str,
+    named: Callable[[str], Sequence[DefinitionSite]],
+    yaml_of: Callable[[str], YamlFacts | None],
+) -> list[TraceLine]:
+    """The chain of `name`: `named(short)` gives the sites of a name, `yaml_of(path)`
+    an operator file's facts.  Empty when no operator of the tree has that name."""
+    want = wanted(name)
+    sites = named(want.base)
+    lines: list[TraceLine] = []
+    for site in sites:
+        is_method = site.kind == "method" and site.qualname.endswith(f"TensorBase.{want.base}")
+        is_function = site.kind == "function" and site.qualname == want.base
+        stub = site.path.endswith(".pyi") and "_C/" in site.path
+        if stub and ((is_method and want.method is not False) or (is_function and not want.method)):
+            lines.append(TraceLine(site.path, site.line, f"{site.kind} {site.qualname} (stub)"))
+    ops = [s for s in sites if s.kind == "op"]
+    if want.overload:
+        ops = [s for s in ops if _overload_of(s) == want.overload]
+    queue: list[tuple[DefinitionSite, bool]] = [(op, True) for op in ops]
+    seen: set[tuple[str, int]] = set()
+    while queue:
+        op, asked = queue.pop(0)
+        if (op.path, op.line) in seen:
+            continue
+        yaml = yaml_of(op.path)
+        entry = next((o for o in yaml.operators if o.line == op.line), None) if yaml else None
+        if entry is None or (asked and not _binds(entry, want.method)):
+            continue
+        seen.add((op.path, op.line))
+        lines.append(TraceLine(op.path, op.line, f"op {op.qualname}"))
+        lines.extend(_kernels(op, entry, named))
+        delegate = dict(entry.fields).get("structured_delegate", "")
+        if delegate:
+            qualname = (
+                f"{op.qualname.rsplit('::', 1)[0]}::{delegate}" if "::" in op.qualname else delegate
+            )
+            lines.append(TraceLine(op.path, op.line, f"delegates to the kernels of {qualname}"))
+            queue.extend(
+                (s, False)
+                for s in named(delegate.split(".", 1)[0])
+                if s.kind == "op" and s.qualname == qualname
+            )
+        for site in sites:
+            if site.kind == "derivative" and site.qualname == op.qualname:
+                lines.append(TraceLine(site.path, site.line, f"derivative {site.qualname}"))
+    return lines
+
+
+def _binds(entry: OperatorEntry, method: bool | None) -> bool:
+    """Whether torchgen binds the op as asked: a method, a function, or either."""
+    variants = dict(entry.fields).get("variants", "function")
+    if method is None:
+        return True
+    return ("method" if method else "function") in variants
+
+
+def _overload_of(site: DefinitionSite) -> str:
+    short = site.qualname.rsplit("::", 1)[-1]
+    return short.partition(".")[2]
+
+
+def _kernels(
+    op: DefinitionSite, entry: OperatorEntry, named: Callable[[str], Sequence[DefinitionSite]]
+) -> list[TraceLine]:
+    """Each kernel of an op with the keys it runs for, and where the tree has it."""
+    structured = is_structured(entry)
+    found = [
+        (op.line, keys, qualname, " (torchgen writes it from `ufunc_inner_loop`)")
+        for keys, qualname in generated_kernels(entry)
+    ]
+    found += [
+        (d.line, d.keys, kernel_qualname(d.kernel, structured, d.keys), "") for d in entry.dispatch
+    ]
+    lines = []
+    for line, keys, qualname, note in found:
+        lines.append(TraceLine(op.path, line, f"dispatch {', '.join(keys)} → {qualname}{note}"))
+        places = [
+            s
+            for s in named(qualname.rsplit("::", 1)[-1])
+            if s.qualname == qualname and s.kind in KERNEL_KINDS
+        ]
+        lines.extend(TraceLine(s.path, s.line, f"{s.kind} {s.qualname}") for s in places)
+        if not places:
+            lines.append(TraceLine(op.path, line, f"{qualname}: declared nowhere in this tree"))
+    if (
+        not entry.dispatch
+        and not found
+        and not structured
+        and "structured_delegate" not in dict(entry.fields)
+    ):
+        lines.append(
+            TraceLine(op.path, op.line, "no `dispatch:` block: a CompositeImplicitAutograd kernel")
+        )
+    return lines
