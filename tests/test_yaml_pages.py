@@ -104,6 +104,15 @@ def test_kernels_link_to_their_declarations(tmp_path: Path) -> None:
         "aten/native_functions.yaml:9: op aten::add.out",
         "autograd/derivatives.yaml:1: derivative aten::add.Tensor",
     ]
+    kernels = (out / "include/ATen/ops/add_native.h_docs.md").read_text(encoding="utf-8")
+    operators = "../../../aten/native_functions.yaml_docs.md"
+    assert (
+        f"- Kernel of: [`aten::add.Tensor`]({operators}#op-atenaddtensor) for `SparseCPU`,"
+        " `SparseCUDA`"
+    ) in _section(kernels, "### function `at::native::add_sparse`")
+    assert f"- Kernel of: [`aten::add.out`]({operators}#op-atenaddout) for `CPU`, `CUDA`" in (
+        _section(kernels, "### struct `at::native::structured_add_out`")
+    )
     assert check_links(out, repo) == []
 
 
@@ -118,10 +127,13 @@ def test_an_edit_of_either_side_is_followed(tmp_path: Path) -> None:
     assert "`at::native::add_sparse`: declared nowhere in this tree" in page
     assert page_files(out) == clean_pages(repo, tmp_path)
     ops = repo / "aten/native_functions.yaml"
-    ops.write_text(ops.read_text().replace("add.Tensor(", "add.Other("), "utf-8")
+    renamed = ops.read_text().replace("add.Tensor(", "add.Other(").replace("add.out(", "add.all(")
+    ops.write_text(renamed, "utf-8")
     run_build(repo, out, jobs=1)
     derivatives = (out / "autograd/derivatives.yaml_docs.md").read_text(encoding="utf-8")
     assert "- Operator:" not in derivatives
+    kernels = (out / "include/ATen/ops/add_native.h_docs.md").read_text(encoding="utf-8")
+    assert "- Kernel of: [`aten::add.all`]" in kernels and "`aten::add.out`" not in kernels
     assert page_files(out) == clean_pages(repo, tmp_path)
 
 
@@ -165,11 +177,28 @@ def test_a_stub_name_tells_the_operators_and_kernels_it_runs(tmp_path: Path) -> 
     assert "`CPU`, `CUDA` → `at::native::structured_add_out`" in add
     relu = _section(functions, "### function `relu`")
     assert "no `dispatch:` block (torchgen registers it as `CompositeImplicitAutograd`)" in relu
+    operators = (out / "aten/native_functions.yaml_docs.md").read_text(encoding="utf-8")
+    assert (
+        "- Bound in Python as: [`torch._C._VariableFunctions.add`]"
+        "(../torch/_C/_VariableFunctions.pyi_docs.md#function-add)"
+    ) in _section(operators, "### op `aten::add.Tensor`")
+    assert (
+        "- Bound in Python as: [`torch._C.TensorBase.add_`]"
+        "(../torch/_C/__init__.pyi_docs.md#method-tensorbaseadd_)"
+    ) in _section(operators, "### op `aten::add_.Tensor`")
+    assert "`torch._C._VariableFunctions.relu`" in _section(operators, "### op `aten::relu`")
     methods = (out / "torch/_C/__init__.pyi_docs.md").read_text(encoding="utf-8")
     add_ = _section(methods, "### method `TensorBase.add_`")
     assert f"[`aten::add_.Tensor`]({section}#op-atenadd_tensor)" in add_
     assert "`aten::relu`" not in add_  # a method of its own, not of `add_`
     assert check_links(out, repo) == []
+    assert page_files(out) == clean_pages(repo, tmp_path)
+    # the stub edited: the operator's binding follows it
+    stub = repo / "torch/_C/_VariableFunctions.pyi"
+    stub.write_text(stub.read_text().replace("def relu", "def relu_gone"), "utf-8")
+    run_build(repo, out, jobs=1)
+    operators = (out / "aten/native_functions.yaml_docs.md").read_text(encoding="utf-8")
+    assert "`torch._C._VariableFunctions.relu`" not in operators
     assert page_files(out) == clean_pages(repo, tmp_path)
 
 

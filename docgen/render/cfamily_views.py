@@ -5,6 +5,7 @@ in `cfamily_kw_views`)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from docgen.index.cfamily_keyed import Includes
@@ -15,6 +16,7 @@ from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.lookup import RepoLookup
+from docgen.render.operator_links import KernelUse
 from docgen.render.view_refs import LineRef, LinkView
 from docgen.scan.cfamily.reader_macros import gtest_body_scope
 
@@ -90,6 +92,8 @@ class CDefinitionView:
     file_local: bool
     local_to: LinkView | None  # the function it is defined in (a class in a function body)
     local_to_test: str = ""  # the googletest case it is defined in ("Suite.Name"), if any
+    #: the operators whose dispatch lines name it as their kernel, with those lines' keys
+    kernel_of: tuple[tuple[LinkView, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,7 +211,10 @@ def definition_views(
     items: tuple[AnchoredCDefinition, ...],
     linker: Linker,
     lookup: RepoLookup,
+    kernels: Mapping[str, tuple[KernelUse, ...]] | None = None,
 ) -> tuple[CDefinitionView, ...]:
+    """Each definition's section; `kernels`: the operator dispatch lines that name a
+    kernel of the file (see `operator_links`)."""
     parents = _parents(items)
     callables = {i.definition.qualname: i for i in items if i.definition.kind in CALLABLE_KINDS}
     tests = _test_scopes(facts)
@@ -254,6 +261,10 @@ def definition_views(
                     else None
                 ),
                 local_to_test=_enclosing_test(d, tests) if d.file_local else "",
+                kernel_of=tuple(
+                    (LinkView(u.operator, linker.to_page(docs_page(u.path), u.anchor)), u.keys)
+                    for u in (kernels or {}).get(d.qualname, ())
+                ),
             )
         )
     return tuple(views)

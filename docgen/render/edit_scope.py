@@ -3,7 +3,8 @@
 A file's docs and keyword pages are digested (see `docgen.render.incremental`) from its
 own facts and from what the index says of it: its importers, its tests, its
 folder's listing, its suite's classes, its links.  After an edit that adds,
-removes or renames no file, changes no C-family or YAML file and leaves every changed
+removes or renames no file, changes no C-family file, YAML file or stub of
+`torch._C` (operators and their kernels and bindings link to each other) and leaves every changed
 file's kind, tags and test suite as they were, those can differ only for:
 
 - the changed files themselves;
@@ -36,6 +37,7 @@ from docgen.analyze.summary import FileSummary
 from docgen.model.links import folder_chain, folder_of
 from docgen.render.api_views import api_inputs
 from docgen.render.lookup import RepoLookup
+from docgen.render.stub_operators import is_extension_stub
 
 
 def scope_key(common: str, paths: Iterable[str], tests: Iterable[str]) -> str:
@@ -73,6 +75,9 @@ def edit_scope(
         return None
     if any(kinds.get(p) == "yaml" for p in edits):
         return None  # derivative entries link to operators: before an edit, and after
+    names = index.graph.module_names
+    if any(is_extension_stub(p, names.get(p, "")) for p in edits):
+        return None  # operators link to the stubs that bind them
     if not index.c_summaries and "cfamily" in kinds.values():
         return None  # the C-family relations were made again: their digests may differ
     for before, after in edits.values():

@@ -236,7 +236,9 @@ def _cfamily_sections(page: FilePage) -> KindSections:
     )
     c_items = lookup.c_items(facts.path)
     detailed = DetailedView(
-        c_definitions=cfamily_views.definition_views(facts, c_items, linker, lookup),
+        c_definitions=cfamily_views.definition_views(
+            facts, c_items, linker, lookup, page.context.operator_links.kernels_in(facts.path)
+        ),
         registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
         launches=cfamily_views.launch_views(facts, c_items, linker),
         bindings=cfamily_views.binding_views(facts, c_items, linker),

@@ -15,11 +15,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from docgen.model.anchors import operator_qualname
+from docgen.model.anchors import anchored_yaml, operator_qualname
 from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.yaml_facts import YamlFacts
-from docgen.render.stub_operators import OperatorUse, StubOperators, stub_operators
+from docgen.render.stub_operators import (
+    OperatorUse,
+    StubOperators,
+    bound_names,
+    stub_operators,
+)
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
@@ -49,6 +54,10 @@ class OperatorLinks:
     )
     #: each stub file's Python names and the operators they run (see `stub_operators`)
     uses: StubOperators = field(default_factory=lambda: MappingProxyType({}))
+    #: each C-family file's kernels (by qualified name) and the operators they run for
+    kernels: Mapping[str, Mapping[str, tuple[KernelUse, ...]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     def of(self, path: str) -> Mapping[str, tuple[Place, ...]]:
         return self.by_file.get(path, _NONE)
@@ -57,9 +66,14 @@ class OperatorLinks:
         """A stub file's Python names (`add`, `TensorBase.add_`) and their operators."""
         return self.uses.get(path, _NO_USES)
 
+    def kernels_in(self, path: str) -> Mapping[str, tuple[KernelUse, ...]]:
+        """A C-family file's kernels and the operator dispatch lines that name them."""
+        return self.kernels.get(path, _NO_KERNELS)
+
     def inputs(self, path: str) -> list[str]:
         """What a file's page shows of other files through these links, for its digest."""
         return [
+            *(f"{q}<{u}" for q, uses in sorted(self.kernels_in(path).items()) for u in uses),
             *(
                 f"{name}={p.path}:{p.line}#{p.anchor}"
                 for name, places in sorted(self.of(path).items())
@@ -73,9 +87,29 @@ _NONE: Mapping[str, tuple[Place, ...]] = MappingProxyType({})
 _NO_USES: Mapping[str, tuple[OperatorUse, ...]] = MappingProxyType({})
 
 
+@dataclass(frozen=True, order=True)
+class KernelUse:
+    """A dispatch line that names a kernel: its operator, the line's keys and where the
+    operator's section is."""
+
+    operator: str  # `aten::add.Tensor`
+    keys: tuple[str, ...]
+    path: str
+    line: int
+    anchor: str  # the operator's section
+
+
+_NO_KERNELS: Mapping[str, tuple[KernelUse, ...]] = MappingProxyType({})
+
+
 def kernel_key(qualname: str) -> str:
     """`kernel:at::native::add_out`: a kernel's key among a file's links."""
     return f"kernel:{qualname}"
+
+
+def python_key(name: str) -> str:
+    """`py:add.Tensor`: the Python bindings of an operator among a file's links."""
+    return f"py:{name}"
 
 
 def operator_key(name: str) -> str:
@@ -99,7 +133,48 @@ def operator_links(
             links = _links_of(yaml, named)
             if links:
                 found[path] = MappingProxyType(links)
-    return OperatorLinks(MappingProxyType(found), stub_operators(index, paths))
+    yaml_wanted = [p for p in wanted if kinds.get(p) == "yaml"]
+    for path, bound in bound_names(index, yaml_wanted).items():
+        links = dict(found.get(path, {}))
+        for name, places in bound.items():
+            links[python_key(name)] = tuple(Place(p, line, a, q) for q, p, line, a in places)
+        found[path] = MappingProxyType(links)
+    c_wanted = {p for p in wanted if kinds.get(p) == "cfamily"}
+    kernels = _kernel_uses(index, named, c_wanted) if c_wanted else {}
+    return OperatorLinks(MappingProxyType(found), stub_operators(index, paths), kernels)
+
+
+def _kernel_uses(
+    index: RepoIndex, named: NamedSites, paths: set[str]
+) -> Mapping[str, Mapping[str, tuple[KernelUse, ...]]]:
+    """Each kernel declared or defined in `paths` that a dispatch line of an operator
+    file names, with the operators it runs for."""
+    found: dict[str, dict[str, set[KernelUse]]] = {}
+    for path, kind in index.files.kinds().items():
+        yaml = index.files[path].facts.yaml if kind == "yaml" else None
+        if yaml is None or not yaml.operators:
+            continue
+        for operator, anchor in anchored_yaml(path, yaml).operators:
+            qualname = operator_qualname(yaml.namespace, operator.name)
+            structured = is_structured(operator)
+            lines = [
+                *generated_kernels(operator),
+                *(
+                    (d.keys, kernel_qualname(d.kernel, structured, d.keys))
+                    for d in operator.dispatch
+                ),
+            ]
+            for keys, kernel in lines:
+                for site in named(kernel.rsplit("::", 1)[-1]):
+                    if site.qualname == kernel and site.kind in KERNEL_KINDS and site.path in paths:
+                        use = KernelUse(qualname, keys, path, operator.line, anchor)
+                        found.setdefault(site.path, {}).setdefault(kernel, set()).add(use)
+    return MappingProxyType(
+        {
+            p: MappingProxyType({k: tuple(sorted(u)) for k, u in sorted(kernels.items())})
+            for p, kernels in sorted(found.items())
+        }
+    )
 
 
 def _links_of(yaml: YamlFacts, named: NamedSites) -> dict[str, tuple[Place, ...]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from docgen.model.anchors import anchored_yaml, operator_qualname
+from docgen.model.anchors import anchored_definitions, anchored_yaml, operator_qualname
 from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
 
 if TYPE_CHECKING:
@@ -116,3 +116,52 @@ def _use(path: str, anchor: str, namespace: str, operator: OperatorEntry) -> Ope
     return OperatorUse(
         operator_qualname(namespace, operator.name), path, operator.line, anchor, dispatch, delegate
     )
+
+
+def is_extension_stub(path: str, module: str) -> bool:
+    """Whether a file is a stub of PyTorch's C extension, whose names torchgen binds."""
+    return path.endswith(".pyi") and _extension(module)
+
+
+def bound_names(
+    index: RepoIndex, operator_files: Iterable[str]
+) -> dict[str, dict[str, tuple[tuple[str, str, int, str], ...]]]:
+    """For each of these operator files, each operator's Python bindings in the tree's
+    stubs: op name -> (qualified Python name, stub path, line, anchor), the first
+    overload of each name."""
+    names = index.graph.module_names
+    stubs = {names[p]: p for p in sorted(names) if is_extension_stub(p, names[p])}
+    anchors: dict[str, dict[str, tuple[int, str]]] = {}
+    found: dict[str, dict[str, tuple[tuple[str, str, int, str], ...]]] = {}
+    for path in sorted(operator_files):
+        yaml = index.files[path].facts.yaml
+        if yaml is None or not yaml.operators:
+            continue
+        made: dict[str, tuple[tuple[str, str, int, str], ...]] = {}
+        for operator in yaml.operators:
+            bound = []
+            for module, name in _bound_as(operator):
+                stub = stubs.get(module)
+                if stub is None:
+                    continue
+                if stub not in anchors:
+                    anchors[stub] = _first_anchors(index, stub)
+                place = anchors[stub].get(name)
+                if place is not None:
+                    bound.append((f"{module}.{name}", stub, *place))
+            if bound:
+                made[operator.name] = tuple(bound)
+        if made:
+            found[path] = made
+    return found
+
+
+def _first_anchors(index: RepoIndex, stub: str) -> dict[str, tuple[int, str]]:
+    """A stub's definitions by qualified name: the line and anchor of the first."""
+    python = index.files[stub].facts.python
+    if python is None:
+        return {}
+    first: dict[str, tuple[int, str]] = {}
+    for item in anchored_definitions(stub, python.definitions):
+        first.setdefault(item.definition.qualname, (item.definition.line, item.anchor))
+    return first

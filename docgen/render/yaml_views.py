@@ -18,7 +18,7 @@ from docgen.model.kernel_names import generated_kernels, is_structured, kernel_q
 from docgen.model.links import docs_page
 from docgen.model.yaml_facts import DispatchKernel, OperatorEntry, YamlFacts
 from docgen.render.context import Linker
-from docgen.render.operator_links import Place, kernel_key, operator_key
+from docgen.render.operator_links import Place, kernel_key, operator_key, python_key
 from docgen.render.view_refs import LineRef, LinkView
 
 #: keys whose value names other operators of the same file (`structured_delegate: add.out`)
@@ -83,6 +83,8 @@ class OperatorView:
     end_line: int
     fields: tuple[FieldView, ...]
     dispatch: tuple[DispatchView, ...]
+    #: its Python bindings in the stubs of `torch._C`, linked to their sections
+    bound: tuple[LinkView, ...] = ()
     #: kernels torchgen writes itself (from `ufunc_inner_loop`): keys, C++ name, places
     generated: tuple[tuple[tuple[str, ...], str, tuple[LinkView, ...]], ...] = ()
 
@@ -164,6 +166,10 @@ def yaml_detailed(
             end_line=o.end_line,
             fields=tuple(field(k, v) for k, v in o.fields),
             dispatch=tuple(dispatch(o, d) for d in o.dispatch),
+            bound=tuple(
+                LinkView(p.qualname, linker.to_page(docs_page(p.path), p.anchor))
+                for p in elsewhere.get(python_key(o.name), ())
+            ),
             generated=tuple(
                 (keys, qualname, places(kernel_key(qualname)))
                 for keys, qualname in generated_kernels(o)
