@@ -86,6 +86,11 @@ def test_kernels_link_to_their_declarations(tmp_path: Path) -> None:
     assert f"[`at::native::add_out_sparse_cpu`]({header}#function-atnativeadd_out_sparse_cpu)" in (
         out_section
     )
+    assert (
+        "- Derivative formulas: [`aten::add.Tensor`](../autograd/derivatives.yaml_docs.md"
+        "#derivative-atenaddtensor) (autograd/derivatives.yaml:1)"
+    ) in add
+    assert "Derivative formulas" not in out_section
     derivatives = (out / "autograd/derivatives.yaml_docs.md").read_text(encoding="utf-8")
     assert (
         "- Operator: [`aten::add.Tensor`](../aten/native_functions.yaml_docs.md#op-atenaddtensor)"
@@ -248,3 +253,21 @@ def test_a_name_is_read_as_what_it_asks_for() -> None:
     assert wanted("Tensor.add_") == Wanted("add_", "", True)
     assert wanted("aten::add.Tensor") == Wanted("add", "Tensor", None)
     assert wanted("add") == Wanted("add", "", None)
+
+
+def test_overloads_of_a_kernel_name_say_that_the_overload_is_not_told(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo)
+    header = repo / "include/ATen/ops/add_native.h"
+    overload = "TORCH_API at::Tensor add_sparse(const at::Tensor & self);\n"
+    header.write_text(header.read_text().replace("} // namespace native", overload + "}"), "utf-8")
+    run_build(repo, out, jobs=1)
+    page = (out / "include/ATen/ops/add_native.h_docs.md").read_text(encoding="utf-8")
+    said = (
+        "- Its name is the kernel of: [`aten::add.Tensor`]"
+        "(../../../aten/native_functions.yaml_docs.md#op-atenaddtensor) for `SparseCPU`,"
+        " `SparseCUDA` (a file of this tree declares 2 overloads of this name, and a dispatch"
+        " line names a kernel, not which overload)"
+    )
+    assert page.count(said) == 2
+    assert "- Kernel of: [`aten::add.out`]" in page  # one declaration of its name

@@ -94,6 +94,9 @@ class CDefinitionView:
     local_to_test: str = ""  # the googletest case it is defined in ("Suite.Name"), if any
     #: the operators whose dispatch lines name it as their kernel, with those lines' keys
     kernel_of: tuple[tuple[LinkView, tuple[str, ...]], ...] = ()
+    #: how many overloads of its name one file declares (a dispatch line names a
+    #: kernel, not which overload)
+    kernel_shared: int = 0
 
 
 @dataclass(frozen=True)
@@ -264,6 +267,9 @@ def definition_views(
                 kernel_of=tuple(
                     (LinkView(u.operator, linker.to_page(docs_page(u.path), u.anchor)), u.keys)
                     for u in (kernels or {}).get(d.qualname, ())
+                ),
+                kernel_shared=max(
+                    (u.shared for u in (kernels or {}).get(d.qualname, ())), default=0
                 ),
             )
         )

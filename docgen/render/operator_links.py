@@ -10,6 +10,7 @@ resolved before its pages are digested, so a page's digest covers where they lea
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -97,6 +98,7 @@ class KernelUse:
     path: str
     line: int
     anchor: str  # the operator's section
+    shared: int = 1  # the most declarations of the kernel's name in one file: its overloads
 
 
 _NO_KERNELS: Mapping[str, tuple[KernelUse, ...]] = MappingProxyType({})
@@ -105,6 +107,11 @@ _NO_KERNELS: Mapping[str, tuple[KernelUse, ...]] = MappingProxyType({})
 def kernel_key(qualname: str) -> str:
     """`kernel:at::native::add_out`: a kernel's key among a file's links."""
     return f"kernel:{qualname}"
+
+
+def derivative_key(name: str) -> str:
+    """`grad:add.Tensor`: an operator's `derivatives.yaml` entries among a file's links."""
+    return f"grad:{name}"
 
 
 def python_key(name: str) -> str:
@@ -165,9 +172,15 @@ def _kernel_uses(
                 ),
             ]
             for keys, kernel in lines:
-                for site in named(kernel.rsplit("::", 1)[-1]):
-                    if site.qualname == kernel and site.kind in KERNEL_KINDS and site.path in paths:
-                        use = KernelUse(qualname, keys, path, operator.line, anchor)
+                same = [
+                    s
+                    for s in named(kernel.rsplit("::", 1)[-1])
+                    if s.qualname == kernel and s.kind in KERNEL_KINDS
+                ]
+                overloads = max(Counter(s.path for s in same).values(), default=1)
+                use = KernelUse(qualname, keys, path, operator.line, anchor, overloads)
+                for site in same:
+                    if site.path in paths:
                         found.setdefault(site.path, {}).setdefault(kernel, set()).add(use)
     return MappingProxyType(
         {
@@ -196,6 +209,17 @@ def _links_of(yaml: YamlFacts, named: NamedSites) -> dict[str, tuple[Place, ...]
             )
             if places:
                 links[key] = tuple(places)
+    for operator in yaml.operators:
+        wanted = operator_qualname(yaml.namespace, operator.name)
+        places = sorted(
+            {
+                Place(s.path, s.line, s.anchor, s.qualname)
+                for s in named(operator.name.split(".", 1)[0])
+                if s.kind == "derivative" and s.qualname == wanted
+            }
+        )
+        if places:
+            links[derivative_key(operator.name)] = tuple(places)
     for derivative in yaml.derivatives:
         wanted = operator_qualname(yaml.namespace, derivative.name)
         places = sorted(

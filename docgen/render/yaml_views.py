@@ -18,7 +18,13 @@ from docgen.model.kernel_names import generated_kernels, is_structured, kernel_q
 from docgen.model.links import docs_page
 from docgen.model.yaml_facts import DispatchKernel, OperatorEntry, YamlFacts
 from docgen.render.context import Linker
-from docgen.render.operator_links import Place, kernel_key, operator_key, python_key
+from docgen.render.operator_links import (
+    Place,
+    derivative_key,
+    kernel_key,
+    operator_key,
+    python_key,
+)
 from docgen.render.view_refs import LineRef, LinkView
 
 #: keys whose value names other operators of the same file (`structured_delegate: add.out`)
@@ -85,6 +91,8 @@ class OperatorView:
     dispatch: tuple[DispatchView, ...]
     #: its Python bindings in the stubs of `torch._C`, linked to their sections
     bound: tuple[LinkView, ...] = ()
+    #: its entries in `derivatives.yaml`, linked to their sections
+    derivatives: tuple[LinkView, ...] = ()
     #: kernels torchgen writes itself (from `ufunc_inner_loop`): keys, C++ name, places
     generated: tuple[tuple[tuple[str, ...], str, tuple[LinkView, ...]], ...] = ()
 
@@ -170,6 +178,7 @@ def yaml_detailed(
                 LinkView(p.qualname, linker.to_page(docs_page(p.path), p.anchor))
                 for p in elsewhere.get(python_key(o.name), ())
             ),
+            derivatives=places(derivative_key(o.name)),
             generated=tuple(
                 (keys, qualname, places(kernel_key(qualname)))
                 for keys, qualname in generated_kernels(o)
