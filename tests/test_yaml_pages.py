@@ -160,14 +160,19 @@ MORE_OPS = """
 """
 
 
-def test_a_stub_name_tells_the_operators_and_kernels_it_runs(tmp_path: Path) -> None:
-    repo, out = tmp_path / "repo", tmp_path / "out"
+def _write_with_stubs(repo: Path) -> None:
+    """The tree, with stubs of `torch._C` and two more operators for them."""
     _write(repo)
     for rel, text in STUBS.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text, encoding="utf-8")
     ops = repo / "aten/native_functions.yaml"
     ops.write_text(ops.read_text() + MORE_OPS, encoding="utf-8")
+
+
+def test_a_stub_name_tells_the_operators_and_kernels_it_runs(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write_with_stubs(repo)
     run_build(repo, out, jobs=1)
     functions = (out / "torch/_C/_VariableFunctions.pyi_docs.md").read_text(encoding="utf-8")
     add = _section(functions, "### function `add`")
@@ -209,12 +214,7 @@ def test_a_stub_name_tells_the_operators_and_kernels_it_runs(tmp_path: Path) -> 
 
 def test_find_trace_prints_the_chain_from_a_python_name_to_its_kernels(tmp_path: Path) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo)
-    for rel, text in STUBS.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text, encoding="utf-8")
-    ops = repo / "aten/native_functions.yaml"
-    ops.write_text(ops.read_text() + MORE_OPS, encoding="utf-8")
+    _write_with_stubs(repo)
     run_build(repo, out, jobs=1)
     result = CliRunner().invoke(cli, ["find", "torch.add", "--trace", "--out", str(out)])
     assert result.exit_code == 0, result.output

@@ -151,6 +151,28 @@ def operator_links(
     return OperatorLinks(MappingProxyType(found), stub_operators(index, paths), kernels)
 
 
+def _places(named: NamedSites, qualname: str, kinds: Iterable[str]) -> tuple[Place, ...]:
+    """The sites of the tree with this qualified name and one of these kinds, sorted;
+    looked up by the short name (`add` of `aten::add.Tensor`, `add_out` of
+    `at::native::add_out`)."""
+    short = qualname.rsplit("::", 1)[-1].split(".", 1)[0]
+    wanted = frozenset(kinds)
+    return tuple(
+        sorted(
+            {
+                Place(s.path, s.line, s.anchor, s.qualname)
+                for s in named(short)
+                if s.qualname == qualname and s.kind in wanted
+            }
+        )
+    )
+
+
+def _add(links: dict[str, tuple[Place, ...]], key: str, places: tuple[Place, ...]) -> None:
+    if places and key not in links:
+        links[key] = places
+
+
 def _kernel_uses(
     index: RepoIndex, named: NamedSites, paths: set[str]
 ) -> Mapping[str, Mapping[str, tuple[KernelUse, ...]]]:
@@ -196,39 +218,10 @@ def _links_of(yaml: YamlFacts, named: NamedSites) -> dict[str, tuple[Place, ...]
         structured = is_structured(operator)
         written = [kernel_qualname(d.kernel, structured, d.keys) for d in operator.dispatch]
         for wanted in [*written, *(q for _, q in generated_kernels(operator))]:
-            key = kernel_key(wanted)
-            if key in links:
-                continue
-            short = wanted.rsplit("::", 1)[-1]
-            places = sorted(
-                {
-                    Place(s.path, s.line, s.anchor, s.qualname)
-                    for s in named(short)
-                    if s.qualname == wanted and s.kind in KERNEL_KINDS
-                }
-            )
-            if places:
-                links[key] = tuple(places)
-    for operator in yaml.operators:
+            _add(links, kernel_key(wanted), _places(named, wanted, KERNEL_KINDS))
         wanted = operator_qualname(yaml.namespace, operator.name)
-        places = sorted(
-            {
-                Place(s.path, s.line, s.anchor, s.qualname)
-                for s in named(operator.name.split(".", 1)[0])
-                if s.kind == "derivative" and s.qualname == wanted
-            }
-        )
-        if places:
-            links[derivative_key(operator.name)] = tuple(places)
+        _add(links, derivative_key(operator.name), _places(named, wanted, {"derivative"}))
     for derivative in yaml.derivatives:
         wanted = operator_qualname(yaml.namespace, derivative.name)
-        places = sorted(
-            {
-                Place(s.path, s.line, s.anchor, s.qualname)
-                for s in named(derivative.name.split(".", 1)[0])
-                if s.kind == "op" and s.qualname == wanted
-            }
-        )
-        if places:
-            links[operator_key(derivative.name)] = tuple(places)
+        _add(links, operator_key(derivative.name), _places(named, wanted, {"op"}))
     return links
