@@ -251,7 +251,9 @@ def test_find_trace_prints_the_chain_from_a_python_name_to_its_kernels(tmp_path:
 def test_a_name_is_read_as_what_it_asks_for() -> None:
     assert wanted("torch.add") == Wanted("add", "", False)
     assert wanted("Tensor.add_") == Wanted("add_", "", True)
-    assert wanted("aten::add.Tensor") == Wanted("add", "Tensor", None)
+    assert wanted("aten::add.Tensor") == Wanted("add", "Tensor", None, "aten")
+    assert wanted("torch.ops.flash_attn_3.fwd") == Wanted("fwd", "", None, "flash_attn_3")
+    assert wanted("torch.ops.aten.add.out") == Wanted("add", "out", None, "aten")
     assert wanted("add") == Wanted("add", "", None)
 
 
@@ -271,3 +273,52 @@ def test_overloads_of_a_kernel_name_say_that_the_overload_is_not_told(tmp_path: 
     )
     assert page.count(said) == 2
     assert "- Kernel of: [`aten::add.out`]" in page  # one declaration of its name
+
+
+LIBRARY = """#include <torch/library.h>
+std::vector<at::Tensor> mha_fwd(const at::Tensor& q) { return {q}; }
+TORCH_LIBRARY(flash_attn_3, m) {
+    m.def("fwd(Tensor q) -> Tensor[]");
+}
+TORCH_LIBRARY_IMPL(flash_attn_3, CUDA, m) {
+    m.impl("fwd", &mha_fwd);
+}
+TORCH_LIBRARY_IMPL(aten, SparseCPU, m) {
+    m.impl("add.out", TORCH_FN(at::native::add_out_sparse_cpu));
+    m.impl("add.Tensor", [](const at::Tensor& a, const at::Tensor& b) { return a; });
+}
+"""
+
+
+def test_library_blocks_define_and_implement_operators(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo)
+    (repo / "csrc").mkdir()
+    (repo / "csrc/flash_api.cpp").write_text(LIBRARY, encoding="utf-8")
+    run_build(repo, out, jobs=1)
+
+    def traced(name: str) -> list[str]:
+        result = CliRunner().invoke(cli, ["find", name, "--trace", "--out", str(out)])
+        return list(result.output.splitlines())
+
+    assert traced("torch.ops.flash_attn_3.fwd") == [
+        "csrc/flash_api.cpp:4: op flash_attn_3::fwd (m.def)",
+        "csrc/flash_api.cpp:7: impl flash_attn_3::fwd for CUDA → mha_fwd",
+        "csrc/flash_api.cpp:2: function mha_fwd",
+    ]
+    add_out = traced("torch.ops.aten.add.out")
+    assert (
+        "csrc/flash_api.cpp:10: impl aten::add.out for SparseCPU → at::native::add_out_sparse_cpu"
+        in add_out
+    )
+    assert "include/ATen/ops/add_native.h:10: function at::native::add_out_sparse_cpu" in add_out
+    assert "csrc/flash_api.cpp:11: impl aten::add.Tensor for SparseCPU" in traced(
+        "aten::add.Tensor"
+    )
+    page = (out / "csrc/flash_api.cpp_docs.md").read_text(encoding="utf-8")
+    assert "`m.impl` `fwd` → `mha_fwd`" in page
+    found = CliRunner().invoke(cli, ["find", "fwd", "--out", str(out)]).output.splitlines()
+    assert found == [
+        "csrc/flash_api.cpp:4: op flash_attn_3::fwd",
+        "csrc/flash_api.cpp:7: impl flash_attn_3::fwd",
+    ]

@@ -4,14 +4,14 @@ scan workers, so that an unchanged file's sites come from the last build."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from docgen.model.digests import code_digest
 from docgen.model.sites import DefinitionSite
 
 if TYPE_CHECKING:
-    from docgen.model.facts import ScannedFile
+    from docgen.model.facts import Registration, ScannedFile
     from docgen.model.yaml_facts import YamlFacts
 
 #: C-family kinds left out of the repository index: a namespace is reopened in every
@@ -44,6 +44,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
             if cdef.kind not in UNINDEXED_C_KINDS:
                 site = (cdef.name, path, cdef.line, cdef.kind, cdef.qualname)
                 sites.append(DefinitionSite(*site, item.anchor))
+        sites.extend(registered_sites(path, c.registrations))
     yaml = scanned.facts.yaml
     if yaml is not None:
         sites.extend(yaml_sites(path, yaml))
@@ -64,6 +65,31 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         anchor = attribute_anchor(a, anchors)
         sites.append(DefinitionSite(a.name, path, a.line, "attribute", a.qualname, anchor))
     return sites
+
+
+#: what a `TORCH_LIBRARY` block's `m.def` and a `TORCH_LIBRARY_IMPL` block's `m.impl`
+#: make of an operator: its schema (an `op`, as a `- func:` entry is) and a kernel for it
+REGISTERED_KINDS = {"def": "op", "impl": "impl"}
+
+
+def registered_sites(path: str, registrations: Iterable[Registration]) -> list[DefinitionSite]:
+    """The operators a file's library blocks define (`m.def`) and implement (`m.impl`),
+    each as `ns::name.overload` (a catch-all block, `TORCH_LIBRARY_IMPL(_, ...)`, has no
+    namespace of its own and is left out)."""
+    from docgen.model.anchors import subsection_anchor
+
+    anchor = subsection_anchor("registrations")
+    found = []
+    for r in registrations:
+        if r.is_dispatch_stub or r.name in ("", "_"):
+            continue
+        for op in r.ops:
+            name = op.name.rsplit("::", 1)[-1]
+            qualname = op.name if "::" in op.name else f"{r.name}::{op.name}"
+            kind = REGISTERED_KINDS[op.verb]
+            base = name.split(".", 1)[0]
+            found.append(DefinitionSite(base, path, op.line, kind, qualname, anchor))
+    return found
 
 
 #: a YAML entry's value indexed as a name: an identifier, not a sentence

@@ -11,15 +11,15 @@ import click
 
 from docgen.cli.shared import CONFIG_OPTION, out_option, say
 from docgen.model.errors import UsageError
-from docgen.model.kinds import CKind, YamlKind
+from docgen.model.kinds import CKind, RegisteredKind, YamlKind
 from docgen.model.options import DEFAULT_OUT
 from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
 
 if TYPE_CHECKING:
     from docgen.index.operator_trace import TraceLine
+    from docgen.model.facts import FileFacts
     from docgen.model.sites import DefinitionSite
-    from docgen.model.yaml_facts import YamlFacts
     from docgen.state import State
 
 
@@ -70,6 +70,7 @@ FIND_KINDS = tuple(
             "import",
             *get_args(CKind),
             *get_args(YamlKind),
+            *get_args(RegisteredKind),
         )
     )
     if kind != "namespace"
@@ -137,15 +138,15 @@ def _traced(state: State, name: str) -> list[TraceLine]:
     and the stored facts of the operator files it passes through."""
     from docgen.index.operator_trace import trace
 
-    facts: dict[str, YamlFacts | None] = {}
+    facts: dict[str, FileFacts | None] = {}
 
-    def yaml_of(path: str) -> YamlFacts | None:
+    def facts_of(path: str) -> FileFacts | None:
         if path not in facts:
             scanned = state.stored_file(path)
-            facts[path] = scanned.facts.yaml if scanned is not None else None
+            facts[path] = scanned.facts if scanned is not None else None
         return facts[path]
 
-    return trace(name, lambda short: state.find_sites(short, "exact"), yaml_of)
+    return trace(name, lambda short: state.find_sites(short, "exact"), facts_of)
 
 
 @click.command(name="check-links")

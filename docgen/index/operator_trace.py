@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from docgen.model.facts import FileFacts
 from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
 from docgen.model.sites import DefinitionSite
-from docgen.model.yaml_facts import OperatorEntry, YamlFacts
+from docgen.model.yaml_facts import OperatorEntry
 
 #: the prefixes a name of an operator may be written with (`torch.add`, `Tensor.add_`)
 FUNCTION_PREFIXES = ("torch.",)
@@ -40,12 +41,21 @@ class Wanted:
     base: str
     overload: str  # "Tensor" of `add.Tensor`, "" for every overload
     method: bool | None  # True: `Tensor.add_`; False: `torch.add`; None: either
+    namespace: str = ""  # "flash_attn_3" of `torch.ops.flash_attn_3.fwd`; "": any
 
 
 def wanted(name: str) -> Wanted:
-    """`torch.add`, `Tensor.add_`, `aten::add.Tensor`, `add` read as what they ask for."""
+    """`torch.add`, `Tensor.add_`, `aten::add.Tensor`, `torch.ops.aten.add.Tensor`,
+    `add` read as what they ask for."""
     method: bool | None = None
-    text = name.removeprefix("aten::")
+    namespace, text = "", name
+    if text.startswith("torch.ops."):
+        namespace, _, text = text.removeprefix("torch.ops.").partition(".")
+    elif "::" in text:
+        namespace, _, text = text.rpartition("::")
+    if namespace:
+        base, _, overload = text.partition(".")
+        return Wanted(base, overload, None, namespace)
     for prefix in METHOD_PREFIXES:
         if text.startswith(prefix):
             text, method = text[len(prefix) :], True
@@ -59,10 +69,10 @@ def wanted(name: str) -> Wanted:
 def trace(
     name: str,
     named: Callable[[str], Sequence[DefinitionSite]],
-    yaml_of: Callable[[str], YamlFacts | None],
+    facts_of: Callable[[str], FileFacts | None],
 ) -> list[TraceLine]:
-    """The chain of `name`: `named(short)` gives the sites of a name, `yaml_of(path)`
-    an operator file's facts.  Empty when no operator of the tree has that name."""
+    """The chain of `name`: `named(short)` gives the sites of a name, `facts_of(path)`
+    a file's stored facts.  Empty when no operator of the tree has that name."""
     want = wanted(name)
     sites = named(want.base)
     lines: list[TraceLine] = []
@@ -73,6 +83,8 @@ def trace(
         if stub and ((is_method and want.method is not False) or (is_function and not want.method)):
             lines.append(TraceLine(site.path, site.line, f"{site.kind} {site.qualname} (stub)"))
     ops = [s for s in sites if s.kind == "op"]
+    if want.namespace:
+        ops = [s for s in ops if s.qualname.startswith(f"{want.namespace}::")]
     if want.overload:
         ops = [s for s in ops if _overload_of(s) == want.overload]
     queue: list[tuple[DefinitionSite, bool]] = [(op, True) for op in ops]
@@ -81,12 +93,19 @@ def trace(
         op, asked = queue.pop(0)
         if (op.path, op.line) in seen:
             continue
-        yaml = yaml_of(op.path)
+        facts = facts_of(op.path)
+        if facts is not None and facts.cfamily is not None:  # an `m.def` of a library block
+            seen.add((op.path, op.line))
+            lines.append(TraceLine(op.path, op.line, f"op {op.qualname} (m.def)"))
+            lines.extend(_impls(op, sites, named, facts_of))
+            continue
+        yaml = facts.yaml if facts is not None else None
         entry = next((o for o in yaml.operators if o.line == op.line), None) if yaml else None
         if entry is None or (asked and not _binds(entry, want.method)):
             continue
         seen.add((op.path, op.line))
         lines.append(TraceLine(op.path, op.line, f"op {op.qualname}"))
+        lines.extend(_impls(op, sites, named, facts_of))
         lines.extend(_kernels(op, entry, named))
         delegate = dict(entry.fields).get("structured_delegate", "")
         if delegate:
@@ -102,6 +121,42 @@ def trace(
         for site in sites:
             if site.kind == "derivative" and site.qualname == op.qualname:
                 lines.append(TraceLine(site.path, site.line, f"derivative {site.qualname}"))
+    return lines
+
+
+def _impls(
+    op: DefinitionSite,
+    sites: Sequence[DefinitionSite],
+    named: Callable[[str], Sequence[DefinitionSite]],
+    facts_of: Callable[[str], FileFacts | None],
+) -> list[TraceLine]:
+    """Each `m.impl` of the op in a `TORCH_LIBRARY_IMPL` block, with its dispatch key,
+    the function it registers and where that function is (in the same file, or by its
+    qualified name)."""
+    lines = []
+    for site in sites:
+        if site.kind != "impl" or site.qualname != op.qualname:
+            continue
+        facts = facts_of(site.path)
+        c = facts.cfamily if facts is not None else None
+        found = [
+            (r, o)
+            for r in (c.registrations if c is not None else ())
+            for o in r.ops
+            if o.line == site.line and o.verb == "impl"
+        ]
+        for registration, registered in found:
+            key = registration.dispatch_key or "the key its block gives"
+            target = f" → {registered.target}" if registered.target else ""
+            lines.append(TraceLine(site.path, site.line, f"impl {site.qualname} for {key}{target}"))
+            if registered.target:
+                short = registered.target.rsplit("::", 1)[-1]
+                lines.extend(
+                    TraceLine(s.path, s.line, f"{s.kind} {s.qualname}")
+                    for s in named(short)
+                    if s.kind in KERNEL_KINDS
+                    and (s.qualname == registered.target or s.path == site.path)
+                )
     return lines
 
 

@@ -278,6 +278,7 @@ class RegisteredOp:
     name: str  # the operator name (`add.out`), without its schema
     line: int
     schema: str = ""  # the whole string given to `m.def`, when it has one
+    target: str = ""  # the C++ function given with it (`&mha_fwd`, `TORCH_FN(f)`), if named
 
 
 @dataclass(frozen=True, slots=True)

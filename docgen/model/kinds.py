@@ -32,3 +32,6 @@ CALLABLE_KINDS: frozenset[CKind] = frozenset(
 #: the kinds of names a YAML file defines: an operator of an operator file, a
 #: `derivatives.yaml` entry, a top-level key, an entry of a top-level list
 YamlKind = Literal["op", "derivative", "key", "entry"]
+#: a kernel a `TORCH_LIBRARY_IMPL` block's `m.impl` registers for an operator (its
+#: `m.def` is an `op`, as a `- func:` entry is)
+RegisteredKind = Literal["impl"]

@@ -107,6 +107,7 @@ class OpView:
     name: str
     line: LineRef
     schema: str
+    target: str = ""  # the C++ function registered with it, when named
 
 
 @dataclass(frozen=True)
@@ -332,7 +333,11 @@ def registration_views(
                 target=r.target,
                 ops=tuple(
                     OpView(
-                        o.verb, o.name, linker.line(facts.path, o.line, facts.line_count), o.schema
+                        o.verb,
+                        o.name,
+                        linker.line(facts.path, o.line, facts.line_count),
+                        o.schema,
+                        o.target,
                     )
                     for o in r.ops
                 ),

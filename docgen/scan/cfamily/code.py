@@ -22,6 +22,7 @@ from docgen.scan.cfamily.reader_macros import (
     GPU_CALL,
     GPU_CALL_BYTES,
     TEST_MACROS,
+    function_named,
     macro_args,
     names_a_test,
     op_name,
@@ -115,9 +116,15 @@ class CodeFacts:
             if value is None:
                 continue
             schema = value if self.text(verb) == "def" and "(" in value else ""
+            given = arguments.named_children[1:] if arguments else []  # last: after a key
+            target = function_named(self.text(given[-1])) if given else ""
             ops.append(
                 RegisteredOp(
-                    self.text(verb), op_name(value), call.start_point[0] + 1, one_line(schema)
+                    self.text(verb),
+                    op_name(value),
+                    call.start_point[0] + 1,
+                    one_line(schema),
+                    target,
                 )
             )
         return tuple(sorted(ops, key=lambda o: (o.line, o.verb, o.name)))

@@ -147,6 +147,20 @@ def string_value(text: str) -> str | None:
     return "".join(pieces)
 
 
+#: a function given by name: `&mha_fwd`, `at::native::add`, `TORCH_FN(f)`,
+#: `c10::DispatchKey::CPU` aside (`TORCH_FN_TYPE`, casts and lambdas are no name)
+_FUNCTION_GIVEN = re.compile(
+    r"(?:TORCH_FN\(\s*)?&?\s*((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\s*\)?"
+)
+
+
+def function_named(text: str) -> str:
+    """The function an `m.impl("op", ...)` argument names (`&mha_fwd` -> `mha_fwd`,
+    `TORCH_FN(at::native::add)` -> `at::native::add`); "" for a lambda or anything else."""
+    match = _FUNCTION_GIVEN.fullmatch(text.strip())
+    return match.group(1).removeprefix("::") if match else ""
+
+
 def op_name(value: str) -> str:
     """`aten::add.out(Tensor self) -> Tensor` -> `aten::add.out`."""
     return value.split("(", 1)[0].strip()
