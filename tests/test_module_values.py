@@ -50,6 +50,8 @@ def test_what_cannot_be_read_is_unknown_from_there_on() -> None:
         "if flag:\n"
         "    other = [e]\n"
         "from m import imported\n"
+        "changed = [f]\n"
+        "changed[0] = g\n"
         "class TestC: pass\n"
     )
     assert seen["TestC"] == {
@@ -60,6 +62,7 @@ def test_what_cannot_be_read_is_unknown_from_there_on() -> None:
         "starred": None,
         "other": None,
         "imported": None,
+        "changed": None,
     }
 
 

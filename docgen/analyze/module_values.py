@@ -46,7 +46,9 @@ def _items(node: ast.expr, known: Mapping[str, Items]) -> Items:
 
 
 def _targets(statement: ast.stmt) -> list[ast.expr]:
-    """What a statement binds at the top level (for those this module does not read)."""
+    """What a statement binds or changes at the top level (for those this module does
+    not read): every name of a target, `funcs` of `funcs[0] = x` too, which a walk for
+    stored names alone would miss."""
     if isinstance(statement, ast.Assign):
         return list(statement.targets)
     if isinstance(statement, (ast.AugAssign, ast.AnnAssign)):

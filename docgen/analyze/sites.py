@@ -99,7 +99,8 @@ ENTRY_NAME = re.compile(r"[A-Za-z_][\w.:-]*")
 def yaml_sites(path: str, yaml: YamlFacts) -> list[DefinitionSite]:
     """A YAML file's names: each operator and derivative entry under its base name
     (`add` for `aten::add.Tensor`), each top-level key, each entry named like a name."""
-    from docgen.model.anchors import anchored_yaml, operator_qualname, subsection_anchor
+    from docgen.model.anchors import anchored_yaml, subsection_anchor
+    from docgen.model.kernel_names import operator_qualname
 
     anchored = anchored_yaml(path, yaml)
     sites = []

@@ -11,15 +11,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docgen.model.facts import FileFacts
-from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
+from docgen.model.kernel_names import (
+    KERNEL_KINDS,
+    bound_variants,
+    generated_kernels,
+    is_structured,
+    kernel_qualname,
+    operator_qualname,
+)
 from docgen.model.sites import DefinitionSite
 from docgen.model.yaml_facts import OperatorEntry
 
 #: the prefixes a name of an operator may be written with (`torch.add`, `Tensor.add_`)
 FUNCTION_PREFIXES = ("torch.",)
 METHOD_PREFIXES = ("Tensor.", "TensorBase.", "torch.Tensor.")
-#: the kinds of C-family names a kernel can be
-KERNEL_KINDS = frozenset({"function", "method", "struct", "class", "kernel"})
 
 
 @dataclass(frozen=True)
@@ -109,9 +114,7 @@ def trace(
         lines.extend(_kernels(op, entry, named))
         delegate = dict(entry.fields).get("structured_delegate", "")
         if delegate:
-            qualname = (
-                f"{op.qualname.rsplit('::', 1)[0]}::{delegate}" if "::" in op.qualname else delegate
-            )
+            qualname = operator_qualname(op.qualname.rpartition("::")[0], delegate)
             lines.append(TraceLine(op.path, op.line, f"delegates to the kernels of {qualname}"))
             queue.extend(
                 (s, False)
@@ -162,10 +165,9 @@ def _impls(
 
 def _binds(entry: OperatorEntry, method: bool | None) -> bool:
     """Whether torchgen binds the op as asked: a method, a function, or either."""
-    variants = dict(entry.fields).get("variants", "function")
     if method is None:
         return True
-    return ("method" if method else "function") in variants
+    return ("method" if method else "function") in bound_variants(entry)[1]
 
 
 def _overload_of(site: DefinitionSite) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from docgen.model.facts import Attribute, CDefinition, Definition
+from docgen.model.kernel_names import operator_qualname
 from docgen.model.links import Slugger, slug
 from docgen.model.yaml_facts import DerivativeEntry, OperatorEntry, YamlFacts
 
@@ -197,11 +198,6 @@ def anchored_c_definitions(
     slugger = docs_slugger(path)
     ordered = sorted(enumerate(definitions), key=lambda p: (p[1].line, p[0]))
     return tuple(AnchoredCDefinition(d, slugger.claim(c_definition_heading(d))) for _, d in ordered)
-
-
-def operator_qualname(namespace: str, name: str) -> str:
-    """`aten::add.Tensor`: an operator by its namespace, as the dispatcher names it."""
-    return f"{namespace}::{name}" if namespace else name
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
-"""The C++ names torchgen gives the kernels of an operator file's `dispatch:` lines."""
+"""The names torchgen gives an operator file's operators and the C++ kernels of their
+`dispatch:` lines."""
 
 from __future__ import annotations
 
+from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.yaml_facts import OperatorEntry
 
 #: the C++ namespace torchgen declares the kernels of `native_functions.yaml` in
@@ -9,6 +11,13 @@ NATIVE = "at::native"
 #: the dispatch keys whose kernels of a structured op are structs (torchgen's
 #: `STRUCTURED_DISPATCH_KEYS`); a structured op's kernels for other keys are functions
 STRUCTURED_KEYS = frozenset({"CPU", "CUDA", "MPS", "XPU", "MTIA"})
+#: what a kernel can be in the C-family index: a function, or a structured kernel's struct
+KERNEL_KINDS: frozenset[str] = frozenset({*CALLABLE_KINDS, "struct", "class"})
+
+
+def operator_qualname(namespace: str, name: str) -> str:
+    """`aten::add.Tensor`: an operator by its namespace, as the dispatcher names it."""
+    return f"{namespace}::{name}" if namespace else name
 
 
 def is_structured(operator: OperatorEntry) -> bool:
@@ -37,3 +46,23 @@ def generated_kernels(operator: OperatorEntry) -> tuple[tuple[tuple[str, ...], s
         return ()
     base = operator.name.split(".", 1)[0]
     return tuple(((key,), f"{NATIVE}::structured_ufunc_{base}_{key}") for key in UFUNC_KEYS)
+
+
+def dispatch_kernels(operator: OperatorEntry) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """Every kernel of an op with the dispatch keys it runs for: those torchgen writes
+    itself (see `generated_kernels`), then each `dispatch:` line's."""
+    structured = is_structured(operator)
+    return (
+        *generated_kernels(operator),
+        *((d.keys, kernel_qualname(d.kernel, structured, d.keys)) for d in operator.dispatch),
+    )
+
+
+def bound_variants(operator: OperatorEntry) -> tuple[str, frozenset[str]]:
+    """The op's `python_module` ("" for none) and the variants torchgen binds it as
+    (`function`, `method`; torchgen's default is `function`)."""
+    fields = dict(operator.fields)
+    written = fields.get("variants", "function").split(",")
+    return fields.get("python_module", "").strip(), frozenset(
+        v.strip() for v in written if v.strip()
+    )

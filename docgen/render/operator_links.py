@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from docgen.model.anchors import anchored_yaml, operator_qualname
-from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
-from docgen.model.kinds import CALLABLE_KINDS
+from docgen.model.kernel_names import KERNEL_KINDS, dispatch_kernels, operator_qualname
 from docgen.model.yaml_facts import YamlFacts
+from docgen.render.operator_files import OperatorFile, operator_files
 from docgen.render.stub_operators import (
     OperatorUse,
     StubOperators,
@@ -30,9 +30,6 @@ from docgen.render.stub_operators import (
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
     from docgen.render.role_links import NamedSites
-
-#: what a kernel can be: a function, or the struct of a structured kernel
-KERNEL_KINDS = frozenset({*CALLABLE_KINDS, "struct", "class"})
 
 
 @dataclass(frozen=True, order=True)
@@ -131,24 +128,24 @@ def operator_links(
     operators or derivative formulas."""
     kinds = index.files.kinds()
     wanted = sorted(kinds if paths is None else set(paths) & kinds.keys())
-    found: dict[str, Mapping[str, tuple[Place, ...]]] = {}
-    for path in wanted:
-        if kinds.get(path) != "yaml":
-            continue
+    yaml_wanted = [p for p in wanted if kinds.get(p) == "yaml"]
+    found: dict[str, dict[str, tuple[Place, ...]]] = {}
+    for path in yaml_wanted:
         yaml = index.files[path].facts.yaml
         if yaml is not None and (yaml.operators or yaml.derivatives):
-            links = _links_of(yaml, named)
-            if links:
-                found[path] = MappingProxyType(links)
-    yaml_wanted = [p for p in wanted if kinds.get(p) == "yaml"]
+            found[path] = _links_of(yaml, named)
     for path, bound in bound_names(index, yaml_wanted).items():
-        links = dict(found.get(path, {}))
+        links = found.setdefault(path, {})
         for name, places in bound.items():
             links[python_key(name)] = tuple(Place(p, line, a, q) for q, p, line, a in places)
-        found[path] = MappingProxyType(links)
+    every_file = cache(partial(operator_files, index))  # read once, by whichever asks first
     c_wanted = {p for p in wanted if kinds.get(p) == "cfamily"}
-    kernels = _kernel_uses(index, named, c_wanted) if c_wanted else {}
-    return OperatorLinks(MappingProxyType(found), stub_operators(index, paths), kernels)
+    kernels = _kernel_uses(every_file(), named, c_wanted) if c_wanted else {}
+    return OperatorLinks(
+        MappingProxyType({p: MappingProxyType(links) for p, links in found.items() if links}),
+        stub_operators(index, paths, every_file),
+        kernels,
+    )
 
 
 def _places(named: NamedSites, qualname: str, kinds: Iterable[str]) -> tuple[Place, ...]:
@@ -174,31 +171,16 @@ def _add(links: dict[str, tuple[Place, ...]], key: str, places: tuple[Place, ...
 
 
 def _kernel_uses(
-    index: RepoIndex, named: NamedSites, paths: set[str]
+    files: Iterable[OperatorFile], named: NamedSites, paths: set[str]
 ) -> Mapping[str, Mapping[str, tuple[KernelUse, ...]]]:
     """Each kernel declared or defined in `paths` that a dispatch line of an operator
     file names, with the operators it runs for."""
     found: dict[str, dict[str, set[KernelUse]]] = {}
-    for path, kind in index.files.kinds().items():
-        yaml = index.files[path].facts.yaml if kind == "yaml" else None
-        if yaml is None or not yaml.operators:
-            continue
-        for operator, anchor in anchored_yaml(path, yaml).operators:
+    for path, yaml, anchored in files:
+        for operator, anchor in anchored.operators:
             qualname = operator_qualname(yaml.namespace, operator.name)
-            structured = is_structured(operator)
-            lines = [
-                *generated_kernels(operator),
-                *(
-                    (d.keys, kernel_qualname(d.kernel, structured, d.keys))
-                    for d in operator.dispatch
-                ),
-            ]
-            for keys, kernel in lines:
-                same = [
-                    s
-                    for s in named(kernel.rsplit("::", 1)[-1])
-                    if s.qualname == kernel and s.kind in KERNEL_KINDS
-                ]
+            for keys, kernel in dispatch_kernels(operator):
+                same = _places(named, kernel, KERNEL_KINDS)
                 overloads = max(Counter(s.path for s in same).values(), default=1)
                 use = KernelUse(qualname, keys, path, operator.line, anchor, overloads)
                 for site in same:
@@ -215,9 +197,7 @@ def _kernel_uses(
 def _links_of(yaml: YamlFacts, named: NamedSites) -> dict[str, tuple[Place, ...]]:
     links: dict[str, tuple[Place, ...]] = {}
     for operator in yaml.operators:
-        structured = is_structured(operator)
-        written = [kernel_qualname(d.kernel, structured, d.keys) for d in operator.dispatch]
-        for wanted in [*written, *(q for _, q in generated_kernels(operator))]:
+        for _, wanted in dispatch_kernels(operator):
             _add(links, kernel_key(wanted), _places(named, wanted, KERNEL_KINDS))
         wanted = operator_qualname(yaml.namespace, operator.name)
         _add(links, derivative_key(operator.name), _places(named, wanted, {"derivative"}))

@@ -8,17 +8,18 @@ which kernels run the name on which dispatch keys."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from docgen.model.anchors import anchored_definitions, anchored_yaml, operator_qualname
-from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
+from docgen.model.anchors import anchored_definitions
+from docgen.model.kernel_names import bound_variants, dispatch_kernels, operator_qualname
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
     from docgen.model.yaml_facts import OperatorEntry
+    from docgen.render.operator_files import OperatorFile
 
 #: the module torchgen binds an op's function variant in, without `python_module`
 FUNCTIONS_MODULE = "torch._C._VariableFunctions"
@@ -36,7 +37,7 @@ class OperatorUse:
     line: int
     anchor: str
     dispatch: tuple[tuple[tuple[str, ...], str], ...]
-    delegate: str  # the op a structured op's kernels are those of (`add.out`), or ""
+    delegate: str  # the op whose kernels a structured op's are (`aten::add.out`), or ""
 
     def key(self) -> str:
         """What a page shows of it, for the page's digest."""
@@ -51,28 +52,20 @@ StubOperators = Mapping[str, Mapping[str, tuple[OperatorUse, ...]]]
 _EMPTY: StubOperators = MappingProxyType({})
 
 
-def _variants(operator: OperatorEntry) -> tuple[str, set[str]]:
-    """The op's `python_module` ("" for none) and variants (torchgen's default: function)."""
-    fields = dict(operator.fields)
-    variants = {v.strip() for v in fields.get("variants", "function").split(",") if v.strip()}
-    return fields.get("python_module", "").strip(), variants
-
-
-def stub_operators(index: RepoIndex, paths: Iterable[str] | None) -> StubOperators:
-    """The operators of the stub files among `paths` (None: every file); nothing when
-    none of them is a module of `torch._C` or the tree has no operator file."""
+def stub_operators(
+    index: RepoIndex, paths: Iterable[str] | None, files: Callable[[], Iterable[OperatorFile]]
+) -> StubOperators:
+    """The operators of the stub files among `paths` (None: every file), from the
+    tree's operator `files` (read only when one of `paths` is a stub of `torch._C`)."""
     names = index.graph.module_names
     chosen = names.keys() if paths is None else set(paths) & names.keys()
-    stubs = {p for p in chosen if p.endswith(".pyi") and _extension(names[p])}
+    stubs = {p for p in chosen if is_extension_stub(p, names[p])}
     if not stubs:
         return _EMPTY
     modules = {names[p]: p for p in sorted(stubs)}  # a module made in C has its stub only
     found: dict[str, dict[str, list[OperatorUse]]] = {}
-    for path, kind in index.files.kinds().items():
-        yaml = index.files[path].facts.yaml if kind == "yaml" else None
-        if yaml is None or not yaml.operators:
-            continue
-        for operator, anchor in anchored_yaml(path, yaml).operators:
+    for path, yaml, anchored in files():
+        for operator, anchor in anchored.operators:
             use = _use(path, anchor, yaml.namespace, operator)
             for module, name in _bound_as(operator):
                 stub = modules.get(module)
@@ -95,7 +88,7 @@ def _bound_as(operator: OperatorEntry) -> list[tuple[str, str]]:
     """(module, Python name) of each binding torchgen makes of an op: its function in
     `torch._C._VariableFunctions` (or `torch._C._<python_module>`), its method of
     `TensorBase`."""
-    python_module, variants = _variants(operator)
+    python_module, variants = bound_variants(operator)
     base = operator.name.split(".", 1)[0]
     bound = []
     if "function" in variants:
@@ -107,14 +100,14 @@ def _bound_as(operator: OperatorEntry) -> list[tuple[str, str]]:
 
 
 def _use(path: str, anchor: str, namespace: str, operator: OperatorEntry) -> OperatorUse:
-    structured = is_structured(operator)
-    dispatch = (
-        *generated_kernels(operator),
-        *((d.keys, kernel_qualname(d.kernel, structured, d.keys)) for d in operator.dispatch),
-    )
     delegate = dict(operator.fields).get("structured_delegate", "")
     return OperatorUse(
-        operator_qualname(namespace, operator.name), path, operator.line, anchor, dispatch, delegate
+        operator_qualname(namespace, operator.name),
+        path,
+        operator.line,
+        anchor,
+        dispatch_kernels(operator),
+        operator_qualname(namespace, delegate) if delegate else "",
     )
 
 

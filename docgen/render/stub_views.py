@@ -35,14 +35,12 @@ def operator_use_views(
     for name, found in uses.items():
         made = []
         for u in found:
-            namespace = u.qualname.rsplit("::", 1)[0] if "::" in u.qualname else ""
-            delegate = f"{namespace}::{u.delegate}" if namespace and u.delegate else u.delegate
             made.append(
                 OperatorUseView(
                     LinkView(u.qualname, hrefs[u.qualname]),
                     f"{u.path}:{u.line}",
                     u.dispatch,
-                    LinkView(delegate, hrefs.get(delegate, "")) if delegate else None,
+                    LinkView(u.delegate, hrefs.get(u.delegate, "")) if u.delegate else None,
                 )
             )
         views[name] = tuple(made)

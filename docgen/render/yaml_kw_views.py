@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from docgen.model.anchors import KW_GROUPS, anchored_yaml, operator_qualname, subsection_anchor
+from docgen.model.anchors import KW_GROUPS, anchored_yaml, subsection_anchor
 from docgen.model.facts import FileFacts
+from docgen.model.kernel_names import operator_qualname
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.listing_views import KeywordEntry, KeywordGroup, KeywordTarget

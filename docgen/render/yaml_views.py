@@ -9,12 +9,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from docgen.model.anchors import (
-    anchored_yaml,
+from docgen.model.anchors import anchored_yaml
+from docgen.model.facts import FileFacts
+from docgen.model.kernel_names import (
+    generated_kernels,
+    is_structured,
+    kernel_qualname,
     operator_qualname,
 )
-from docgen.model.facts import FileFacts
-from docgen.model.kernel_names import generated_kernels, is_structured, kernel_qualname
 from docgen.model.links import docs_page
 from docgen.model.yaml_facts import DispatchKernel, OperatorEntry, YamlFacts
 from docgen.render.context import Linker

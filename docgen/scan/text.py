@@ -11,11 +11,16 @@ import hashlib
 from docgen.model.facts import FileFacts
 from docgen.model.languages import language_for
 from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
-from docgen.scan.decode import count_lines, decode_text
+from docgen.scan.decode import DecodedText, count_lines, decode_text
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
-    decoded = decode_text(data)
+    return text_facts(path, data, decode_text(data))
+
+
+def text_facts(path: str, data: bytes, decoded: DecodedText) -> FileFacts:
+    """The facts every text file has, from its bytes and their decoding; a language's
+    scanner puts its own facts, kind and problems in (`dataclasses.replace`)."""
     return FileFacts(
         path=path,
         kind="text",

@@ -40,16 +40,16 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from docgen.model.facts import CodeBlock, FileFacts, Heading, Link, MarkdownFacts, Problem
 from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
-from docgen.scan.decode import count_lines, decode_text
+from docgen.scan.decode import decode_text
 from docgen.scan.markdown.words import (
     API_NAME,
     BACKTICKED,
@@ -81,6 +81,7 @@ from docgen.scan.markdown.words import (
     URL,
     WHOLE_SPAN,
 )
+from docgen.scan.text import text_facts
 
 
 @functools.lru_cache(maxsize=1)
@@ -350,14 +351,9 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         facts = MarkdownFacts()
         parsed = False
         problems.append(Problem(0, f"markdown parser failed: {type(exc).__name__}: {exc}"))
-    return FileFacts(
-        path=path,
+    return replace(
+        text_facts(path, data, decoded),
         kind="markdown",
-        language="markdown",
-        size=len(data),
-        sha256=hashlib.sha256(data).hexdigest(),
-        line_count=count_lines(decoded.text),
-        encoding=decoded.encoding,
         parsed=parsed,
         problems=tuple(problems),
         markdown=facts,

@@ -5,12 +5,11 @@ error is a problem on the page, at its line."""
 
 from __future__ import annotations
 
-import hashlib
+from dataclasses import replace
 
 import yaml
 
 from docgen.model.facts import FileFacts, Problem
-from docgen.model.languages import language_for
 from docgen.model.yaml_facts import (
     DerivativeEntry,
     OperatorEntry,
@@ -19,7 +18,8 @@ from docgen.model.yaml_facts import (
     YamlKey,
 )
 from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
-from docgen.scan.decode import count_lines, decode_text
+from docgen.scan.decode import decode_text
+from docgen.scan.text import text_facts
 from docgen.scan.yaml.nodes import as_text, first_line, holds, pairs, scalar
 from docgen.scan.yaml.operators import (
     ATEN_FILE,
@@ -96,14 +96,9 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         derivatives=tuple(read.derivatives),
         namespace="aten" if name in (ATEN_FILE, DERIVATIVES_FILE) else "",
     )
-    return FileFacts(
-        path=path,
+    return replace(
+        text_facts(path, data, decoded),
         kind="yaml",
-        language=language_for(path),
-        size=len(data),
-        sha256=hashlib.sha256(data).hexdigest(),
-        line_count=count_lines(decoded.text),
-        encoding=decoded.encoding,
         parsed=parsed,
         problems=tuple(problems),
         yaml=facts,
