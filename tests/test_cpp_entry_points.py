@@ -158,7 +158,10 @@ def test_a_structured_kernel_pairs_with_its_generated_declaration(
 
 def bindings(source: str) -> list[tuple[str, str, str, int, str]]:
     c = facts(source, "bind.cpp")
-    return [(b.kind, b.name, b.target, b.line, b.owner) for b in c.bindings]
+    return [
+        (b.kind, b.name, b.target, b.line, ".".join(p for p in (b.module, b.owner) if p))
+        for b in c.bindings
+    ]
 
 
 def test_a_pybind11_module_s_functions_classes_and_members_are_bound_names() -> None:

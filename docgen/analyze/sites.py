@@ -11,7 +11,7 @@ from docgen.model.digests import code_digest
 from docgen.model.sites import DefinitionSite
 
 if TYPE_CHECKING:
-    from docgen.model.facts import Registration, ScannedFile
+    from docgen.model.facts import Binding, Registration, ScannedFile
     from docgen.model.yaml_facts import YamlFacts
 
 #: C-family kinds left out of the repository index: a namespace is reopened in every
@@ -33,6 +33,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         attribute_anchor,
         definition_anchors,
         section_anchor,
+        subsection_anchor,
     )
 
     path = scanned.facts.path
@@ -45,6 +46,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
                 site = (cdef.name, path, cdef.line, cdef.kind, cdef.qualname)
                 sites.append(DefinitionSite(*site, item.anchor))
         sites.extend(registered_sites(path, c.registrations))
+        sites.extend(binding_sites(path, c.bindings))
     yaml = scanned.facts.yaml
     if yaml is not None:
         sites.extend(yaml_sites(path, yaml))
@@ -56,6 +58,10 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         for bound, target in imp.aliases:
             if is_alias(bound, target, imp.is_from):
                 sites.append(DefinitionSite(bound, path, imp.line, "import", target, dependencies))
+    extensions = subsection_anchor("extensions")
+    for e in py.extensions:
+        short = e.name.rsplit(".", 1)[-1]
+        sites.append(DefinitionSite(short, path, e.line, "extension", e.name, extensions))
     items = anchored_definitions(path, py.definitions)
     for anchored in items:
         d = anchored.definition
@@ -90,6 +96,23 @@ def registered_sites(path: str, registrations: Iterable[Registration]) -> list[D
             base = name.split(".", 1)[0]
             found.append(DefinitionSite(base, path, op.line, kind, qualname, anchor))
     return found
+
+
+def binding_sites(path: str, bindings: Iterable[Binding]) -> list[DefinitionSite]:
+    """Each Python name a file's pybind11 or nanobind calls make (`binding`), under its
+    name and qualified by its module, submodule and class as far as the file says
+    (`_C.sub.Foo.bar`, `fwd` in a module a build script names)."""
+    from docgen.model.anchors import subsection_anchor
+    from docgen.model.binding_names import UNNAMED_KINDS, bound_qualname, module_root
+
+    anchor = subsection_anchor("bindings")
+    made = list(bindings)
+    root = module_root(made)
+    return [
+        DefinitionSite(b.name, path, b.line, "binding", bound_qualname(b, root), anchor)
+        for b in made
+        if b.kind not in UNNAMED_KINDS
+    ]
 
 
 #: a YAML entry's value indexed as a name: an identifier, not a sentence

@@ -13,6 +13,7 @@ import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from docgen.analyze.dotted_reads import dotted_reads
 from docgen.analyze.headers import TEST_HEADERS, cuda_header
 from docgen.analyze.suite import collect
 from docgen.model.facts import (
@@ -385,6 +386,7 @@ def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:
     """
     analysis = analyze(facts, text)
     if facts.python is not None:
-        slim = replace(facts.python, code_refs=(), string_args=(), main_guard_calls=())
+        reads = dotted_reads(facts.python)
+        slim = replace(facts.python, code_refs=(), string_args=(), main_guard_calls=(), reads=reads)
         facts = replace(facts, python=slim)
     return ScannedFile(facts, analysis)

@@ -11,13 +11,13 @@ import click
 
 from docgen.cli.shared import CONFIG_OPTION, out_option, say
 from docgen.model.errors import UsageError
-from docgen.model.kinds import CKind, RegisteredKind, YamlKind
+from docgen.model.kinds import BindingKind, CKind, RegisteredKind, YamlKind
 from docgen.model.options import DEFAULT_OUT
 from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
 
 if TYPE_CHECKING:
-    from docgen.index.operator_trace import TraceLine
+    from docgen.index.trace_line import TraceLine
     from docgen.model.facts import FileFacts
     from docgen.model.sites import DefinitionSite
     from docgen.state import State
@@ -71,6 +71,7 @@ FIND_KINDS = tuple(
             *get_args(CKind),
             *get_args(YamlKind),
             *get_args(RegisteredKind),
+            *get_args(BindingKind),
         )
     )
     if kind != "namespace"

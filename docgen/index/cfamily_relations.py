@@ -51,6 +51,8 @@ class CFileSummary:
     shown: str  # the digest of what its docs page shows of other files
     language: str = ""  # its grammar, as its folder's index lists it
     size: int = 0  # in bytes
+    #: the Python names it binds and the operators its `m.def` calls make (see `names_made`)
+    made: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,17 @@ def dispatch_stubs(c: CFacts) -> set[str]:
     return {r.name for r in c.registrations if r.is_dispatch_stub}
 
 
+def names_made(c: CFacts) -> frozenset[str]:
+    """The names Python reaches a C-family file's code by: those its pybind11 or nanobind
+    calls bind, and the operators its `m.def` calls define (their base names)."""
+    names = {b.name for b in c.bindings if b.kind != "module"}
+    for r in c.registrations:
+        names.update(
+            op.name.rsplit("::", 1)[-1].split(".", 1)[0] for op in r.ops if op.verb == "def"
+        )
+    return frozenset(names)
+
+
 def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSummary:
     c = scanned.facts.cfamily
     stubs = dispatch_stubs(c) if c is not None else set()
@@ -117,6 +130,7 @@ def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSu
         shown=shown,
         language=scanned.facts.language,
         size=scanned.facts.size,
+        made=tuple(sorted(names_made(c))) if c is not None else (),
     )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from docgen.index.native_trace import binding_lines, python_lines
+from docgen.index.trace_line import TraceLine
 from docgen.model.facts import FileFacts
 from docgen.model.kernel_names import (
     KERNEL_KINDS,
@@ -25,18 +27,6 @@ from docgen.model.yaml_facts import OperatorEntry
 #: the prefixes a name of an operator may be written with (`torch.add`, `Tensor.add_`)
 FUNCTION_PREFIXES = ("torch.",)
 METHOD_PREFIXES = ("Tensor.", "TensorBase.", "torch.Tensor.")
-
-
-@dataclass(frozen=True)
-class TraceLine:
-    """One hop of the chain, as `path:line: what`."""
-
-    path: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
 
 
 @dataclass(frozen=True)
@@ -77,7 +67,27 @@ def trace(
     facts_of: Callable[[str], FileFacts | None],
 ) -> list[TraceLine]:
     """The chain of `name`: `named(short)` gives the sites of a name, `facts_of(path)`
-    a file's stored facts.  Empty when no operator of the tree has that name."""
+    a file's stored facts.  Empty when no operator, binding or Python function of the
+    tree that calls into C++ has that name."""
+    lines = _operator_chain(name, named, facts_of)
+    if "::" in name or name.startswith("torch.ops."):
+        return lines
+
+    def operator(spelled: str) -> list[TraceLine]:
+        return _operator_chain(spelled, named, facts_of)
+
+    return [
+        *lines,
+        *python_lines(name, named, facts_of, operator),
+        *binding_lines(name, named, facts_of, operator),
+    ]
+
+
+def _operator_chain(
+    name: str,
+    named: Callable[[str], Sequence[DefinitionSite]],
+    facts_of: Callable[[str], FileFacts | None],
+) -> list[TraceLine]:
     want = wanted(name)
     sites = named(want.base)
     lines: list[TraceLine] = []

@@ -23,6 +23,7 @@ from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.index.graph import ImportGraph, ModuleImports
 from docgen.index.import_rows import IMPORTS, ImportRow, import_graph
+from docgen.index.native_calls import NATIVE_CALLS, CallRow, call_rows
 from docgen.index.relations import Kept, RelationRows, made_from
 from docgen.index.role_rows import ROLES, RoleRow, role_rows
 from docgen.index.suites import CollectedClass, resolve_suites
@@ -79,11 +80,14 @@ class RepoIndex:
     include_names: tuple[str, ...] = ()
     #: what each Python file's docstring roles name (see `docgen.index.role_rows`)
     role_rows: RelationRows[RoleRow] | None = None
+    #: the dotted names each Python file's code reads (see `docgen.index.native_calls`)
+    native_rows: RelationRows[CallRow] | None = None
 
     def relation_rows(self) -> list[RelationRows[Any]]:
         """Every relation's rows of this build, for the next one to keep."""
         found: list[RelationRows[Any]] = list(self.c_family.every())
-        python = [r for r in (self.import_rows, self.role_rows) if r is not None]
+        kept = (self.import_rows, self.role_rows, self.native_rows)
+        python = [r for r in kept if r is not None]
         return [*python, *found]
 
     @cached_property
@@ -211,6 +215,7 @@ def build_index(
         c_affected=affected,
         include_names=names,
         role_rows=roles,
+        native_rows=_native_rows(files, kept, code),
     )
 
 
@@ -223,6 +228,17 @@ def _role_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[Ro
         return role_rows(files[path].facts.python)
 
     return RelationRows(ROLES, kept.rows.get(ROLES.name, {}), sources, make)
+
+
+def _native_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[CallRow]:
+    """Every Python file's dotted names read: the kept rows where its facts are as they were."""
+    python = [path for path, kind in files.kinds().items() if kind == "python"]
+    sources = made_from(NATIVE_CALLS.context(code), kept.digests, python)
+
+    def make(path: str) -> tuple[CallRow, ...]:
+        return call_rows(files[path].facts.python)
+
+    return RelationRows(NATIVE_CALLS, kept.rows.get(NATIVE_CALLS.name, {}), sources, make)
 
 
 def _sharers(

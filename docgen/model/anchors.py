@@ -50,6 +50,8 @@ DOCS_SUBSECTIONS: dict[str, str] = {
     "registrations": "Registrations",
     "launches": "Kernel launches",
     "bindings": "Python bindings",
+    "native_calls": "Calls into C++ at module level",
+    "extensions": "Extension modules",
     "yaml_keys": "Top-level keys",
     "yaml_entries": "Entries",
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, is_dataclass
 from typing import Literal
 
+from docgen.model.binding_facts import DottedRead, ExtensionModule, NameAlias
 from docgen.model.construct import pickled_by_fields
 from docgen.model.kinds import CKind
 from docgen.model.yaml_facts import YamlFacts
@@ -188,6 +189,10 @@ class PythonFacts:
     dunder_all: tuple[str, ...] | None = None
     findings: tuple[Finding, ...] = ()  # sorted by (category, line, kind, subject)
     parser: str = "libcst"  # "ast" when libcst rejected the file and Python's parser read it
+    aliases: tuple[NameAlias, ...] = ()  # module-level `name = dotted.name`, by line
+    extensions: tuple[ExtensionModule, ...] = ()  # `CUDAExtension(name=..., sources=[...])`
+    #: made from `code_refs` before they are dropped (see `docgen.analyze.dotted_reads`)
+    reads: tuple[DottedRead, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +265,9 @@ class Binding:
     `kind`: the call (`def`, `def_static`, `def_readwrite`, `def_property`, `value`,
     `def_submodule`, `attr`, ...), `class`, `enum` or `exception` for what
     `py::class_<T>(m, "Name")` and its kin make (`target`: `T`), or `module` for a
-    `PYBIND11_MODULE(name, m)` block.
+    `PYBIND11_MODULE(name, m)` block (`name` as written there).  `module`: the dotted
+    path of the submodule it is made in below the module the function is given
+    (`m.def_submodule("linalg")`), "" for that module itself.
     """
 
     kind: str
@@ -268,6 +275,7 @@ class Binding:
     target: str
     line: int
     owner: str = ""
+    module: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from docgen.index.cfamily_keyed import Includes
 from docgen.index.symbols import specialization_arguments, written_owner_arguments
 from docgen.model.anchors import AnchoredCDefinition
+from docgen.model.binding_names import bound_qualname
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.lookup import RepoLookup
+from docgen.render.native_views import NativeCallerView
 from docgen.render.operator_links import KernelUse
 from docgen.render.view_refs import LineRef, LinkView
 from docgen.scan.cfamily.reader_macros import gtest_body_scope
@@ -108,6 +110,7 @@ class OpView:
     line: LineRef
     schema: str
     target: str = ""  # the C++ function registered with it, when named
+    callers: tuple[NativeCallerView, ...] = ()  # Python's `torch.ops.ns.name` uses of an `m.def`
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,8 @@ class BindingView:
     target: str  # the C++ as written, "" for a lambda
     href: str  # the target's heading on this page, "" when defined elsewhere
     line: LineRef
+    callers: tuple[NativeCallerView, ...] = ()  # the Python that reads the name
+    modules: tuple[str, ...] = ()  # a module block's: what the build scripts compile it into
 
 
 def overview(
@@ -315,8 +320,12 @@ def _enclosing_function(
 
 
 def registration_views(
-    facts: FileFacts, linker: Linker, stubs: dict[str, tuple[str, ...]]
+    facts: FileFacts,
+    linker: Linker,
+    stubs: dict[str, tuple[str, ...]],
+    callers: Mapping[int, tuple[NativeCallerView, ...]] | None = None,
 ) -> tuple[RegistrationView, ...]:
+    """The file's registrations; `callers`: the Python uses of each `m.def` by its line."""
     c = facts.cfamily
     assert c is not None
     views = []
@@ -338,6 +347,7 @@ def registration_views(
                         linker.line(facts.path, o.line, facts.line_count),
                         o.schema,
                         o.target,
+                        (callers or {}).get(o.line, ()) if o.verb == "def" else (),
                     )
                     for o in r.ops
                 ),
@@ -367,10 +377,15 @@ def launch_views(
 
 
 def binding_views(
-    facts: FileFacts, items: tuple[AnchoredCDefinition, ...], linker: Linker
+    facts: FileFacts,
+    items: tuple[AnchoredCDefinition, ...],
+    linker: Linker,
+    callers: Mapping[int, tuple[NativeCallerView, ...]] | None = None,
+    modules: tuple[str, ...] = (),
 ) -> tuple[BindingView, ...]:
     """The file's bindings, each target linked to this page's heading of the C++ it
-    names (by its qualified name, else by the one definition so named)."""
+    names (by its qualified name, else by the one definition so named); `callers`: the
+    Python uses of each by its line; `modules`: what the file is compiled into."""
     c = facts.cfamily
     assert c is not None
     anchors: dict[str, str] = {}
@@ -384,13 +399,16 @@ def binding_views(
         anchor = anchors.get(b.target, "")
         if not anchor and len(found := by_name.get(b.target.rsplit("::", 1)[-1], [])) == 1:
             anchor = found[0] if "::" not in b.target else ""
+        module = b.kind == "module"
         views.append(
             BindingView(
                 b.kind,
-                f"{b.owner}.{b.name}" if b.owner else b.name,
+                b.name if module else bound_qualname(b),
                 b.target,
                 linker.here(anchor) if anchor and b.target else "",
                 linker.line(facts.path, b.line, facts.line_count),
+                () if module else (callers or {}).get(b.line, ()),
+                modules if module else (),
             )
         )
     return tuple(views)

@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from docgen.model.facts import Heading
 from docgen.model.links import Slugger, encode_path, href, page_folder, relative_from
+from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
 from docgen.render.view_refs import LineRef, LinkView
@@ -33,6 +34,8 @@ class RenderContext:
     role_links: RoleLinks = field(default_factory=RoleLinks)
     #: where each YAML file's kernels and operators lead (see `docgen.render.operator_links`)
     operator_links: OperatorLinks = field(default_factory=OperatorLinks)
+    #: where Python's calls lead into C++, and back (see `docgen.render.native_links`)
+    native_links: NativeLinks = field(default_factory=NativeLinks)
 
 
 #: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.

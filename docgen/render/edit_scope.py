@@ -16,6 +16,9 @@ file's kind, tags and test suite as they were, those can differ only for:
 - Markdown files (a link's state follows the file it leads to);
 - the files whose docstring roles name a name whose sites or imports the edit changed
   (a role's link follows the definition it leads to, see `docgen.render.role_links`);
+- the C-family files that bind or register a name an edited file's code reads, now or
+  before the edit (their bindings list their callers, see `docgen.render.native_links`),
+  unless a build script (`setup.py`) changed: it tells which module C++ is compiled into;
 
 and the pages of the folders above a changed file or a file it imports (their
 listings, diagrams, most imported files), and of those whose Public API is traced
@@ -62,11 +65,13 @@ def edit_scope(
     last_key: str,
     key: str,
     linked: Callable[[], set[str] | None] = lambda: None,
+    called: Callable[[], set[str] | None] = lambda: None,
 ) -> EditScope | None:
     """The scope of these `edits` (path -> its summary before and after; None for a
     C-family file or one unknown before), given the last build's scope key and this
-    one's, and `linked`, the files whose roles may lead elsewhere now (None: unknown);
-    None when every page must be digested (see the module's docstring)."""
+    one's, `linked`, the files whose roles may lead elsewhere now, and `called`, the
+    C-family files whose bindings the edits' calls into C++ reached or now reach (None:
+    unknown); None when every page must be digested (see the module's docstring)."""
     index = lookup.index
     if not last_key or last_key != key:
         return None
@@ -92,11 +97,14 @@ def edit_scope(
     roles = linked()
     if roles is None:
         return None
+    callees = called()
+    if callees is None:
+        return None  # a build script's modules, or rows not known before the edit
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
     imported |= _reached_through(lookup, edits)
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
-        files=frozenset(changed | imported | markdown | roles),
+        files=frozenset(changed | imported | markdown | roles | callees),
         folders=frozenset(_folders_shown(lookup, changed, imported)),
     )
 

@@ -20,6 +20,7 @@ from docgen.model.digests import parts_digest
 from docgen.model.links import folder_of
 from docgen.render.api_views import api_inputs
 from docgen.render.markdown_links import link_state_key
+from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
 
@@ -44,15 +45,18 @@ class PageInputs:
         facts_digests: Mapping[str, str],
         role_links: RoleLinks | None = None,
         operator_links: OperatorLinks | None = None,
+        native_links: NativeLinks | None = None,
     ) -> None:
         """`common`: see `shared_inputs`; `role_links`: where each file's roles lead;
-        `operator_links`: where each YAML file's kernels and operators lead."""
+        `operator_links`: where each YAML file's kernels and operators lead;
+        `native_links`: where Python's calls into C++ lead, and back."""
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
         self._common = common
         self._roles = role_links or RoleLinks()
         self._operators = operator_links or OperatorLinks()
+        self._native = native_links or NativeLinks()
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -100,6 +104,8 @@ class PageInputs:
                 *self._roles.inputs(path),
                 "operators",
                 *self._operators.inputs(path),
+                "native",
+                *self._native.inputs(path),
             ]
         )
 

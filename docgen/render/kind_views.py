@@ -30,6 +30,11 @@ from docgen.render.import_text import import_label, module_as_written
 from docgen.render.listing_views import KeywordGroup, KeywordTarget
 from docgen.render.lookup import RepoLookup
 from docgen.render.markdown_views import markdown_detailed, markdown_groups, markdown_overview
+from docgen.render.native_views import (
+    extension_views,
+    native_call_views,
+    native_caller_views,
+)
 from docgen.render.problem_views import problem_views
 from docgen.render.python_views import (
     architecture_view,
@@ -123,14 +128,26 @@ def _python_sections(page: FilePage) -> KindSections:
     )
     uses = page.context.operator_links.used_by(path)
     operators = operator_use_views(uses, linker) if uses else None
+    calls = page.context.native_links.calls_of(path)
+    native = (
+        native_call_views(path, facts.line_count, calls, page.anchored, linker) if calls else {}
+    )
     definitions = definition_views(
-        path, facts, page.anchored, linker, module, class_attributes, elsewhere, operators
+        path, facts, page.anchored, linker, module, class_attributes, elsewhere, operators, native
+    )
+    documented = lookup.index.files.__contains__
+    extensions = (
+        extension_views(path, facts.line_count, python.extensions, documented, linker)
+        if python is not None
+        else ()
     )
     detailed = None
-    if definitions or module_attributes or not facts.parsed:
+    if definitions or module_attributes or native or extensions or not facts.parsed:
         detailed = DetailedView(
             definitions=definitions,
             module_attributes=module_attributes,
+            native_calls=native.get("", ()),
+            extensions=extensions,
             parse_failed=not facts.parsed,
             problems=problem_views(facts, linker) if not facts.parsed else (),
         )
@@ -235,13 +252,18 @@ def _cfamily_sections(page: FilePage) -> KindSections:
         cfamily=cfamily_views.overview(facts, lookup.index.includes, page.tags, linker)
     )
     c_items = lookup.c_items(facts.path)
+    native = page.context.native_links
+    found = native.callers_of(facts.path)
+    callers = native_caller_views(found, lookup.line_counts, linker) if found else {}
     detailed = DetailedView(
         c_definitions=cfamily_views.definition_views(
             facts, c_items, linker, lookup, page.context.operator_links.kernels_in(facts.path)
         ),
-        registrations=cfamily_views.registration_views(facts, linker, lookup.stubs),
+        registrations=cfamily_views.registration_views(facts, linker, lookup.stubs, callers),
         launches=cfamily_views.launch_views(facts, c_items, linker),
-        bindings=cfamily_views.binding_views(facts, c_items, linker),
+        bindings=cfamily_views.binding_views(
+            facts, c_items, linker, callers, native.roots.get(facts.path, ())
+        ),
     )
     # nothing to detail: the section is left out, as for Python
     shown = (

@@ -34,6 +34,7 @@ from docgen.render.inputs import common_inputs, source_root
 from docgen.render.keyword_sites import KeywordSites
 from docgen.render.keyword_views import KeywordPlan
 from docgen.render.lookup import RepoLookup
+from docgen.render.native_links import native_callees, native_links
 from docgen.render.operator_links import operator_links
 from docgen.render.pages import TEMPLATES, Renderer
 from docgen.render.parallel import render_all
@@ -198,12 +199,14 @@ def plan_pages(
     keyword = keyword_sites(common)
     key = scope_key(common, index.files, lookup.test_files)
     scope = None
+    named = _named(roles, keyword)
     if edits is not None and roles is not None:
         linked = partial(roles.linked, index, edits, keyword.sites, keyword.changed)
-        scope = edit_scope(lookup, edits, last_scope, key, linked)
-    named = _named(roles, keyword)
+        called = partial(native_callees, index, named, edits)
+        scope = edit_scope(lookup, edits, last_scope, key, linked, called)
     links = role_links(index, named, scope.files if scope else None)
     operators = operator_links(index, named, scope.files if scope else None)
+    native = native_links(index, named, scope.files if scope else None)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
@@ -211,6 +214,7 @@ def plan_pages(
         max_embed_bytes=options.max_embed_bytes,
         role_links=links,
         operator_links=operators,
+        native_links=native,
     )
     renderer = Renderer(
         environment or make_environment(options.templates),
@@ -219,7 +223,7 @@ def plan_pages(
         lambda path: source_text(sources.get(path), index.files[path]),
         lookup,
     )
-    digests = PageInputs(common, index, lookup, facts_digests, links, operators)
+    digests = PageInputs(common, index, lookup, facts_digests, links, operators, native)
     pages: list[PageJob] = []
     add = pages.append
     docs_inputs, docs_text = digests.docs, renderer.docs_page

@@ -25,6 +25,7 @@ from docgen.render.docstring_views import docstring_view, example_sources, examp
 from docgen.render.filters import shell_quote
 from docgen.render.finding_views import PATTERN_TITLES, FindingGroup, FindingView, pattern_groups
 from docgen.render.import_text import module_as_written
+from docgen.render.native_views import NativeCallView
 from docgen.render.stub_views import OperatorUseView
 from docgen.render.view_refs import LinkView
 from docgen.render.views import (
@@ -172,11 +173,13 @@ def definition_views(
     attributes: Mapping[tuple[str, int], tuple[AttributeView, ...]] | None = None,
     elsewhere: Mapping[str, tuple[str, str]] | None = None,
     operators: Mapping[str, tuple[OperatorUseView, ...]] | None = None,
+    native: Mapping[str, tuple[NativeCallView, ...]] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
     role may write before a name; `attributes`: each class's, see `attribute_views`;
     `elsewhere`: where its roles lead in other files; `operators`: the C++ operators
-    a stub's names run, by qualified name, see `stub_views`)."""
+    a stub's names run, by qualified name, see `stub_views`; `native`: the names each
+    definition reads that the tree makes in C++, see `native_views`)."""
     anchors = definition_anchors(anchored)
     resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
@@ -214,6 +217,7 @@ def definition_views(
                     d.docstring, _resolver(resolvers, module, anchors, linker, d, elsewhere)
                 ),
                 operators=(operators or {}).get(d.qualname, ()),
+                native_calls=(native or {}).get(d.qualname, ()),
             )
         )
     return tuple(views)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from docgen.render.docstring_views import DocstringView, ExampleSource
     from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
     from docgen.render.include_views import IncludesView
+    from docgen.render.native_views import ExtensionView, NativeCallView
     from docgen.render.stub_views import OperatorUseView
     from docgen.render.yaml_views import YamlDetailed, YamlOverview
 
@@ -209,6 +210,7 @@ class DefinitionView:
     docstring: DocstringView | None = None  # the docstring whole
     attributes: tuple[AttributeView, ...] = ()  # a class's, in source order
     operators: tuple[OperatorUseView, ...] = ()  # the C++ operators a stub's name runs
+    native_calls: tuple[NativeCallView, ...] = ()  # the names it reads made in C++
 
 
 @dataclass(frozen=True)
@@ -257,6 +259,8 @@ class DetailedView:
     launches: tuple[LaunchView, ...] = ()
     bindings: tuple[BindingView, ...] = ()
     yaml: YamlDetailed | None = None
+    native_calls: tuple[NativeCallView, ...] = ()  # the module's top-level code's
+    extensions: tuple[ExtensionView, ...] = ()  # a build script's compiled modules
 
 
 @dataclass(frozen=True)

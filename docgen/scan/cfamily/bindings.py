@@ -37,6 +37,15 @@ _VERBS = frozenset(
         "def_property_static",
         "def_property_readonly_static",
         "def_submodule",
+        # nanobind's
+        "def_rw",
+        "def_ro",
+        "def_rw_static",
+        "def_ro_static",
+        "def_prop_rw",
+        "def_prop_ro",
+        "def_prop_rw_static",
+        "def_prop_ro_static",
         "value",
         "attr",
     }
@@ -49,11 +58,17 @@ _CAST = re.compile(r"(?:py::|pybind11::)?(?:overload_cast|const_overload_cast)\s
 
 
 class _Owner(NamedTuple):
-    """What a receiver of `.def` stands for: a class (its Python and C++ names) or a
-    module (`cpp` empty; `python` the submodule's name, "" for the module itself)."""
+    """What a receiver of `.def` stands for: a class (its Python and C++ names, and the
+    submodule it is made in) or a module (`python` and `cpp` empty; `module` the
+    submodule's dotted path below the module, "" for the module itself)."""
 
     python: str
     cpp: str
+    module: str = ""
+
+    @property
+    def is_module(self) -> bool:
+        return not self.cpp and not self.python
 
 
 def bindings_in_order(bindings: Iterable[Binding]) -> tuple[Binding, ...]:
@@ -113,7 +128,7 @@ class _Reader:
         "T");`, `auto cls = py::class_<T>(m, "T").def(...);`, `auto sub =
         m.def_submodule("sub");`; the bindings of the classes so declared."""
         declared: list[Binding] = []
-        for node in descendants(body, "init_declarator"):
+        for node in sorted(descendants(body, "init_declarator"), key=lambda n: n.start_byte):
             name = node.child_by_field_name("declarator")
             if name is None or name.type != "identifier":
                 continue
@@ -126,7 +141,13 @@ class _Reader:
                 if owner is not None and kind is not None:
                     maker = _MAKERS[_maker_name(self.text(kind))]
                     declared.append(
-                        Binding(maker, owner.python, owner.cpp, node.start_point[0] + 1)
+                        Binding(
+                            maker,
+                            owner.python,
+                            owner.cpp,
+                            node.start_point[0] + 1,
+                            module=owner.module,
+                        )
                     )
             elif value is not None:
                 owner = self.owner(value)
@@ -149,7 +170,8 @@ class _Reader:
         if python is None:
             return None
         cpp = bare(rest.rsplit(">", 1)[0].split(",", 1)[0].strip())
-        return _Owner(python, cpp)
+        scope = self.owner(args[0])
+        return _Owner(python, cpp, scope.module if scope is not None else "")
 
     def owner(self, receiver: Node) -> _Owner | None:
         """What a chain of calls ends in: the class its root makes, the submodule, or
@@ -165,9 +187,10 @@ class _Reader:
                 if verb == "def_submodule":
                     name = _first_string(self, arguments)
                     parent = function.child_by_field_name("argument")
-                    if parent is None or self.owner(parent) != _MODULE:
+                    above = self.owner(parent) if parent is not None else None
+                    if above is None or not above.is_module or not name:
                         return None
-                    return _Owner(name or "", "")
+                    return _Owner("", "", f"{above.module}.{name}".lstrip("."))
                 if verb not in _VERBS:
                     return None
                 node = function.child_by_field_name("argument") or node
@@ -189,7 +212,8 @@ class _Reader:
             made = self.made(self.text(function), arguments)
             if made is None:
                 return None
-            return Binding(_MAKERS[_maker_name(self.text(function))], made.python, made.cpp, line)
+            kind = _MAKERS[_maker_name(self.text(function))]
+            return Binding(kind, made.python, made.cpp, line, module=made.module)
         field = function.child_by_field_name("field")
         verb = self.text(field)
         if field is None or verb not in _VERBS:
@@ -212,13 +236,14 @@ class _Reader:
         owner = self.owner(receiver)
         if owner is None:
             return None  # not a module's nor a bound class's: `torch::Library::def`
-        return Binding(verb, name, target, line, owner.python)
+        return Binding(verb, name, target, line, owner.python, owner.module)
 
 
 #: what the module a binding is made in stands for
 _MODULE = _Owner("", "")
-#: a type or a value that is a module: `py::module_`, `pybind11::module`, `.cast<py::module>()`
-_MODULE_TYPE = re.compile(r"\b(?:py|pybind11)\s*::\s*module_?\b")
+#: a type or a value that is a module: `py::module_`, `pybind11::module`, `.cast<py::module>()`,
+#: nanobind's `nb::module_`
+_MODULE_TYPE = re.compile(r"\b(?:py|pybind11|nb|nanobind)\s*::\s*module_?\b")
 
 
 def _maker_name(maker: str) -> str:

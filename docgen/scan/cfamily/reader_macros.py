@@ -22,8 +22,10 @@ BLOCK_REGISTRATIONS: frozenset[str] = frozenset(
         "STABLE_TORCH_LIBRARY_IMPL",
     }
 )
-#: `MACRO(name, m) { body }` blocks that make a Python extension module of their bindings
-BINDING_MODULES: frozenset[str] = frozenset({"PYBIND11_MODULE", "PYBIND11_EMBEDDED_MODULE"})
+#: `MACRO(name, m) { body }` blocks that make a Python module (pybind11's, nanobind's)
+BINDING_MODULES: frozenset[str] = frozenset(
+    {"PYBIND11_MODULE", "PYBIND11_EMBEDDED_MODULE", "NB_MODULE"}
+)
 #: `MACRO(Suite, Case) { body }` blocks that define a googletest case
 TEST_MACROS: frozenset[str] = frozenset(
     {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P", "CUDA_TEST"}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from docgen.model.binding_facts import ExtensionModule, NameAlias
 from docgen.model.facts import (
     Attribute,
     Definition,
@@ -41,6 +42,7 @@ from docgen.scan.python.ast_names import (
 from docgen.scan.python.attributes import attributes_of
 from docgen.scan.python.cst_parse import parse_module
 from docgen.scan.python.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
+from docgen.scan.python.extensions import extension_modules, name_aliases
 from docgen.scan.python.refs import References, references
 from docgen.scan.python.signatures import Source
 from docgen.scan.python.statements import (
@@ -69,6 +71,8 @@ class _AstFacts:
     docstring: str | None
     refs: References
     attributes: tuple[Attribute, ...]
+    aliases: tuple[NameAlias, ...] = ()
+    extensions: tuple[ExtensionModule, ...] = ()
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
@@ -170,6 +174,8 @@ def _scan_text(
         main_guard_calls=refs.main_guard_calls,
         dunder_all=dunder_all(module),
         findings=refs.findings,
+        aliases=twin.aliases if twin is not None else (),
+        extensions=twin.extensions if twin is not None else (),
     )
     return facts, problems
 
@@ -200,6 +206,8 @@ def _ast_facts(
         main_guard_calls=twin.refs.main_guard_calls,
         findings=twin.refs.findings,
         parser="ast",
+        aliases=twin.aliases,
+        extensions=twin.extensions,
     )
     return facts, (Problem(line, _short(message), "warning"),)
 
@@ -219,6 +227,8 @@ def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, 
         docstring=ast.get_docstring(tree, clean=True),
         refs=references(tree, package),
         attributes=attributes_of(tree, text),
+        aliases=name_aliases(tree),
+        extensions=extension_modules(tree, text),
     )
     return facts, None
 

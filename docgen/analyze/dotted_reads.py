@@ -1,0 +1,57 @@
+"""The dotted names a Python file's code reads, read as the file's imports and
+module-level aliases make their first name: what the links from Python into C++ are
+made of (see `docgen.index.native_calls`), kept after the code references that make
+them are dropped."""
+
+from __future__ import annotations
+
+from docgen.model.binding_facts import DottedRead
+from docgen.model.facts import PythonFacts
+
+#: how `torch/_ops.py`'s own `ops` object is written where it is imported from there
+_OPS_SPELLINGS = ("torch._ops.ops.",)
+OPS_PREFIX = "torch.ops."
+
+
+def _normal(name: str) -> str:
+    for prefix in _OPS_SPELLINGS:
+        if name.startswith(prefix):
+            return OPS_PREFIX + name[len(prefix) :]
+    return name
+
+
+def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
+    """Each dotted name whose first name an import or an alias binds (every import of
+    it: `try: import a as x` / `except: import b as x` gives both), on the lines where no
+    longer name read there extends it (`torch.ops.aten.add` of `torch.ops.aten.add.Tensor`
+    is not a read of its own); a relative import's names are the tree's own modules."""
+    if not python.code_refs:
+        return ()
+    first: dict[str, str] = {}
+    stands_for: dict[str, set[str]] = {}
+    for imp in sorted(python.imports, key=lambda i: i.line):
+        for name, target in imp.aliases:
+            first.setdefault(name, target)
+            stands_for.setdefault(name, set()).add(target)
+    for alias in python.aliases:
+        head, dot, rest = alias.value.partition(".")
+        value = f"{first[head]}{dot}{rest}" if head in first else alias.value
+        stands_for.setdefault(alias.name, set()).add(value)
+    covered: set[tuple[str, int]] = set()
+    for ref in python.code_refs:
+        parts = ref.name.split(".")
+        for depth in range(2, len(parts)):
+            prefix = ".".join(parts[:depth])
+            covered.update((prefix, line) for line in ref.lines)
+    found: set[DottedRead] = set()
+    for ref in python.code_refs:
+        head, dot, rest = ref.name.partition(".")
+        if not dot or head not in stands_for:
+            continue
+        lines = tuple(sorted({n for n in ref.lines if (ref.name, n) not in covered}))
+        if not lines:
+            continue
+        for target in stands_for[head]:
+            if not target.startswith("."):
+                found.add(DottedRead(_normal(f"{target}.{rest}"), ref.name, lines))
+    return tuple(sorted(found, key=lambda r: (r.name, r.written, r.lines)))

@@ -1,0 +1,139 @@
+"""The Python side of `docgen find NAME --trace`: a Python function's reads of names
+made in C++ (`flash_attn_gpu.fwd` in `_flash_attn_forward`), and a name made by a
+binding (`flash_attn_2_cuda.fwd`), each to the binding and the C++ it binds; an
+operator read through `torch.ops` continues as the operator's own chain does (see
+`docgen.index.operator_trace`)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Sequence
+
+from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
+from docgen.index.trace_line import TraceLine
+from docgen.model.binding_names import bound_qualname, module_root
+from docgen.model.facts import FileFacts
+from docgen.model.kernel_names import KERNEL_KINDS
+from docgen.model.sites import DefinitionSite
+
+Named = Callable[[str], Sequence[DefinitionSite]]
+FactsOf = Callable[[str], FileFacts | None]
+
+
+def roots_for(name: str, named: Named, facts_of: FactsOf) -> dict[str, tuple[str, ...]]:
+    """The modules C-family files are compiled into, from the build scripts that declare
+    a module named by a prefix of `name` (`flash_attn_2_cuda` of `flash_attn_2_cuda.fwd`)."""
+    parts = name.split(".")
+    scripts = {
+        site.path
+        for depth in range(1, len(parts))
+        for site in named(parts[depth - 1])
+        if site.kind == "extension" and site.qualname == ".".join(parts[:depth])
+    }
+    found = [(p, facts.python if (facts := facts_of(p)) else None) for p in sorted(scripts)]
+    sources = {
+        s
+        for _, python in found
+        for e in (python.extensions if python is not None else ())
+        for s in e.sources
+    }
+    paths = {_joined(p, s) for p, _ in found for s in sources}
+    return extension_roots(found, paths)
+
+
+def _joined(script: str, source: str) -> str:
+    return posixpath.normpath(posixpath.join(posixpath.dirname(script), source))
+
+
+def binding_lines(
+    name: str, named: Named, facts_of: FactsOf, operator: Callable[[str], list[TraceLine]]
+) -> list[TraceLine]:
+    """Where `name` is made in C++ and what that runs: a binding and its target, or an
+    operator's chain (`operator`, given the `torch.ops` name)."""
+    lines: list[TraceLine] = []
+    if "." in name:
+        ends = native_ends(name, named, roots_for(name, named, facts_of))
+    else:  # a bare name: every binding of it
+        ends = tuple(
+            sorted(
+                NativeEnd(s.path, s.line, s.kind, s.qualname, s.anchor)
+                for s in named(name)
+                if s.kind == "binding"
+            )
+        )
+    for end in ends:
+        if end.kind == "op":
+            lines.extend(operator(f"torch.ops.{end.qualname.replace('::', '.')}"))
+            continue
+        lines.extend(_binding(end, named, facts_of))
+    return lines
+
+
+def _binding(end: NativeEnd, named: Named, facts_of: FactsOf) -> list[TraceLine]:
+    facts = facts_of(end.path)
+    c = facts.cfamily if facts is not None else None
+    bindings = c.bindings if c is not None else ()
+    root = module_root(bindings)
+    target = next(
+        (
+            b.target
+            for b in bindings
+            if b.line == end.line and bound_qualname(b, root) == end.qualname
+        ),
+        "",
+    )
+    what = f"binding {end.qualname}" + (f" → {target}" if target else " → a lambda")
+    lines = [TraceLine(end.path, end.line, what)]
+    if target:
+        short = target.rsplit("::", 1)[-1]
+        lines.extend(
+            TraceLine(s.path, s.line, f"{s.kind} {s.qualname}")
+            for s in named(short)
+            if s.kind in KERNEL_KINDS and s.path == end.path
+        )
+    return lines
+
+
+def python_lines(
+    name: str, named: Named, facts_of: FactsOf, operator: Callable[[str], list[TraceLine]]
+) -> list[TraceLine]:
+    """A Python function's or method's reads of names made in C++ (`name`: its
+    qualified name in its file, or ending with it), each with where it leads."""
+    short = name.rsplit(".", 1)[-1]
+    lines: list[TraceLine] = []
+    for site in named(short):
+        if site.kind not in ("function", "method") or site.path.endswith(".pyi"):
+            continue
+        if site.qualname != name and not name.endswith(f".{site.qualname}"):
+            continue
+        facts = facts_of(site.path)
+        python = facts.python if facts is not None else None
+        if python is None:
+            continue
+        definition = next(
+            (d for d in python.definitions if d.line == site.line and d.qualname == site.qualname),
+            None,
+        )
+        if definition is None:
+            continue
+        inner = [
+            (d.line, d.end_line)
+            for d in python.definitions
+            if d.line > definition.line and d.end_line <= definition.end_line
+        ]
+        found: list[TraceLine] = []
+        for read in python.reads:
+            at = [
+                n
+                for n in read.lines
+                if definition.line <= n <= definition.end_line
+                and not any(a <= n <= b for a, b in inner)
+            ]
+            chain = binding_lines(read.name, named, facts_of, operator) if at else []
+            if chain:
+                found.append(TraceLine(site.path, at[0], f"reads {read.written} ({read.name})"))
+                found.extend(chain)
+        if found:
+            lines.append(TraceLine(site.path, site.line, f"{site.kind} {site.qualname}"))
+            lines.extend(found)
+    return lines

@@ -1,0 +1,33 @@
+"""The Python names a C-family file's pybind11 and nanobind calls make, spelled as
+Python imports them: shared by the keyword index (each binding a `binding` site) and by
+the links from Python's calls to them (`docgen.index.native_calls`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from docgen.model.facts import Binding
+
+#: a module block's name that is a macro the build defines (`TORCH_EXTENSION_NAME`),
+#: not the module's own name
+_MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+#: binding kinds that make no Python name of their own
+UNNAMED_KINDS = frozenset({"module"})
+
+
+def module_root(bindings: Iterable[Binding]) -> str:
+    """The module a file's bindings are made in, as its one `PYBIND11_MODULE(name, m)`
+    block writes it (`_C`); "" when the file has none, several, or the name is a macro
+    (the build script that compiles the file names it then, see `ExtensionModule`)."""
+    written = {b.name for b in bindings if b.kind == "module"}
+    if len(written) != 1:
+        return ""
+    (name,) = written
+    return "" if _MACRO_NAME.fullmatch(name) else name
+
+
+def bound_qualname(binding: Binding, root: str = "") -> str:
+    """`_C.sub.Foo.bar`: the binding's name below its module (`root`, "" unknown),
+    through its submodule and its class."""
+    return ".".join(p for p in (root, binding.module, binding.owner, binding.name) if p)

@@ -1,0 +1,246 @@
+"""Where a Python file's calls lead into C++, and which Python calls each binding of a
+C-family file (see `docgen.index.native_calls`): `flash_attn_gpu.fwd(...)` of
+`flash_attn/flash_attn_interface.py` is the `m.def("fwd", &mha_fwd)` of
+`csrc/flash_attn/flash_api.cpp` (compiled into `flash_attn_2_cuda`, as `setup.py`
+says), which binds `mha_fwd`; `torch.ops.flash_attn_3.fwd` is the `m.def` of a
+`TORCH_LIBRARY(flash_attn_3, m)` block; `aten.add.Tensor` the `- func:` entry of
+`add.Tensor`.  Resolved before the pages are digested, so that a page's digest
+covers where its links lead."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from docgen.index.cfamily_relations import names_made
+from docgen.index.native_calls import (
+    BUILD_SCRIPT,
+    CallRow,
+    NativeEnd,
+    call_key,
+    extension_roots,
+    native_ends,
+    row_lines,
+)
+from docgen.model.binding_names import bound_qualname, module_root
+from docgen.model.kernel_names import KERNEL_KINDS
+
+if TYPE_CHECKING:
+    from docgen.index.repo import RepoIndex
+    from docgen.render.role_links import NamedSites
+
+
+@dataclass(frozen=True, order=True)
+class NativeCall:
+    """A dotted name a Python file reads that the tree makes in C++: as written, as
+    Python resolves it, on which lines, and where it is made."""
+
+    written: str
+    name: str
+    lines: tuple[int, ...]
+    ends: tuple[BoundEnd, ...]
+
+    def key(self) -> str:
+        return f"{self.written}={self.name}@{self.lines}:{[e.key() for e in self.ends]}"
+
+
+@dataclass(frozen=True, order=True)
+class BoundEnd:
+    """One place a name is made: the binding or operator site, the modules the file is
+    compiled into (for a binding), and the C++ it binds with where the tree defines it."""
+
+    end: NativeEnd
+    modules: tuple[str, ...] = ()
+    target: str = ""  # the C++ as the binding writes it, "" for a lambda or an op
+    #: (path, line, anchor) of the definitions of `target` in the binding's file
+    defined: tuple[tuple[str, int, str], ...] = ()
+
+    def key(self) -> str:
+        return f"{self.end}:{self.modules}:{self.target}:{self.defined}"
+
+
+@dataclass(frozen=True, order=True)
+class NativeCaller:
+    """A Python file's use of a binding or an operator of a C-family file."""
+
+    path: str
+    lines: tuple[int, ...]
+    written: str
+    name: str
+
+    def key(self) -> str:
+        return f"{self.path}@{self.lines}:{self.written}={self.name}"
+
+
+@dataclass(frozen=True)
+class NativeLinks:
+    """Each Python file's calls into C++, and each C-family file's callers by the line
+    of its binding or `m.def`."""
+
+    calls: Mapping[str, tuple[NativeCall, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    callers: Mapping[str, Mapping[int, tuple[NativeCaller, ...]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    #: the modules each C-family file is compiled into, as the build scripts say
+    roots: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def calls_of(self, path: str) -> tuple[NativeCall, ...]:
+        return self.calls.get(path, ())
+
+    def callers_of(self, path: str) -> Mapping[int, tuple[NativeCaller, ...]]:
+        return self.callers.get(path, _NO_CALLERS)
+
+    def inputs(self, path: str) -> list[str]:
+        """What a file's page shows of other files through these links, for its digest."""
+        return [
+            *(c.key() for c in self.calls_of(path)),
+            *(f"{line}<{c.key()}" for line, found in self.callers_of(path).items() for c in found),
+            *(f"module:{m}" for m in self.roots.get(path, ())),
+        ]
+
+
+_NO_CALLERS: Mapping[int, tuple[NativeCaller, ...]] = MappingProxyType({})
+
+
+def build_scripts(index: RepoIndex) -> list[str]:
+    """The tree's `setup.py` files: their extension modules name what C++ is compiled into."""
+    kinds = index.files.kinds()
+    return [
+        p for p, kind in kinds.items() if kind == "python" and posixpath.basename(p) == BUILD_SCRIPT
+    ]
+
+
+def native_links(index: RepoIndex, named: NamedSites, paths: Iterable[str] | None) -> NativeLinks:
+    """The links of the files among `paths` (None: every file)."""
+    rows = index.native_rows
+    if rows is None:
+        return NativeLinks()
+    kinds = index.files.kinds()
+    scripts = [(p, index.files[p].facts.python) for p in build_scripts(index)]
+    roots = extension_roots(scripts, (p for p, k in kinds.items() if k == "cfamily"))
+    wanted = sorted(kinds if paths is None else set(paths) & kinds.keys())
+    resolver = _Resolver(index, named, roots)
+    calls: dict[str, tuple[NativeCall, ...]] = {}
+    python_rows = rows.rows.rows_of([p for p in wanted if kinds[p] == "python"])
+    for path, made in sorted(python_rows.items()):
+        found = resolver.calls(made)
+        if found:
+            calls[path] = found
+    callers: dict[str, dict[int, list[NativeCaller]]] = {}
+    c_wanted = [p for p in wanted if kinds[p] == "cfamily" and resolver.names_made(p)]
+    if c_wanted:
+        keys = set().union(*(resolver.names_made(p) for p in c_wanted))
+        targets = set(c_wanted)
+        held = rows.rows.rows_of(sorted(rows.holding(keys)))
+        for holder, made in sorted(held.items()):
+            for row in made:
+                if call_key(row) not in keys:
+                    continue
+                for end in resolver.ends(row[0]):
+                    if end.path in targets:
+                        caller = NativeCaller(holder, row_lines(row), row[1], row[0])
+                        callers.setdefault(end.path, {}).setdefault(end.line, []).append(caller)
+    return NativeLinks(
+        MappingProxyType(calls),
+        MappingProxyType(
+            {
+                p: MappingProxyType({line: tuple(sorted(set(c))) for line, c in sorted(by.items())})
+                for p, by in sorted(callers.items())
+            }
+        ),
+        MappingProxyType({p: r for p, r in roots.items() if paths is None or p in wanted}),
+    )
+
+
+class _Resolver:
+    def __init__(
+        self, index: RepoIndex, named: NamedSites, roots: Mapping[str, tuple[str, ...]]
+    ) -> None:
+        self.index, self.named, self.roots = index, named, roots
+        self._ends: dict[str, tuple[NativeEnd, ...]] = {}
+        self._bound: dict[NativeEnd, BoundEnd] = {}
+
+    def ends(self, name: str) -> tuple[NativeEnd, ...]:
+        found = self._ends.get(name)
+        if found is None:
+            found = self._ends[name] = native_ends(name, self.named, self.roots)
+        return found
+
+    def calls(self, rows: Iterable[CallRow]) -> tuple[NativeCall, ...]:
+        found = []
+        for name, written, _ in rows:
+            ends = self.ends(name)
+            if ends:
+                lines = row_lines((name, written, _))
+                found.append(NativeCall(written, name, lines, tuple(self.bound(e) for e in ends)))
+        return tuple(sorted(found, key=lambda c: (c.lines, c.written, c.name)))
+
+    def bound(self, end: NativeEnd) -> BoundEnd:
+        """The binding's modules and target, with the target's definitions in its file."""
+        known = self._bound.get(end)
+        if known is not None:
+            return known
+        made = BoundEnd(end)
+        if end.kind == "binding":
+            c = self.index.files[end.path].facts.cfamily
+            bindings = c.bindings if c is not None else ()
+            root = module_root(bindings)
+            target = next(
+                (
+                    b.target
+                    for b in bindings
+                    if b.line == end.line and bound_qualname(b, root) == end.qualname
+                ),
+                "",
+            )
+            made = BoundEnd(end, self.roots.get(end.path, ()), target, self._defined(end, target))
+        self._bound[end] = made
+        return made
+
+    def _defined(self, end: NativeEnd, target: str) -> tuple[tuple[str, int, str], ...]:
+        """The definitions of a binding's target in the binding's own file (by qualified
+        name, else the one definition of that name there)."""
+        if not target:
+            return ()
+        short = target.rsplit("::", 1)[-1]
+        here = [s for s in self.named(short) if s.path == end.path and s.kind in KERNEL_KINDS]
+        exact = [s for s in here if s.qualname == target]
+        chosen = exact or (here if len(here) == 1 and "::" not in target else [])
+        return tuple(sorted((s.path, s.line, s.anchor) for s in chosen))
+
+    def names_made(self, path: str) -> frozenset[str]:
+        """The names a C-family file binds or registers with `m.def`, from its kept
+        summary where its facts stay encoded."""
+        summary = self.index.c_summaries.get(path)
+        if summary is not None:
+            return frozenset(summary.made)
+        c = self.index.files[path].facts.cfamily
+        return names_made(c) if c is not None else frozenset()
+
+
+def native_callees(
+    index: RepoIndex, named: NamedSites, edits: Mapping[str, object]
+) -> set[str] | None:
+    """The C-family files whose bindings or `m.def` operators an edit of these files can
+    add or remove a caller of: those making a name whose rows came or went; None when a
+    build script was edited or a file's rows before the edit are not known."""
+    if any(posixpath.basename(p) == BUILD_SCRIPT for p in edits):
+        return None
+    rows = index.native_rows
+    if rows is None:
+        return set()
+    keys = rows.moved(edits.keys())
+    if keys is None:
+        return None
+    kinds = index.files.kinds()
+    return {
+        s.path
+        for key in sorted(keys)
+        for s in named(key)
+        if s.kind in ("binding", "op") and kinds.get(s.path) == "cfamily"
+    }

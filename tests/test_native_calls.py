@@ -1,0 +1,238 @@
+"""Python's calls into C++: a pybind11 binding of a module a build script names, an
+operator read through `torch.ops` (or an alias of it), each linked from the Python
+that reads it to the binding and the C++ it binds, and back; `--trace` follows them;
+an edit of the Python re-renders the binding's page, and the incremental build equals a
+clean one."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import clean_pages, page_files, run_build
+
+import docgen.render.incremental
+from docgen.analyze.dotted_reads import dotted_reads
+from docgen.cli.main import cli
+from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
+from docgen.model.sites import DefinitionSite
+from docgen.scan.cfamily.scanner import scan as scan_c
+from docgen.scan.python.extensions import extension_modules, name_aliases
+from docgen.scan.python.scanner import scan as scan_python
+from docgen.site.linkcheck import check_links
+
+SETUP = (
+    "from torch.utils.cpp_extension import CUDAExtension\n"
+    "sources = ['csrc/b.cu']\n"
+    "setup(ext_modules=[\n"
+    "    CUDAExtension(name='fast_cuda', sources=['csrc/api.cpp', 'csrc/kernel.cu']),\n"
+    "    CUDAExtension('other', sources),\n"
+    "])\n"
+)
+API = (
+    "namespace fast {\n"
+    "int forward(int x) { return x; }\n"
+    "}\n"
+    "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n"
+    '  m.def("fwd", &fast::forward, "Forward pass");\n'
+    '  m.def("helper", [](int x) { return x; });\n'
+    "}\n"
+    "TORCH_LIBRARY(fast_ops, m) {\n"
+    '  m.def("scale(Tensor x) -> Tensor");\n'
+    "}\n"
+)
+IFACE = (
+    "import torch\n"
+    "try:\n"
+    "    import fallback as gpu\n"
+    "except ImportError:\n"
+    "    import fast_cuda as gpu\n"
+    "ops = torch.ops.fast_ops\n"
+    "\n"
+    "\n"
+    "def forward(x):\n"
+    '    """Runs the kernel."""\n'
+    "    return gpu.fwd(x)\n"
+    "\n"
+    "\n"
+    "def scaled(x):\n"
+    "    return ops.scale.default(x) + gpu.helper(x)\n"
+    "\n"
+    "\n"
+    "def untouched(x):\n"
+    "    return gpu.missing(x)\n"
+)
+TREE = {"setup.py": SETUP, "csrc/api.cpp": API, "pkg/iface.py": IFACE}
+
+
+def _write(repo: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+
+
+def _section(page: str, heading: str) -> str:
+    start = page.index(heading)
+    end = page.find("\n### ", start + 1)
+    return page[start : end if end >= 0 else len(page)]
+
+
+def test_a_build_script_s_extension_modules_and_a_file_s_aliases_are_read() -> None:
+    tree = ast.parse(SETUP)
+    found = extension_modules(tree, SETUP)
+    assert [(e.maker, e.name, e.sources, e.complete) for e in found] == [
+        ("CUDAExtension", "fast_cuda", ("csrc/api.cpp", "csrc/kernel.cu"), True),
+        ("CUDAExtension", "other", (), False),  # a variable: not read
+    ]
+    aliases = name_aliases(ast.parse(IFACE))
+    assert [(a.name, a.value, a.line) for a in aliases] == [("ops", "torch.ops.fast_ops", 6)]
+    assert extension_modules(ast.parse("x = 1\n"), "x = 1\n") == ()
+
+
+def test_dotted_reads_resolve_every_import_and_alias_of_their_first_name() -> None:
+    facts = scan_python("pkg/iface.py", IFACE.encode()).python
+    assert facts is not None
+    reads = {(r.name, r.written, r.lines) for r in dotted_reads(facts)}
+    assert ("fast_cuda.fwd", "gpu.fwd", (11,)) in reads
+    assert ("fallback.fwd", "gpu.fwd", (11,)) in reads  # the `try` branch too
+    assert ("torch.ops.fast_ops.scale.default", "ops.scale.default", (15,)) in reads
+    # a prefix read only as part of a longer name is no read of its own
+    assert not any(r[1] == "ops.scale" for r in reads)
+    text = "from torch._ops import ops\nx = ops.aten.add.Tensor\n"
+    spelled = scan_python("a.py", text.encode()).python
+    assert spelled is not None
+    assert [r.name for r in dotted_reads(spelled)] == ["torch.ops.aten.add.Tensor"]
+
+
+def _site(name: str, path: str, kind: str, qualname: str) -> DefinitionSite:
+    return DefinitionSite(name, path, 1, kind, qualname, "a")
+
+
+def test_native_ends_match_a_binding_by_its_module_and_an_operator_by_its_overload() -> None:
+    sites = [
+        _site("fwd", "csrc/api.cpp", "binding", "fwd"),
+        _site("fwd", "ext/lib.cpp", "binding", "_C.fwd"),  # `PYBIND11_MODULE(_C, m)`
+        _site("g", "ext/lib.cpp", "binding", "g"),
+        _site("add", "ops.yaml", "op", "aten::add.Tensor"),
+        _site("add", "ops.yaml", "op", "aten::add"),
+        _site("add", "ops.yaml", "derivative", "aten::add.Tensor"),
+    ]
+
+    def named(name: str) -> list[DefinitionSite]:
+        return [s for s in sites if s.name == name]
+
+    roots = {"csrc/api.cpp": ("fast_cuda",)}
+
+    def paths(name: str) -> list[tuple[str, str]]:
+        return [(e.path, e.qualname) for e in native_ends(name, named, roots)]
+
+    assert paths("fast_cuda.fwd") == [("csrc/api.cpp", "fwd")]
+    assert paths("other.fwd") == []  # the file's module is named: nothing else is it
+    assert paths("pkg._C.fwd") == [("ext/lib.cpp", "_C.fwd")]  # the module it names itself
+    assert paths("pkg.g") == []  # a module-level name of an unnamed module: unknown
+    assert paths("torch.ops.aten.add.Tensor") == [("ops.yaml", "aten::add.Tensor")]
+    assert paths("torch.ops.aten.add.default") == [("ops.yaml", "aten::add")]
+    every = [("ops.yaml", "aten::add"), ("ops.yaml", "aten::add.Tensor")]
+    assert paths("torch.ops.aten.add") == every  # the packet: each overload
+    assert isinstance(native_ends("fast_cuda.fwd", named, roots)[0], NativeEnd)
+
+
+def test_extension_roots_join_sources_to_the_script_s_folder() -> None:
+    setup = scan_python("sub/setup.py", SETUP.encode()).python
+    roots = extension_roots([("sub/setup.py", setup)], ["sub/csrc/api.cpp", "csrc/api.cpp"])
+    assert roots == {"sub/csrc/api.cpp": ("fast_cuda",)}
+
+
+def test_bindings_of_a_submodule_kept_in_a_variable_declared_later_keep_their_module() -> None:
+    source = (
+        "void init(PyObject* module) {\n"
+        "  auto c = py::handle(module).cast<py::module>();\n"
+        '  auto m = c.def_submodule("_dist", "doc");\n'
+        '  py::class_<PG>(m, "ProcessGroup").def("rank", &PG::rank);\n'
+        '  m.def("k", &k);\n'
+        "}\n"
+    )
+    c = scan_c("init.cpp", source.encode()).cfamily
+    assert c is not None
+    assert [(b.kind, b.name, b.owner, b.module) for b in c.bindings] == [
+        ("def_submodule", "_dist", "", ""),
+        ("class", "ProcessGroup", "", "_dist"),
+        ("def", "rank", "ProcessGroup", "_dist"),
+        ("def", "k", "", "_dist"),
+    ]
+
+
+def test_python_pages_link_calls_to_bindings_and_binding_pages_list_their_callers(
+    tmp_path: Path,
+) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo, TREE)
+    run_build(repo, out, jobs=1)
+    page = (out / "pkg/iface.py_docs.md").read_text(encoding="utf-8")
+    forward = _section(page, "### function `forward`")
+    assert (
+        "`gpu.fwd` (`fast_cuda.fwd`) at [L11]" in forward
+        and "the binding [`fast_cuda.fwd`](../csrc/api.cpp_docs.md#python-bindings)" in forward
+        and "of [`fast::forward`](../csrc/api.cpp_docs.md#function-fastforward)" in forward
+    )
+    assert "fallback" not in forward  # the other import leads to no C++ of the tree
+    scaled = _section(page, "### function `scaled`")
+    assert "the operator [`fast_ops::scale`](../csrc/api.cpp_docs.md#registrations)" in scaled
+    assert "`gpu.helper` (`fast_cuda.helper`)" in scaled and "of a lambda" in scaled
+    assert "Calls into C++" not in _section(page, "### function `untouched`")
+    api = (out / "csrc/api.cpp_docs.md").read_text(encoding="utf-8")
+    assert "which the build scripts compile into `fast_cuda`" in api
+    assert (
+        "called from Python: `gpu.fwd` (`fast_cuda.fwd`) in [`pkg/iface.py`]"
+        "(../pkg/iface.py_docs.md) at [L11]"
+    ) in api
+    assert "called from Python: `ops.scale.default`" in api
+    setup = (out / "setup.py_docs.md").read_text(encoding="utf-8")
+    assert "`fast_cuda` (`CUDAExtension`), compiled from 2 source files: [`csrc/api.cpp`]" in setup
+    assert "`other` (`CUDAExtension`), its `sources` are made by code docgen does not run" in setup
+    assert check_links(out, repo) == []
+    runner = CliRunner()
+    traced = runner.invoke(cli, ["find", "forward", "--trace", "-o", str(out)])
+    assert traced.exit_code == 0, traced.output
+    assert traced.output.splitlines() == [
+        "pkg/iface.py:9: function forward",
+        "pkg/iface.py:11: reads gpu.fwd (fast_cuda.fwd)",
+        "csrc/api.cpp:5: binding fwd → fast::forward",
+        "csrc/api.cpp:2: function fast::forward",
+    ]
+    traced = runner.invoke(cli, ["find", "scaled", "--trace", "-o", str(out)])
+    assert "csrc/api.cpp:9: op fast_ops::scale (m.def)" in traced.output
+    assert "csrc/api.cpp:6: binding helper → a lambda" in traced.output
+
+
+def test_an_edit_of_the_caller_re_renders_the_binding_s_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write(repo, {**TREE, "pkg/other.py": "def g():\n    return 1\n"})
+    run_build(repo, out, jobs=1)
+    digested: list[str] = []
+    real = docgen.render.incremental.PageInputs.docs
+
+    def counting(self: docgen.render.incremental.PageInputs, path: str) -> str:
+        digested.append(path)
+        return str(real(self, path))
+
+    monkeypatch.setattr(docgen.render.incremental.PageInputs, "docs", counting)
+    iface = repo / "pkg/iface.py"
+    iface.write_text(iface.read_text().replace("gpu.fwd(x)", "x"), encoding="utf-8")
+    run_build(repo, out, jobs=1)
+    assert "csrc/api.cpp" in digested and "pkg/other.py" not in digested
+    api = (out / "csrc/api.cpp_docs.md").read_text(encoding="utf-8")
+    assert "`gpu.fwd`" not in api and "`gpu.helper`" in api
+    assert page_files(out) == clean_pages(repo, tmp_path)
+    # the build script names the module: its edit renders every page
+    setup = repo / "setup.py"
+    setup.write_text(setup.read_text().replace("fast_cuda", "quick_cuda"), encoding="utf-8")
+    run_build(repo, out, jobs=1)
+    page = (out / "pkg/iface.py_docs.md").read_text(encoding="utf-8")
+    assert "the binding" not in page  # `fast_cuda` is no module of the tree now
+    assert "the operator [`fast_ops::scale`]" in page
+    assert page_files(out) == clean_pages(repo, tmp_path)
