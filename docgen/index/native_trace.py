@@ -61,11 +61,13 @@ def binding_lines(
                 if s.kind == "binding"
             )
         )
+    traced: set[str] = set()  # an operator's chain covers every file defining it
     for end in ends:
-        if end.kind == "op":
+        if end.kind != "op":
+            lines.extend(_binding(end, named, facts_of))
+        elif end.qualname not in traced:
+            traced.add(end.qualname)
             lines.extend(operator(f"torch.ops.{end.qualname.replace('::', '.')}"))
-            continue
-        lines.extend(_binding(end, named, facts_of))
     return lines
 
 

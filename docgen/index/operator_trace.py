@@ -164,12 +164,11 @@ def _impls(
             lines.append(TraceLine(site.path, site.line, f"impl {site.qualname} for {key}{target}"))
             if registered.target:
                 short = registered.target.rsplit("::", 1)[-1]
-                lines.extend(
-                    TraceLine(s.path, s.line, f"{s.kind} {s.qualname}")
-                    for s in named(short)
-                    if s.kind in KERNEL_KINDS
-                    and (s.qualname == registered.target or s.path == site.path)
-                )
+                places = [s for s in named(short) if s.kind in KERNEL_KINDS]
+                # the function of the block's own file; elsewhere only by its whole name
+                here = [s for s in places if s.path == site.path]
+                chosen = here or [s for s in places if s.qualname == registered.target]
+                lines.extend(TraceLine(s.path, s.line, f"{s.kind} {s.qualname}") for s in chosen)
     return lines
 
 
