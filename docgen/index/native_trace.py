@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
 from docgen.index.trace_line import TraceLine
-from docgen.model.binding_names import bound_qualname, module_root
+from docgen.model.binding_names import bound_target
 from docgen.model.facts import FileFacts
 from docgen.model.kernel_names import KERNEL_KINDS
 from docgen.model.sites import DefinitionSite
@@ -74,16 +74,7 @@ def binding_lines(
 def _binding(end: NativeEnd, named: Named, facts_of: FactsOf) -> list[TraceLine]:
     facts = facts_of(end.path)
     c = facts.cfamily if facts is not None else None
-    bindings = c.bindings if c is not None else ()
-    root = module_root(bindings)
-    target = next(
-        (
-            b.target
-            for b in bindings
-            if b.line == end.line and bound_qualname(b, root) == end.qualname
-        ),
-        "",
-    )
+    target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
     what = f"binding {end.qualname}" + (f" → {target}" if target else " → a lambda")
     lines = [TraceLine(end.path, end.line, what)]
     if target:

@@ -31,3 +31,13 @@ def bound_qualname(binding: Binding, root: str = "") -> str:
     """`_C.sub.Foo.bar`: the binding's name below its module (`root`, "" unknown),
     through its submodule and its class."""
     return ".".join(p for p in (root, binding.module, binding.owner, binding.name) if p)
+
+
+def bound_target(bindings: Iterable[Binding], line: int, qualname: str) -> str:
+    """The C++ the binding of this line and qualified name (see `bound_qualname`) binds,
+    as written; "" for a lambda or when the file has no such binding."""
+    made = list(bindings)
+    root = module_root(made)
+    return next(
+        (b.target for b in made if b.line == line and bound_qualname(b, root) == qualname), ""
+    )

@@ -25,7 +25,7 @@ from docgen.index.native_calls import (
     native_ends,
     row_lines,
 )
-from docgen.model.binding_names import bound_qualname, module_root
+from docgen.model.binding_names import bound_target
 from docgen.model.kernel_names import KERNEL_KINDS
 
 if TYPE_CHECKING:
@@ -188,16 +188,7 @@ class _Resolver:
         made = BoundEnd(end)
         if end.kind == "binding":
             c = self.index.files[end.path].facts.cfamily
-            bindings = c.bindings if c is not None else ()
-            root = module_root(bindings)
-            target = next(
-                (
-                    b.target
-                    for b in bindings
-                    if b.line == end.line and bound_qualname(b, root) == end.qualname
-                ),
-                "",
-            )
+            target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
             made = BoundEnd(end, self.roots.get(end.path, ()), target, self._defined(end, target))
         self._bound[end] = made
         return made

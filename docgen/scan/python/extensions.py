@@ -11,6 +11,7 @@ import ast
 from collections.abc import Iterator
 
 from docgen.model.binding_facts import ExtensionModule, NameAlias
+from docgen.model.python_names import dotted_name as dotted
 from docgen.scan.python.ast_names import STATEMENT_BODIES
 
 #: the calls that declare a compiled module: setuptools', torch's and pybind11's
@@ -32,18 +33,6 @@ def _module_statements(tree: ast.Module) -> Iterator[ast.stmt]:
         for name in STATEMENT_BODIES.get(type(node), ()):
             children.extend(getattr(node, name, ()))
         stack.extend(reversed(children))
-
-
-def dotted(node: ast.expr) -> str | None:
-    """`torch.ops.aten` for an attribute chain of names, None for anything else."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def name_aliases(tree: ast.Module) -> tuple[NameAlias, ...]:
