@@ -133,6 +133,21 @@ def count_decoding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return decoded
 
 
+def count_digests(monkeypatch: pytest.MonkeyPatch, kind: str = "docs") -> list[str]:
+    """The files (or folders, for `kind` "folder_doc") whose pages are digested from now on."""
+    import docgen.render.incremental
+
+    digested: list[str] = []
+    real = getattr(docgen.render.incremental.PageInputs, kind)
+
+    def counting(self: docgen.render.incremental.PageInputs, path: str) -> str:
+        digested.append(path)
+        return str(real(self, path))
+
+    monkeypatch.setattr(docgen.render.incremental.PageInputs, kind, counting)
+    return digested
+
+
 def pages_and_rows(out: Path) -> tuple[dict[str, bytes], list[str]]:
     """Every page's bytes and every keyword row `docgen find` reads: what an incremental
     build must make as a clean build does."""

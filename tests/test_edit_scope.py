@@ -9,11 +9,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import built_copy, clean_pages, page_files, pages_and_rows, run_build
+from conftest import (
+    built_copy,
+    clean_pages,
+    count_digests,
+    page_files,
+    pages_and_rows,
+    run_build,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import docgen.render.incremental
 from docgen.build import build
 from docgen.cli.build_options import resolve_options
 from docgen.render.edit_scope import scope_key
@@ -121,25 +127,12 @@ def test_edits_that_keep_every_path_equal_a_clean_build(
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _count_docs_digests(monkeypatch: pytest.MonkeyPatch, kind: str = "docs") -> list[str]:
-    """The files (or folders, for `kind` "folder_doc") whose pages are digested from now on."""
-    digested: list[str] = []
-    real = getattr(docgen.render.incremental.PageInputs, kind)
-
-    def counting(self: docgen.render.incremental.PageInputs, path: str) -> str:
-        digested.append(path)
-        return str(real(self, path))
-
-    monkeypatch.setattr(docgen.render.incremental.PageInputs, kind, counting)
-    return digested
-
-
 def test_a_leaf_edit_digests_the_pages_of_the_file_its_imports_tests_and_markdown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, out = built_copy("torchlike", tmp_path)
-    digested = _count_docs_digests(monkeypatch)
-    folders = _count_docs_digests(monkeypatch, "folder_doc")
+    digested = count_digests(monkeypatch)
+    folders = count_digests(monkeypatch, "folder_doc")
     leaf = repo / "minitorch/utils/helpers.py"
     leaf.write_text(leaf.read_text() + "\n\nimport minitorch.version\n")
     run_build(repo, out, jobs=1)
@@ -168,8 +161,8 @@ def test_the_files_a_leaf_imports_are_digested_only_when_its_import_lines_change
     leaf = repo / "minitorch/utils/helpers.py"
     leaf.write_text(leaf.read_text() + "\n\nimport minitorch.version\n")
     run_build(repo, out, jobs=1)
-    digested = _count_docs_digests(monkeypatch)
-    folders = _count_docs_digests(monkeypatch, "folder_doc")
+    digested = count_digests(monkeypatch)
+    folders = count_digests(monkeypatch, "folder_doc")
     leaf.write_text(leaf.read_text() + "\n\ndef added():\n    return 1\n")
     run_build(repo, out, jobs=1)
     assert "minitorch/utils/helpers.py" in digested
@@ -229,7 +222,7 @@ def test_a_build_that_could_not_write_every_page_leaves_no_scope(
     leaf = repo / "minitorch/version.py"
     leaf.write_text(leaf.read_text() + "\n\ndef added():\n    return 2\n")
     run_build(repo, out, jobs=1)
-    digested = _count_docs_digests(monkeypatch)
+    digested = count_digests(monkeypatch)
     page.rmdir()
     other = repo / "minitorch/utils/helpers.py"
     other.write_text(other.read_text() + "\n# a comment\n")

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import clean_pages, page_files, run_build
+from conftest import clean_pages, count_digests, page_files, run_build
 
-import docgen.render.incremental
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.cli.main import cli
 from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
@@ -213,14 +212,7 @@ def test_an_edit_of_the_caller_re_renders_the_binding_s_page(
     repo, out = tmp_path / "repo", tmp_path / "out"
     _write(repo, {**TREE, "pkg/other.py": "def g():\n    return 1\n"})
     run_build(repo, out, jobs=1)
-    digested: list[str] = []
-    real = docgen.render.incremental.PageInputs.docs
-
-    def counting(self: docgen.render.incremental.PageInputs, path: str) -> str:
-        digested.append(path)
-        return str(real(self, path))
-
-    monkeypatch.setattr(docgen.render.incremental.PageInputs, "docs", counting)
+    digested = count_digests(monkeypatch)
     iface = repo / "pkg/iface.py"
     iface.write_text(iface.read_text().replace("gpu.fwd(x)", "x"), encoding="utf-8")
     run_build(repo, out, jobs=1)

@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import clean_pages, page_files, run_build
+from conftest import clean_pages, count_digests, page_files, run_build
 
-import docgen.render.incremental
 from docgen.analyze.summary import FileSummary
 from docgen.index.role_rows import role_rows
 from docgen.model.doc_roles import role_targets
@@ -105,14 +104,7 @@ def test_an_edit_of_a_definition_renders_the_pages_that_link_to_it(
     _write(repo, TREE)
     run_build(repo, out, jobs=1)
     assert (out / "keywords-e.md").exists() == split
-    digested: list[str] = []
-    real = docgen.render.incremental.PageInputs.docs
-
-    def counting(self: docgen.render.incremental.PageInputs, path: str) -> str:
-        digested.append(path)
-        return str(real(self, path))
-
-    monkeypatch.setattr(docgen.render.incremental.PageInputs, "docs", counting)
+    digested = count_digests(monkeypatch)
     core = repo / "pkg/core.py"
     core.write_text(core.read_text().replace("def run", "def start"), encoding="utf-8")
     run_build(repo, out, jobs=1)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from docgen.index.cfamily_rows import CFamilyRows
 from docgen.index.folder_edges import weight_rows, weights_of
+from docgen.model.binding_names import UNNAMED_KINDS
 from docgen.model.facts import CFacts, Problem, ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.serialize import dumps, loads
@@ -109,7 +110,7 @@ def dispatch_stubs(c: CFacts) -> set[str]:
 def names_made(c: CFacts) -> frozenset[str]:
     """The names Python reaches a C-family file's code by: those its pybind11 or nanobind
     calls bind, and the operators its `m.def` calls define (their base names)."""
-    names = {b.name for b in c.bindings if b.kind != "module"}
+    names = {b.name for b in c.bindings if b.kind not in UNNAMED_KINDS}
     for r in c.registrations:
         names.update(
             op.name.rsplit("::", 1)[-1].split(".", 1)[0] for op in r.ops if op.verb == "def"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from docgen.analyze.dotted_reads import OPS_PREFIX
 from docgen.index.relations import Relation
 from docgen.model.facts import PythonFacts
+from docgen.model.kernel_names import KERNEL_KINDS
 from docgen.model.sites import DefinitionSite
 
 #: (the name as Python resolves it, as written, its lines joined by commas)
@@ -76,19 +77,19 @@ class NativeEnd:
 
 
 def extension_roots(
-    scripts: Iterable[tuple[str, PythonFacts | None]], paths: Iterable[str]
+    scripts: Iterable[tuple[str, PythonFacts | None]], paths: Iterable[str] | None = None
 ) -> dict[str, tuple[str, ...]]:
-    """Each C-family file of `paths` a build script's extension module lists, with the
-    modules it is compiled into (`csrc/flash_attn/flash_api.cpp`:
+    """Each file of `paths` (None: every one listed) a build script's extension module
+    lists, with the modules it is compiled into (`csrc/flash_attn/flash_api.cpp`:
     (`flash_attn_2_cuda`,)), from `(path, facts)` of the tree's `setup.py` files."""
-    tree = set(paths)
+    tree = set(paths) if paths is not None else None
     found: dict[str, set[str]] = {}
     for script, python in scripts:
         folder = posixpath.dirname(script)
         for extension in python.extensions if python is not None else ():
             for source in extension.sources:
                 path = posixpath.normpath(posixpath.join(folder, source))
-                if path in tree:
+                if tree is None or path in tree:
                     found.setdefault(path, set()).add(extension.name)
     return {p: tuple(sorted(names)) for p, names in sorted(found.items())}
 
@@ -114,6 +115,21 @@ def native_ends(
         if matched:
             found.add(NativeEnd(site.path, site.line, site.kind, site.qualname, site.anchor))
     return tuple(sorted(found))
+
+
+def target_sites(
+    named: Callable[[str], Sequence[DefinitionSite]], path: str, target: str
+) -> list[DefinitionSite]:
+    """The definitions of a binding's C++ `target` (as written) in the binding's own
+    file: by its qualified name, else the one definition so named when `target` names
+    no scope (`&mha_fwd` inside `namespace FLASH_NAMESPACE`)."""
+    if not target:
+        return []
+    here = [
+        s for s in named(target.rsplit("::", 1)[-1]) if s.path == path and s.kind in KERNEL_KINDS
+    ]
+    exact = [s for s in here if s.qualname == target]
+    return sorted(exact or (here if len(here) == 1 and "::" not in target else []))
 
 
 def _operators(

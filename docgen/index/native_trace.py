@@ -6,14 +6,12 @@ operator read through `torch.ops` continues as the operator's own chain does (se
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Sequence
 
-from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
+from docgen.index.native_calls import NativeEnd, extension_roots, native_ends, target_sites
 from docgen.index.trace_line import TraceLine
 from docgen.model.binding_names import bound_target
 from docgen.model.facts import FileFacts
-from docgen.model.kernel_names import KERNEL_KINDS
 from docgen.model.sites import DefinitionSite
 
 Named = Callable[[str], Sequence[DefinitionSite]]
@@ -31,18 +29,7 @@ def roots_for(name: str, named: Named, facts_of: FactsOf) -> dict[str, tuple[str
         if site.kind == "extension" and site.qualname == ".".join(parts[:depth])
     }
     found = [(p, facts.python if (facts := facts_of(p)) else None) for p in sorted(scripts)]
-    sources = {
-        s
-        for _, python in found
-        for e in (python.extensions if python is not None else ())
-        for s in e.sources
-    }
-    paths = {_joined(p, s) for p, _ in found for s in sources}
-    return extension_roots(found, paths)
-
-
-def _joined(script: str, source: str) -> str:
-    return posixpath.normpath(posixpath.join(posixpath.dirname(script), source))
+    return extension_roots(found)
 
 
 def binding_lines(
@@ -77,13 +64,10 @@ def _binding(end: NativeEnd, named: Named, facts_of: FactsOf) -> list[TraceLine]
     target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
     what = f"binding {end.qualname}" + (f" → {target}" if target else " → a lambda")
     lines = [TraceLine(end.path, end.line, what)]
-    if target:
-        short = target.rsplit("::", 1)[-1]
-        lines.extend(
-            TraceLine(s.path, s.line, f"{s.kind} {s.qualname}")
-            for s in named(short)
-            if s.kind in KERNEL_KINDS and s.path == end.path
-        )
+    lines.extend(
+        TraceLine(s.path, s.line, f"{s.kind} {s.qualname}")
+        for s in target_sites(named, end.path, target)
+    )
     return lines
 
 

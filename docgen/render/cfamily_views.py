@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from docgen.index.cfamily_keyed import Includes
 from docgen.index.symbols import specialization_arguments, written_owner_arguments
 from docgen.model.anchors import AnchoredCDefinition
-from docgen.model.binding_names import bound_qualname
+from docgen.model.binding_names import UNNAMED_KINDS, bound_qualname
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
@@ -173,7 +173,7 @@ def overview(
         included_by=len(graph.included_by.get(facts.path, ())),
         registrations=len(c.registrations),
         launches=len(c.launches),
-        bindings=sum(1 for b in c.bindings if b.kind != "module"),
+        bindings=sum(1 for b in c.bindings if b.kind not in UNNAMED_KINDS),
         errors=tuple(linker.line(facts.path, n, facts.line_count) for n in c.error_lines),
         tags=tags,
     )

@@ -24,9 +24,9 @@ from docgen.index.native_calls import (
     extension_roots,
     native_ends,
     row_lines,
+    target_sites,
 )
 from docgen.model.binding_names import bound_target
-from docgen.model.kernel_names import KERNEL_KINDS
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
@@ -123,7 +123,8 @@ def native_links(index: RepoIndex, named: NamedSites, paths: Iterable[str] | Non
     kinds = index.files.kinds()
     scripts = [(p, index.files[p].facts.python) for p in build_scripts(index)]
     roots = extension_roots(scripts, (p for p, k in kinds.items() if k == "cfamily"))
-    wanted = sorted(kinds if paths is None else set(paths) & kinds.keys())
+    kinds_wanted = kinds.keys() if paths is None else set(paths) & kinds.keys()
+    wanted = sorted(kinds_wanted)
     resolver = _Resolver(index, named, roots)
     calls: dict[str, tuple[NativeCall, ...]] = {}
     python_rows = rows.rows.rows_of([p for p in wanted if kinds[p] == "python"])
@@ -132,10 +133,10 @@ def native_links(index: RepoIndex, named: NamedSites, paths: Iterable[str] | Non
         if found:
             calls[path] = found
     callers: dict[str, dict[int, list[NativeCaller]]] = {}
-    c_wanted = [p for p in wanted if kinds[p] == "cfamily" and resolver.names_made(p)]
-    if c_wanted:
-        keys = set().union(*(resolver.names_made(p) for p in c_wanted))
-        targets = set(c_wanted)
+    made_by = {p: resolver.names_made(p) for p in wanted if kinds[p] == "cfamily"}
+    targets = {p for p, names in made_by.items() if names}
+    if targets:
+        keys = set().union(*(made_by[p] for p in targets))
         held = rows.rows.rows_of(sorted(rows.holding(keys)))
         for holder, made in sorted(held.items()):
             for row in made:
@@ -153,7 +154,7 @@ def native_links(index: RepoIndex, named: NamedSites, paths: Iterable[str] | Non
                 for p, by in sorted(callers.items())
             }
         ),
-        MappingProxyType({p: r for p, r in roots.items() if paths is None or p in wanted}),
+        MappingProxyType({p: r for p, r in roots.items() if paths is None or p in kinds_wanted}),
     )
 
 
@@ -173,11 +174,12 @@ class _Resolver:
 
     def calls(self, rows: Iterable[CallRow]) -> tuple[NativeCall, ...]:
         found = []
-        for name, written, _ in rows:
+        for row in rows:
+            name, written, _ = row
             ends = self.ends(name)
             if ends:
-                lines = row_lines((name, written, _))
-                found.append(NativeCall(written, name, lines, tuple(self.bound(e) for e in ends)))
+                bound = tuple(self.bound(e) for e in ends)
+                found.append(NativeCall(written, name, row_lines(row), bound))
         return tuple(sorted(found, key=lambda c: (c.lines, c.written, c.name)))
 
     def bound(self, end: NativeEnd) -> BoundEnd:
@@ -189,20 +191,12 @@ class _Resolver:
         if end.kind == "binding":
             c = self.index.files[end.path].facts.cfamily
             target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
-            made = BoundEnd(end, self.roots.get(end.path, ()), target, self._defined(end, target))
+            defined = tuple(
+                (d.path, d.line, d.anchor) for d in target_sites(self.named, end.path, target)
+            )
+            made = BoundEnd(end, self.roots.get(end.path, ()), target, defined)
         self._bound[end] = made
         return made
-
-    def _defined(self, end: NativeEnd, target: str) -> tuple[tuple[str, int, str], ...]:
-        """The definitions of a binding's target in the binding's own file (by qualified
-        name, else the one definition of that name there)."""
-        if not target:
-            return ()
-        short = target.rsplit("::", 1)[-1]
-        here = [s for s in self.named(short) if s.path == end.path and s.kind in KERNEL_KINDS]
-        exact = [s for s in here if s.qualname == target]
-        chosen = exact or (here if len(here) == 1 and "::" not in target else [])
-        return tuple(sorted((s.path, s.line, s.anchor) for s in chosen))
 
     def names_made(self, path: str) -> frozenset[str]:
         """The names a C-family file binds or registers with `m.def`, from its kept

@@ -124,7 +124,7 @@ def _scope_attributes(
                 alias.asname or alias.name.split(".")[0] for alias in node.names
             )
         else:
-            for name, annotation, value in _bindings(node):
+            for name, annotation, value in assignment_bindings(node):
                 _add(found, name, node, annotation, value, following, owner, scope, source)
     plain = {k: v for k, v in found.found.items() if not k.startswith("self.")}
     names = set(plain) | found.bound_otherwise
@@ -133,6 +133,13 @@ def _scope_attributes(
     ]
     kept = [v for k, v in plain.items() if k not in found.bound_otherwise and k != "__all__"]
     return kept + instance_only
+
+
+def scope_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Each statement that runs in the scope `body` is the top of, in source order:
+    through `if`, `try`, `with`, loops and `match`, never into a function or a class."""
+    for node, _ in _with_next(body):
+        yield node
 
 
 def _with_next(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, ast.stmt | None]]:
@@ -153,7 +160,7 @@ def _with_next(body: Sequence[ast.stmt]) -> Iterator[tuple[ast.stmt, ast.stmt | 
 Binding = tuple[str, ast.expr | None, ast.expr | None]  # name, annotation, value
 
 
-def _bindings(node: ast.stmt, receiver: str | None = None) -> Iterator[Binding]:
+def assignment_bindings(node: ast.stmt, receiver: str | None = None) -> Iterator[Binding]:
     """The names an assignment binds (`receiver`: those set on it, `self.x = ...`)."""
     if isinstance(node, ast.Assign):
         single = len(node.targets) == 1 and not isinstance(node.targets[0], (ast.Tuple, ast.List))
@@ -196,7 +203,7 @@ def _instance_attributes(
     receiver = parameters[0].arg
     found = _Scope()
     for node, following in _with_next(init.body):
-        for name, annotation, value in _bindings(node, receiver):
+        for name, annotation, value in assignment_bindings(node, receiver):
             _add(found, name, node, annotation, value, following, owner, "instance", source)
     return list(found.found.values())
 

@@ -8,11 +8,10 @@ Both are read from Python's own tree, through the bodies that run at module leve
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from docgen.model.binding_facts import ExtensionModule, NameAlias
 from docgen.model.python_names import dotted_name as dotted
-from docgen.scan.python.ast_names import STATEMENT_BODIES
+from docgen.scan.python.attributes import assignment_bindings, scope_statements
 
 #: the calls that declare a compiled module: setuptools', torch's and pybind11's
 EXTENSION_MAKERS = frozenset(
@@ -20,34 +19,16 @@ EXTENSION_MAKERS = frozenset(
 )
 
 
-def _module_statements(tree: ast.Module) -> Iterator[ast.stmt]:
-    """The statements that run at module level, in source order."""
-    stack: list[ast.AST] = list(reversed(tree.body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.stmt):
-            yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        children: list[ast.AST] = []
-        for name in STATEMENT_BODIES.get(type(node), ()):
-            children.extend(getattr(node, name, ()))
-        stack.extend(reversed(children))
-
-
 def name_aliases(tree: ast.Module) -> tuple[NameAlias, ...]:
     """Each module-level `name = dotted.name` (and `name: T = dotted.name`)."""
     found = []
-    for statement in _module_statements(tree):
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target, value = statement.targets[0], statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            target, value = statement.target, statement.value
-        else:
+    for statement in scope_statements(tree.body):
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
             continue
-        written = dotted(value) if isinstance(target, ast.Name) else None
-        if written is not None and "." in written and isinstance(target, ast.Name):
-            found.append(NameAlias(target.id, written, statement.lineno))
+        for name, _, value in assignment_bindings(statement):
+            written = dotted(value) if value is not None else None
+            if written is not None and "." in written:
+                found.append(NameAlias(name, written, statement.lineno))
     return tuple(found)
 
 
