@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -24,11 +24,11 @@ from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
 from docgen.index.graph import ImportGraph, ModuleImports
 from docgen.index.import_rows import IMPORTS, ImportRow, import_graph
 from docgen.index.native_calls import NATIVE_CALLS, CallRow, call_rows
-from docgen.index.relations import Kept, RelationRows, made_from
+from docgen.index.relations import Kept, Relation, RelationRows, Row, made_from
 from docgen.index.role_rows import ROLES, RoleRow, role_rows
 from docgen.index.suites import CollectedClass, resolve_suites
 from docgen.model.digests import code_digest
-from docgen.model.facts import Problem, ScannedFile
+from docgen.model.facts import Problem, PythonFacts, ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.links import folder_chain, folder_of
 
@@ -170,7 +170,7 @@ def build_index(
     graph, import_rows, import_weights = import_graph(
         modules, source_roots, kept.rows.get(IMPORTS.name, {}), kept.digests, code, list(files)
     )
-    roles = _role_rows(files, kept, code)
+    roles = _python_rows(ROLES, role_rows, files, kept, code)
     suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
     suite_paths += [p for p, s in summaries.items() if s.suite]
     suites = resolve_suites(files, suite_paths, graph)
@@ -215,30 +215,26 @@ def build_index(
         c_affected=affected,
         include_names=names,
         role_rows=roles,
-        native_rows=_native_rows(files, kept, code),
+        native_rows=_python_rows(NATIVE_CALLS, call_rows, files, kept, code),
     )
 
 
-def _role_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[RoleRow]:
-    """Every Python file's role rows: the kept ones where its facts are as they were."""
+def _python_rows(
+    relation: Relation[Row],
+    rows_of: Callable[[PythonFacts | None], tuple[Row, ...]],
+    files: FileTable,
+    kept: KeptInputs,
+    code: str,
+) -> RelationRows[Row]:
+    """Every Python file's rows of a relation made from its Python facts alone (its
+    docstring roles, its dotted reads): the kept ones where its facts are as they were."""
     python = [path for path, kind in files.kinds().items() if kind == "python"]
-    sources = made_from(ROLES.context(code), kept.digests, python)
+    sources = made_from(relation.context(code), kept.digests, python)
 
-    def make(path: str) -> tuple[RoleRow, ...]:
-        return role_rows(files[path].facts.python)
+    def make(path: str) -> tuple[Row, ...]:
+        return rows_of(files[path].facts.python)
 
-    return RelationRows(ROLES, kept.rows.get(ROLES.name, {}), sources, make)
-
-
-def _native_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[CallRow]:
-    """Every Python file's dotted names read: the kept rows where its facts are as they were."""
-    python = [path for path, kind in files.kinds().items() if kind == "python"]
-    sources = made_from(NATIVE_CALLS.context(code), kept.digests, python)
-
-    def make(path: str) -> tuple[CallRow, ...]:
-        return call_rows(files[path].facts.python)
-
-    return RelationRows(NATIVE_CALLS, kept.rows.get(NATIVE_CALLS.name, {}), sources, make)
+    return RelationRows(relation, kept.rows.get(relation.name, {}), sources, make)
 
 
 def _sharers(
