@@ -16,6 +16,7 @@ from conftest import clean_pages, count_digests, page_files, run_build
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.cli.main import cli
 from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
+from docgen.model.binding_names import bound_qualname
 from docgen.model.sites import DefinitionSite
 from docgen.scan.cfamily.scanner import scan as scan_c
 from docgen.scan.python.extensions import extension_modules, name_aliases
@@ -102,7 +103,12 @@ def test_dotted_reads_resolve_every_import_and_alias_of_their_first_name() -> No
     text = "from torch._ops import ops\nx = ops.aten.add.Tensor\n"
     spelled = scan_python("a.py", text.encode()).python
     assert spelled is not None
-    assert [r.name for r in dotted_reads(spelled)] == ["torch.ops.aten.add.Tensor"]
+    assert [(r.name, r.lines) for r in dotted_reads(spelled)] == [
+        ("torch._ops.ops", (1,)),  # the name the `from` import binds is a use
+        ("torch.ops.aten.add.Tensor", (2,)),
+    ]
+    relative = scan_python("a.py", b"from . import sibling\nfrom .x import *\n").python
+    assert relative is not None and dotted_reads(relative) == ()
 
 
 def _site(name: str, path: str, kind: str, qualname: str) -> DefinitionSite:
@@ -228,3 +234,199 @@ def test_an_edit_of_the_caller_re_renders_the_binding_s_page(
     assert "the binding" not in page  # `fast_cuda` is no module of the tree now
     assert "the operator [`fast_ops::scale`]" in page
     assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+#: torch/csrc/distributed/c10d/init.cpp (PyTorch at 00814e6, trimmed): the module is
+#: imported by name, cast, given a submodule and cast again; its classes are made
+#: through the file's aliases of `py::class_`
+C10D_INIT = """\
+template <typename T>
+using shared_ptr_class_ = py::class_<T, std::shared_ptr<T>>;
+
+template <typename T>
+using intrusive_ptr_class_ = py::class_<T, c10::intrusive_ptr<T>>;
+
+void _register_comm_hook(
+    ::c10d::Reducer& reducer,
+    py::object state,
+    py::object comm_hook) {
+}
+
+PyObject* c10d_init(PyObject* _unused, PyObject* noargs) {
+  C10_LOG_API_USAGE_ONCE("c10d.python.import");
+
+  auto c10d_module = THPObjectPtr(PyImport_ImportModule("torch.distributed"));
+  if (!c10d_module) {
+    throw python_error();
+  }
+
+  auto torch_C_module = THPObjectPtr(PyImport_ImportModule("torch._C"));
+  if (!torch_C_module) {
+    throw python_error();
+  }
+
+  auto torch_C_m = py::handle(torch_C_module).cast<py::module>();
+  auto m =
+      torch_C_m.def_submodule("_distributed_c10d", "distributed c10d bindings");
+
+  auto module = py::handle(m).cast<py::module>();
+
+  module
+      .def(
+          "_register_comm_hook",
+          &_register_comm_hook,
+          py::arg("reducer"),
+          py::arg("state"),
+          py::arg("comm_hook"),
+          py::call_guard<py::gil_scoped_release>());
+
+  shared_ptr_class_<::c10d::Reducer>(module, "Reducer")
+      .def(
+          "prepare_for_forward",
+          &::c10d::Reducer::prepare_for_forward,
+          py::call_guard<py::gil_scoped_release>());
+
+  auto processGroup =
+      intrusive_ptr_class_<::c10d::ProcessGroup>(module, "ProcessGroup")
+          .def("rank", &::c10d::ProcessGroup::getRank)
+          .def("size", &::c10d::ProcessGroup::getSize);
+
+  py::enum_<::c10d::ProcessGroup::BackendType>(processGroup, "BackendType")
+      .value("UNDEFINED", ::c10d::ProcessGroup::BackendType::UNDEFINED);
+  Py_RETURN_TRUE;
+}
+"""
+
+
+def test_a_module_imported_by_name_roots_its_submodule_s_bindings() -> None:
+    facts = scan_c("torch/csrc/distributed/c10d/init.cpp", C10D_INIT.encode()).cfamily
+    assert facts is not None
+    found = sorted(
+        (bound_qualname(b), b.kind, b.target) for b in facts.bindings if b.kind != "module"
+    )
+    assert found == [
+        ("torch._C._distributed_c10d", "def_submodule", ""),
+        ("torch._C._distributed_c10d.ProcessGroup", "class", "c10d::ProcessGroup"),
+        (
+            "torch._C._distributed_c10d.ProcessGroup.BackendType",
+            "enum",
+            "c10d::ProcessGroup::BackendType",
+        ),
+        (
+            "torch._C._distributed_c10d.ProcessGroup.BackendType.UNDEFINED",
+            "value",
+            "c10d::ProcessGroup::BackendType::UNDEFINED",
+        ),
+        ("torch._C._distributed_c10d.ProcessGroup.rank", "def", "c10d::ProcessGroup::getRank"),
+        ("torch._C._distributed_c10d.ProcessGroup.size", "def", "c10d::ProcessGroup::getSize"),
+        ("torch._C._distributed_c10d.Reducer", "class", "c10d::Reducer"),
+        (
+            "torch._C._distributed_c10d.Reducer.prepare_for_forward",
+            "def",
+            "c10d::Reducer::prepare_for_forward",
+        ),
+        ("torch._C._distributed_c10d._register_comm_hook", "def", "_register_comm_hook"),
+    ]
+
+
+def test_python_importing_a_bound_class_links_to_the_class_and_back(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    c10d = (
+        "from torch._C._distributed_c10d import ProcessGroup, Reducer\n"
+        "\n"
+        "\n"
+        "def backend(pg):\n"
+        "    return ProcessGroup.BackendType.UNDEFINED\n"
+    )
+    _write(
+        repo,
+        {"torch/csrc/distributed/c10d/init.cpp": C10D_INIT, "torch/distributed/c10d.py": c10d},
+    )
+    run_build(repo, out, jobs=1)
+    page = (out / "torch/distributed/c10d.py_docs.md").read_text(encoding="utf-8")
+    assert (
+        "`ProcessGroup` (`torch._C._distributed_c10d.ProcessGroup`) at [L1]" in page
+        and "the binding [`torch._C._distributed_c10d.ProcessGroup`]" in page
+    )
+    backend = _section(page, "### function `backend`")
+    assert "`ProcessGroup.BackendType.UNDEFINED`" in backend
+    init = (out / "torch/csrc/distributed/c10d/init.cpp_docs.md").read_text(encoding="utf-8")
+    assert (
+        "called from Python: `ProcessGroup` (`torch._C._distributed_c10d.ProcessGroup`) in "
+        "[`torch/distributed/c10d.py`](../../../distributed/c10d.py_docs.md) at [L1]"
+    ) in init
+    assert check_links(out, repo) == []
+
+
+#: torch/csrc/dynamo/init.cpp (PyTorch at 017943b, trimmed): a `PyMethodDef` table of
+#: compound literals, in a file whose one `PyModuleDef` names its module
+DYNAMO_INIT = """\
+static struct PyModuleDef _module =
+    {PyModuleDef_HEAD_INIT, "torch._C._dynamo", "", -1, nullptr};
+
+namespace torch::dynamo {
+namespace {
+
+PyObject* _strip_function_call(
+    PyObject* self,
+    PyObject* const* args,
+    Py_ssize_t nargs) {
+  return nullptr;
+}
+
+#define PYC_FN(x) ((PyCFunction)(void (*)()) & x)
+
+void _register_functions(PyObject* mod) {
+  static std::array<PyMethodDef, 3> fns = {
+      PyMethodDef{
+          "strip_function_call",
+          PYC_FN(_strip_function_call),
+          METH_FASTCALL,
+          nullptr},
+      PyMethodDef{
+          "is_valid_var_name",
+          PYC_FN(_is_valid_var_name),
+          METH_FASTCALL,
+          nullptr},
+      PyMethodDef{nullptr, nullptr, 0, nullptr},
+  };
+  PyModule_AddFunctions(mod, fns.data());
+}
+
+} // anonymous namespace
+} // namespace torch::dynamo
+"""
+
+
+def test_a_method_table_s_entries_are_bindings_of_the_file_s_module() -> None:
+    facts = scan_c("torch/csrc/dynamo/init.cpp", DYNAMO_INIT.encode()).cfamily
+    assert facts is not None
+    assert [(b.kind, bound_qualname(b), b.target, b.line) for b in facts.bindings] == [
+        ("PyMethodDef", "torch._C._dynamo.strip_function_call", "_strip_function_call", 18),
+        ("PyMethodDef", "torch._C._dynamo.is_valid_var_name", "_is_valid_var_name", 23),
+    ]
+    two = DYNAMO_INIT + 'static PyModuleDef other = {PyModuleDef_HEAD_INIT, "other"};\n'
+    facts = scan_c("init.cpp", two.encode()).cfamily
+    assert facts is not None  # which of two modules holds the table is told by code
+    assert [bound_qualname(b) for b in facts.bindings][:1] == ["strip_function_call"]
+
+
+def test_a_call_of_a_method_table_s_function_links_to_its_c_function(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    caller = (
+        "import torch\n\n\ndef strip(name):\n"
+        "    return torch._C._dynamo.strip_function_call(name)\n"
+    )
+    _write(repo, {"torch/csrc/dynamo/init.cpp": DYNAMO_INIT, "torch/_dynamo/utils.py": caller})
+    run_build(repo, out, jobs=1)
+    page = (out / "torch/_dynamo/utils.py_docs.md").read_text(encoding="utf-8")
+    strip = _section(page, "### function `strip`")
+    assert "the binding [`torch._C._dynamo.strip_function_call`]" in strip
+    assert (
+        "of [`_strip_function_call`](../csrc/dynamo/init.cpp_docs.md"
+        "#function-torchdynamo_strip_function_call)"
+    ) in strip
+    init = (out / "torch/csrc/dynamo/init.cpp_docs.md").read_text(encoding="utf-8")
+    assert "`torch._C._dynamo.strip_function_call` (`PyMethodDef`) → [" in init
+    assert "called from Python: `torch._C._dynamo.strip_function_call`" in init
+    assert check_links(out, repo) == []

@@ -24,9 +24,19 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
     """Each dotted name whose first name an import or an alias binds (every import of
     it: `try: import a as x` / `except: import b as x` gives both), on the lines where no
     longer name read there extends it (`torch.ops.aten.add` of `torch.ops.aten.add.Tensor`
-    is not a read of its own); a relative import's names are the tree's own modules."""
+    is not a read of its own), and each name a `from` import of an absolute module
+    binds, on the import's line (`from torch._C._distributed_c10d import ProcessGroup`
+    is a use of `torch._C._distributed_c10d.ProcessGroup`); a relative import's names
+    are the tree's own modules."""
+    imported = {
+        DottedRead(_normal(target), name, (imp.line,))
+        for imp in python.imports
+        if imp.is_from and not imp.level and not imp.star
+        for name, target in imp.aliases
+        if "." in target
+    }
     if not python.code_refs:
-        return ()
+        return tuple(sorted(imported, key=lambda r: (r.name, r.written, r.lines)))
     first: dict[str, str] = {}
     stands_for: dict[str, set[str]] = {}
     for imp in sorted(python.imports, key=lambda i: i.line):
@@ -43,7 +53,7 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
         for depth in range(2, len(parts)):
             prefix = ".".join(parts[:depth])
             covered.update((prefix, line) for line in ref.lines)
-    found: set[DottedRead] = set()
+    found: set[DottedRead] = imported
     for ref in python.code_refs:
         head, dot, rest = ref.name.partition(".")
         if not dot or head not in stands_for:

@@ -110,8 +110,10 @@ def native_ends(
         known = roots.get(site.path)
         if known:
             matched = any(name == f"{root}.{site.qualname}" for root in known)
-        else:  # a module the file names itself (`_C.fwd`), or a submodule of one
-            matched = "." in site.qualname and name.endswith(f".{site.qualname}")
+        else:  # a module the file names itself or imports (`_C.fwd`), or a submodule
+            matched = "." in site.qualname and (
+                name == site.qualname or name.endswith(f".{site.qualname}")
+            )
         if matched:
             found.add(NativeEnd(site.path, site.line, site.kind, site.qualname, site.anchor))
     return tuple(sorted(found))

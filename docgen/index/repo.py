@@ -15,9 +15,10 @@ from types import MappingProxyType
 from typing import Any
 
 from docgen.analyze.summary import FileSummary
+from docgen.index.attached_rows import ATTACHED_DOCS, AttachedRow, attached_rows
 from docgen.index.cfamily_keyed import Includes, Pairs
 from docgen.index.cfamily_relations import CFamilyRelations, CFileSummary, dispatch_stubs
-from docgen.index.cfamily_rows import CFamilyRows, affected_by, kept_side, made_side
+from docgen.index.cfamily_rows import RELATIONS, CFamilyRows, affected_by, kept_side, made_side
 from docgen.index.file_table import FileTable
 from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
@@ -31,6 +32,10 @@ from docgen.model.digests import code_digest
 from docgen.model.facts import Problem, PythonFacts, ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.links import folder_chain, folder_of
+
+#: the relations whose kept rows a build reads only when it asks for them (the import
+#: rows, which every build reads, are read at once)
+READ_LAZILY: tuple[Relation[Any], ...] = (*RELATIONS, ROLES, NATIVE_CALLS, ATTACHED_DOCS)
 
 
 @dataclass(frozen=True)
@@ -82,11 +87,14 @@ class RepoIndex:
     role_rows: RelationRows[RoleRow] | None = None
     #: the dotted names each Python file's code reads (see `docgen.index.native_calls`)
     native_rows: RelationRows[CallRow] | None = None
+    #: the docstrings each Python file attaches to names made elsewhere (see
+    #: `docgen.index.attached_rows`)
+    attached_rows: RelationRows[AttachedRow] | None = None
 
     def relation_rows(self) -> list[RelationRows[Any]]:
         """Every relation's rows of this build, for the next one to keep."""
         found: list[RelationRows[Any]] = list(self.c_family.every())
-        kept = (self.import_rows, self.role_rows, self.native_rows)
+        kept = (self.import_rows, self.role_rows, self.native_rows, self.attached_rows)
         python = [r for r in kept if r is not None]
         return [*python, *found]
 
@@ -216,6 +224,7 @@ def build_index(
         include_names=names,
         role_rows=roles,
         native_rows=_python_rows(NATIVE_CALLS, call_rows, files, kept, code),
+        attached_rows=_python_rows(ATTACHED_DOCS, attached_rows, files, kept, code),
     )
 
 

@@ -2,8 +2,9 @@
 
 A page links `:class:\\`torch.nn.Linear\\`` to the definition's anchor on another
 file's page, so that page changes when the definition, or a re-export on the way to
-it, does.  A file's rows are made from its own facts alone: each role's target as
-written, what the file's imports make of its first name (`nn.Module` with `import
+it, does.  A file's rows are made from its own facts alone: each role's target (and
+each target of a docstring it attaches, `add_docstr(torch.add, ...)`, which its page
+links too) as written, what the file's imports make of its first name (`nn.Module` with `import
 torch.nn as nn` is `torch.nn.Module`), and, as keys, the names after the first that
 resolving it looks up in other files (a definition's name, or a re-exported one).
 An edit that changes the sites or imports of a name re-renders the pages of the
@@ -33,7 +34,7 @@ def _key(row: RoleRow) -> str:
     return row[2]
 
 
-ROLES: Relation[RoleRow] = Relation("doc-roles", "1", _key, _row, keyed=True)
+ROLES: Relation[RoleRow] = Relation("doc-roles", "2", _key, _row, keyed=True)
 
 
 def docstrings_of(python: PythonFacts) -> Iterator[str]:
@@ -65,6 +66,7 @@ def role_rows(python: PythonFacts | None) -> tuple[RoleRow, ...]:
     targets: set[str] = set()
     for docstring in docstrings_of(python):
         targets |= role_targets(docstring)
+    targets.update(a.target for a in python.attached)  # its page links where each leads
     if not targets:
         return ()
     bound = bindings(python.imports)

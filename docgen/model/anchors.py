@@ -52,6 +52,7 @@ DOCS_SUBSECTIONS: dict[str, str] = {
     "bindings": "Python bindings",
     "native_calls": "Calls into C++ at module level",
     "extensions": "Extension modules",
+    "attached": "Docstrings attached at import",
     "yaml_keys": "Top-level keys",
     "yaml_entries": "Entries",
 }

@@ -1,7 +1,8 @@
 """Facts of a Python file that say where its names are made in C++: the module-level
 names it binds to another module's name (`aten = torch.ops.aten`) and the compiled
 extension modules its build script declares (`CUDAExtension(name="flash_attn_2_cuda",
-sources=["csrc/flash_attn/flash_api.cpp", ...])`)."""
+sources=["csrc/flash_attn/flash_api.cpp", ...])`), and the docstrings it attaches to
+names made in C++ (`add_docstr(torch.add, r"...")`)."""
 
 from __future__ import annotations
 
@@ -47,5 +48,24 @@ class DottedRead:
     lines: tuple[int, ...]
 
 
-for _fact in (NameAlias, ExtensionModule, DottedRead):
+@dataclass(frozen=True, slots=True)
+class AttachedDoc:
+    """A docstring a module attaches at import to an object made elsewhere:
+    `add_docstr(torch.add, r"...")` (PyTorch's `torch._C._add_docstr` sets the
+    `__doc__` of a function made in C++), so that the page of the name's stub or
+    binding can show it."""
+
+    target: str  # as written: `torch.add`, `_linalg.linalg_cross`, `torch._C.TensorBase.abs`
+    line: int
+    #: the text as written; None when code docgen does not run makes it (a variable)
+    text: str | None
+    #: the arguments of a `.format(...)` that fills fields of `text` at import, as
+    #: written (`**common_args`); "" when none does
+    fields: str = ""
+    via: str = ""  # the call as written: `add_docstr(torch.add, ...)`, `add_docstr_all("abs", ...)`
+    #: the name the call's result is bound to (`cross`; `Tensor.detach` in a class), or ""
+    bound: str = ""
+
+
+for _fact in (NameAlias, ExtensionModule, DottedRead, AttachedDoc):
     pickled_by_fields(_fact)

@@ -28,9 +28,10 @@ def module_root(bindings: Iterable[Binding]) -> str:
 
 
 def bound_qualname(binding: Binding, root: str = "") -> str:
-    """`_C.sub.Foo.bar`: the binding's name below its module (`root`, "" unknown),
-    through its submodule and its class."""
-    return ".".join(p for p in (root, binding.module, binding.owner, binding.name) if p)
+    """`_C.sub.Foo.bar`: the binding's name below its module (the module its function
+    imports, else `root`, "" unknown), through its submodule and its class."""
+    parts = (binding.root or root, binding.module, binding.owner, binding.name)
+    return ".".join(p for p in parts if p)
 
 
 def bound_target(bindings: Iterable[Binding], line: int, qualname: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, is_dataclass
 from typing import Literal
 
-from docgen.model.binding_facts import DottedRead, ExtensionModule, NameAlias
+from docgen.model.binding_facts import AttachedDoc, DottedRead, ExtensionModule, NameAlias
 from docgen.model.construct import pickled_by_fields
 from docgen.model.kinds import CKind
 from docgen.model.yaml_facts import YamlFacts
@@ -193,6 +193,7 @@ class PythonFacts:
     extensions: tuple[ExtensionModule, ...] = ()  # `CUDAExtension(name=..., sources=[...])`
     #: made from `code_refs` before they are dropped (see `docgen.analyze.dotted_reads`)
     reads: tuple[DottedRead, ...] = ()
+    attached: tuple[AttachedDoc, ...] = ()  # `add_docstr(torch.add, "...")`, by line
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +268,9 @@ class Binding:
     `py::class_<T>(m, "Name")` and its kin make (`target`: `T`), or `module` for a
     `PYBIND11_MODULE(name, m)` block (`name` as written there).  `module`: the dotted
     path of the submodule it is made in below the module the function is given
-    (`m.def_submodule("linalg")`), "" for that module itself.
+    (`m.def_submodule("linalg")`), "" for that module itself.  `root`: the module an
+    import in the function names, when that is what `module` is below
+    (`PyImport_ImportModule("torch._C")`), "" when it is the module given.
     """
 
     kind: str
@@ -276,6 +279,7 @@ class Binding:
     line: int
     owner: str = ""
     module: str = ""
+    root: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING
 from docgen.analyze.summary import FileSummary
 from docgen.index.cfamily_relations import CFamilyRelations, relations_key
 from docgen.index.cfamily_relations import decode as decode_relations
-from docgen.index.cfamily_rows import RELATIONS, keeps_includes
+from docgen.index.cfamily_rows import keeps_includes
 from docgen.index.import_rows import IMPORTS
-from docgen.index.native_calls import NATIVE_CALLS
 from docgen.index.relations import Kept
-from docgen.index.role_rows import ROLES
+from docgen.index.repo import READ_LAZILY
 from docgen.model.digests import code_digest
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import is_cfamily
@@ -60,7 +59,7 @@ def read_cache(
     rows: dict[str, Kept] = {}
     if options.shard is None:
         rows[IMPORTS.name] = state.kept_per_file(IMPORTS.name)
-        rows.update((r.name, state.kept_stamps(r.name)) for r in (*RELATIONS, ROLES, NATIVE_CALLS))
+        rows.update((r.name, state.kept_stamps(r.name)) for r in READ_LAZILY)
     others = [s for s in unchanged if not is_cfamily(s.path)]
     summaries, reused, damaged = cache.summarized(others)
     paths = [s.path for s in files]

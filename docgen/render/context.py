@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from docgen.model.facts import Heading
 from docgen.model.links import Slugger, encode_path, href, page_folder, relative_from
+from docgen.render.attached_links import AttachedLinks
 from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
@@ -36,6 +37,9 @@ class RenderContext:
     operator_links: OperatorLinks = field(default_factory=OperatorLinks)
     #: where Python's calls lead into C++, and back (see `docgen.render.native_links`)
     native_links: NativeLinks = field(default_factory=NativeLinks)
+    #: the docstrings other files attach to each file's definitions at import (see
+    #: `docgen.render.attached_links`)
+    attached_links: AttachedLinks = field(default_factory=AttachedLinks)
 
 
 #: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.

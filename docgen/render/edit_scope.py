@@ -19,6 +19,9 @@ file's kind, tags and test suite as they were, those can differ only for:
 - the C-family files that bind or register a name an edited file's code reads, now or
   before the edit (their bindings list their callers, see `docgen.render.native_links`),
   unless a build script (`setup.py`) changed: it tells which module C++ is compiled into;
+- the files defining a name that an edited file attaches a docstring to (`add_docstr`),
+  now or before the edit, or that a file whose roles lead elsewhere now attaches one
+  to (see `docgen.render.attached_links`);
 
 and the pages of the folders above a changed file or a file it imports (their
 listings, diagrams, most imported files), and of those whose Public API is traced
@@ -66,12 +69,15 @@ def edit_scope(
     key: str,
     linked: Callable[[], set[str] | None] = lambda: None,
     called: Callable[[], set[str] | None] = lambda: None,
+    documented: Callable[[set[str]], set[str] | None] = lambda linked: None,
 ) -> EditScope | None:
     """The scope of these `edits` (path -> its summary before and after; None for a
     C-family file or one unknown before), given the last build's scope key and this
     one's, `linked`, the files whose roles may lead elsewhere now, and `called`, the
     C-family files whose bindings the edits' calls into C++ reached or now reach (None:
-    unknown); None when every page must be digested (see the module's docstring)."""
+    unknown), and `documented(linked)`, the Python files whose definitions an edited or
+    a linked file's attached docstrings document or documented (None: unknown); None
+    when every page must be digested (see the module's docstring)."""
     index = lookup.index
     if not last_key or last_key != key:
         return None
@@ -100,11 +106,14 @@ def edit_scope(
     callees = called()
     if callees is None:
         return None  # a build script's modules, or rows not known before the edit
+    attached = documented(roles)
+    if attached is None:
+        return None
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
     imported |= _reached_through(lookup, edits)
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
-        files=frozenset(changed | imported | markdown | roles | callees),
+        files=frozenset(changed | imported | markdown | roles | callees | attached),
         folders=frozenset(_folders_shown(lookup, changed, imported)),
     )
 

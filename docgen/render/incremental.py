@@ -19,6 +19,7 @@ from docgen.index.repo import RepoIndex
 from docgen.model.digests import parts_digest
 from docgen.model.links import folder_of
 from docgen.render.api_views import api_inputs
+from docgen.render.attached_links import AttachedLinks
 from docgen.render.markdown_links import link_state_key
 from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
@@ -46,10 +47,12 @@ class PageInputs:
         role_links: RoleLinks | None = None,
         operator_links: OperatorLinks | None = None,
         native_links: NativeLinks | None = None,
+        attached_links: AttachedLinks | None = None,
     ) -> None:
         """`common`: see `shared_inputs`; `role_links`: where each file's roles lead;
         `operator_links`: where each YAML file's kernels and operators lead;
-        `native_links`: where Python's calls into C++ lead, and back."""
+        `native_links`: where Python's calls into C++ lead, and back;
+        `attached_links`: the docstrings other files attach to a file's definitions."""
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
@@ -57,6 +60,7 @@ class PageInputs:
         self._roles = role_links or RoleLinks()
         self._operators = operator_links or OperatorLinks()
         self._native = native_links or NativeLinks()
+        self._attached = attached_links or AttachedLinks()
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -106,6 +110,8 @@ class PageInputs:
                 *self._operators.inputs(path),
                 "native",
                 *self._native.inputs(path),
+                "attached",
+                *self._attached.inputs(path),
             ]
         )
 

@@ -21,6 +21,7 @@ from docgen.model.anchors import (
 )
 from docgen.model.facts import FileFacts
 from docgen.model.links import docs_page, folder_index
+from docgen.render.attached_views import attached_doc_views, attached_target_views
 from docgen.render.attribute_views import attribute_views
 from docgen.render.context import Linker, RenderContext
 from docgen.render.counts import definition_counts
@@ -132,22 +133,40 @@ def _python_sections(page: FilePage) -> KindSections:
     native = (
         native_call_views(path, facts.line_count, calls, page.anchored, linker) if calls else {}
     )
+    documented = page.context.attached_links.of(path)
     definitions = definition_views(
-        path, facts, page.anchored, linker, module, class_attributes, elsewhere, operators, native
+        path,
+        facts,
+        page.anchored,
+        linker,
+        module,
+        class_attributes,
+        elsewhere,
+        operators,
+        native,
+        attached_doc_views(documented, linker) if documented else None,
     )
-    documented = lookup.index.files.__contains__
+    attaches = (
+        attached_target_views(
+            path, facts.line_count, python.attached, python.imports, elsewhere, linker
+        )
+        if python is not None
+        else ()
+    )
+    in_tree = lookup.index.files.__contains__
     extensions = (
-        extension_views(path, facts.line_count, python.extensions, documented, linker)
+        extension_views(path, facts.line_count, python.extensions, in_tree, linker)
         if python is not None
         else ()
     )
     detailed = None
-    if definitions or module_attributes or native or extensions or not facts.parsed:
+    if definitions or module_attributes or native or extensions or attaches or not facts.parsed:
         detailed = DetailedView(
             definitions=definitions,
             module_attributes=module_attributes,
             native_calls=native.get("", ()),
             extensions=extensions,
+            attached=attaches,
             parse_failed=not facts.parsed,
             problems=problem_views(facts, linker) if not facts.parsed else (),
         )

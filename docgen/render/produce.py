@@ -26,6 +26,7 @@ from docgen.model.facts import ScannedFile
 from docgen.model.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 from docgen.model.options import BuildOptions
 from docgen.model.sources import Discovery, SourceFile
+from docgen.render.attached_links import attached_links, attached_targets
 from docgen.render.context import RenderContext
 from docgen.render.edit_scope import EditScope, edit_scope, scope_key
 from docgen.render.environment import make_environment
@@ -203,10 +204,12 @@ def plan_pages(
     if edits is not None and roles is not None:
         linked = partial(roles.linked, index, edits, keyword.sites, keyword.changed)
         called = partial(native_callees, index, named, edits)
-        scope = edit_scope(lookup, edits, last_scope, key, linked, called)
+        documented = partial(attached_targets, index, named, edits)
+        scope = edit_scope(lookup, edits, last_scope, key, linked, called, documented)
     links = role_links(index, named, scope.files if scope else None)
     operators = operator_links(index, named, scope.files if scope else None)
     native = native_links(index, named, scope.files if scope else None)
+    attached = attached_links(index, named, scope.files if scope else None)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
@@ -215,6 +218,7 @@ def plan_pages(
         role_links=links,
         operator_links=operators,
         native_links=native,
+        attached_links=attached,
     )
     renderer = Renderer(
         environment or make_environment(options.templates),
@@ -223,7 +227,7 @@ def plan_pages(
         lambda path: source_text(sources.get(path), index.files[path]),
         lookup,
     )
-    digests = PageInputs(common, index, lookup, facts_digests, links, operators, native)
+    digests = PageInputs(common, index, lookup, facts_digests, links, operators, native, attached)
     pages: list[PageJob] = []
     add = pages.append
     docs_inputs, docs_text = digests.docs, renderer.docs_page

@@ -18,6 +18,7 @@ from docgen.model.anchors import (
 )
 from docgen.model.facts import Analysis, Definition, FileFacts, PythonFacts
 from docgen.model.links import docs_page
+from docgen.render.attached_views import AttachedDocView
 from docgen.render.context import Linker
 from docgen.render.counts import definition_counts
 from docgen.render.docstring_markdown import Resolve
@@ -174,12 +175,14 @@ def definition_views(
     elsewhere: Mapping[str, tuple[str, str]] | None = None,
     operators: Mapping[str, tuple[OperatorUseView, ...]] | None = None,
     native: Mapping[str, tuple[NativeCallView, ...]] | None = None,
+    attached: Mapping[str, tuple[AttachedDocView, ...]] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
     role may write before a name; `attributes`: each class's, see `attribute_views`;
     `elsewhere`: where its roles lead in other files; `operators`: the C++ operators
     a stub's names run, by qualified name, see `stub_views`; `native`: the names each
-    definition reads that the tree makes in C++, see `native_views`)."""
+    definition reads that the tree makes in C++, see `native_views`; `attached`: the
+    docstrings other files attach to a definition, by its anchor, see `attached_views`)."""
     anchors = definition_anchors(anchored)
     resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
@@ -218,6 +221,7 @@ def definition_views(
                 ),
                 operators=(operators or {}).get(d.qualname, ()),
                 native_calls=(native or {}).get(d.qualname, ()),
+                attached_docs=(attached or {}).get(item.anchor, ()),
             )
         )
     return tuple(views)

@@ -7,13 +7,16 @@ absolute dotted name.  The longest part of it that is a module of the tree names
 file; what follows is a definition of that file (`Linear.forward`), or a name the
 file imports, followed to the file it comes from (`torch.nn.Linear` through
 `torch/nn/__init__.py` and `torch/nn/modules/__init__.py` to `linear.py`).  Nothing
-is guessed: a name defined nowhere in the tree (`torch.Tensor.add_`, made in C++)
-stays code.  Each file's links are resolved before its pages are digested, so a
-page's digest covers where its links lead (see `docgen.render.incremental`).
+is guessed: a class's member it inherits is looked up on its bases (`torch.Tensor.add_`
+on `torch._C.TensorBase`, declared by `torch/_C/__init__.pyi`), and a name defined
+nowhere in the tree stays code.  Each file's links are resolved before its pages are
+digested, so a page's digest covers where its links lead (see
+`docgen.render.incremental`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -64,13 +67,19 @@ def role_links(index: RepoIndex, named: NamedSites, paths: Iterable[str] | None)
     if rows is None:
         return RoleLinks()
     wanted = sorted(rows.rows) if paths is None else sorted(p for p in paths if p in rows.rows)
-    resolver = Resolver(index.graph, named, partial(exported_names, index))
+    resolver = resolver_of(index, named)
     found: dict[str, Mapping[str, Destination]] = {}
     for path, file_rows in sorted(rows.rows.rows_of(wanted).items()):
         links = resolver.links(path, file_rows)
         if links:
             found[path] = MappingProxyType(links)
     return RoleLinks(MappingProxyType(found))
+
+
+def resolver_of(index: RepoIndex, named: NamedSites) -> Resolver:
+    """The resolver of a build: its import graph, its sites, its modules' `__all__` and
+    its classes' bases."""
+    return Resolver(index.graph, named, partial(exported_names, index), partial(class_bases, index))
 
 
 class Resolver:
@@ -81,11 +90,14 @@ class Resolver:
         graph: ImportGraph,
         named: NamedSites,
         exported: Callable[[str], Sequence[str] | None] = lambda path: None,
+        bases: Callable[[str, str], Sequence[str]] = lambda path, qualname: (),
     ) -> None:
-        """`exported`: a module's `__all__` (None without one), for `*` imports."""
+        """`exported`: a module's `__all__` (None without one), for `*` imports;
+        `bases`: a class's bases as its file writes them, for a member it inherits."""
         self._graph = graph
         self._named = named
         self._exported = exported
+        self._bases = bases
         # A module made in C (`torch._C`) is known by its stub alone.
         stubs: dict[str, str] = {}
         for path, name in sorted(graph.module_names.items()):
@@ -154,6 +166,19 @@ class Resolver:
                 return path, site.anchor
         if hops == 0:
             return None
+        if len(rest) > 1 and any(
+            s.path == path and s.kind == "class" and s.qualname == rest[0]
+            for s in self._named(rest[0])
+        ):
+            # a member the class inherits: `Tensor.add_` from `torch._C.TensorBase`
+            for base in self._bases(path, rest[0]):
+                found = self._walk(path, [*base.split("."), *rest[1:]], hops - 1)
+                absolute = self._imported_name(path, base) if found is None else None
+                if absolute:
+                    found = self._lookup(".".join([absolute, *rest[1:]]), hops - 1)
+                if found is not None:
+                    return found
+            return None
         # a name bound under a name of its own: `import a.b as c`, `from x import y as c`
         first = sites if len(rest) == 1 else self._named(rest[0])
         for site in sorted((s for s in first if s.path == path), key=_by_line):
@@ -170,6 +195,20 @@ class Resolver:
             if found is not None:
                 return found
         return None
+
+    def _imported_name(self, path: str, written: str) -> str:
+        """A dotted name as `path`'s plain imports make it absolute: `torch._C.TensorBase`
+        with `import torch`, `_C.TensorBase` with `from torch import _C`; "" when no
+        such import binds its first name."""
+        first = written.partition(".")[0]
+        for target in self._graph.imports.get(path, ()):
+            if first in target.renamed:
+                continue
+            if target.names and first in target.names and target.absolute:
+                return f"{target.absolute}.{written}"
+            if not target.names and not target.star and target.absolute.split(".")[0] == first:
+                return written
+        return ""
 
     def _module(self, name: str) -> str | None:
         """The file of a dotted module: its source, else its stub."""
@@ -208,6 +247,18 @@ def exported_names(index: RepoIndex, path: str) -> Sequence[str] | None:
         return summary.exported
     python = index.files[path].facts.python if path in index.files else None
     return python.dunder_all if python is not None else None
+
+
+def class_bases(index: RepoIndex, path: str, qualname: str) -> Sequence[str]:
+    """The bases of a class of a Python file as written, where each is a dotted name."""
+    python = index.files[path].facts.python if path in index.files else None
+    for definition in python.definitions if python is not None else ():
+        if definition.kind == "class" and definition.qualname == qualname:
+            return [b for b in definition.bases if _DOTTED.fullmatch(b)]
+    return ()
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def _by_line(site: DefinitionSite) -> tuple[int, str, str]:

@@ -17,6 +17,7 @@ from docgen.render.counts import DefinitionCounts
 from docgen.render.view_refs import LineRef, LinkView
 
 if TYPE_CHECKING:
+    from docgen.render.attached_views import AttachedDocView, AttachedTargetView
     from docgen.render.cfamily_views import (
         BindingView,
         CDefinitionView,
@@ -211,6 +212,7 @@ class DefinitionView:
     attributes: tuple[AttributeView, ...] = ()  # a class's, in source order
     operators: tuple[OperatorUseView, ...] = ()  # the C++ operators a stub's name runs
     native_calls: tuple[NativeCallView, ...] = ()  # the names it reads made in C++
+    attached_docs: tuple[AttachedDocView, ...] = ()  # docstrings other files attach to it
 
 
 @dataclass(frozen=True)
@@ -261,6 +263,7 @@ class DetailedView:
     yaml: YamlDetailed | None = None
     native_calls: tuple[NativeCallView, ...] = ()  # the module's top-level code's
     extensions: tuple[ExtensionView, ...] = ()  # a build script's compiled modules
+    attached: tuple[AttachedTargetView, ...] = ()  # the docstrings it attaches at import
 
 
 @dataclass(frozen=True)

@@ -53,18 +53,20 @@ _VERBS = frozenset(
 #: what makes a class or an enum of a module: `py::class_<T, ...>(m, "Name", ...)`
 _MAKERS = {"class_": "class", "enum_": "enum", "exception": "exception"}
 #: a C++ name a binding's second argument gives: `&ns::f`, `py::overload_cast<int>(&f)`
-_TARGET = re.compile(r"&?\s*((?:[A-Za-z_]\w*\s*::\s*)*~?[A-Za-z_]\w*)")
+_TARGET = re.compile(r"&?\s*(?:::\s*)?((?:[A-Za-z_]\w*\s*::\s*)*~?[A-Za-z_]\w*)")
 _CAST = re.compile(r"(?:py::|pybind11::)?(?:overload_cast|const_overload_cast)\s*<.*>\s*\((.*)\)")
 
 
 class _Owner(NamedTuple):
     """What a receiver of `.def` stands for: a class (its Python and C++ names, and the
     submodule it is made in) or a module (`python` and `cpp` empty; `module` the
-    submodule's dotted path below the module, "" for the module itself)."""
+    submodule's dotted path below the module, "" for the module itself; `root` the
+    module an import names, when it is below that: `torch._C`)."""
 
     python: str
     cpp: str
     module: str = ""
+    root: str = ""
 
     @property
     def is_module(self) -> bool:
@@ -85,7 +87,7 @@ def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> li
     in `TORCH_LIBRARY(ns, m)`) binds nothing."""
     if not BINDING_BYTES.search(source.data, body.start_byte, body.end_byte):
         return []
-    reader = _Reader(source)
+    reader = _Reader(source, _maker_aliases(source.data))
     for module in modules:
         reader.owners[module] = _MODULE
     reader.parameters(body)
@@ -98,9 +100,11 @@ def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> li
 
 
 class _Reader:
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, makers: dict[str, str] | None = None) -> None:
         self.source = source
         self.owners: dict[str, _Owner] = {}  # local variable -> what it holds
+        #: the makers of classes and enums by name, the file's aliases of them included
+        self.makers = {**_MAKERS, **(makers or {})}
 
     def text(self, node: Node | None) -> str:
         return self.source.text(node)
@@ -139,18 +143,10 @@ class _Reader:
             if value is not None and value.type == "argument_list":  # `py::class_<T> c(m, "T")`
                 owner = self.made(self.text(kind), value) if kind is not None else None
                 if owner is not None and kind is not None:
-                    maker = _MAKERS[_maker_name(self.text(kind))]
-                    declared.append(
-                        Binding(
-                            maker,
-                            owner.python,
-                            owner.cpp,
-                            node.start_point[0] + 1,
-                            module=owner.module,
-                        )
-                    )
+                    maker = self.makers[_maker_name(self.text(kind))]
+                    declared.append(_made(maker, owner, node.start_point[0] + 1))
             elif value is not None:
-                owner = self.owner(value)
+                owner = self.imported(value) or self.owner(value)
                 if owner is None and (
                     _MODULE_TYPE.search(self.text(kind)) or _MODULE_TYPE.search(self.text(value))
                 ):
@@ -159,10 +155,22 @@ class _Reader:
                 self.owners[self.text(name)] = owner
         return declared
 
+    def imported(self, value: Node) -> _Owner | None:
+        """The module a local is made to hold by an import (`THPObjectPtr(
+        PyImport_ImportModule("torch._C"))`, `py::module::import("torch._C")`), or by a
+        cast of a local that holds one (`py::handle(mod).cast<py::module>()`)."""
+        text = " ".join(self.text(value).split())
+        found = _IMPORT.search(text)
+        if found is not None:
+            return _Owner("", "", "", found.group(1))
+        cast = _CAST_MODULE.fullmatch(text)
+        known = self.owners.get(cast.group(1)) if cast is not None else None
+        return known if known is not None and known.is_module else None
+
     def made(self, maker: str, arguments: Node) -> _Owner | None:
         """The class `py::class_<T, ...>(scope, "Name")` makes, None for another call."""
         _, _, rest = maker.partition("<")
-        kind = _MAKERS.get(_maker_name(maker))
+        kind = self.makers.get(_maker_name(maker))
         args = arguments.named_children
         if kind is None or len(args) < 2 or not rest:
             return None
@@ -171,7 +179,11 @@ class _Reader:
             return None
         cpp = bare(rest.rsplit(">", 1)[0].split(",", 1)[0].strip())
         scope = self.owner(args[0])
-        return _Owner(python, cpp, scope.module if scope is not None else "")
+        if scope is None:
+            return _Owner(python, cpp)
+        # a class or an enum made in a class (`py::enum_<T::Kind>(cls, "Kind")`) is its member
+        inside = f"{scope.python}.{python}" if scope.python else python
+        return _Owner(inside, cpp, scope.module, scope.root)
 
     def owner(self, receiver: Node) -> _Owner | None:
         """What a chain of calls ends in: the class its root makes, the submodule, or
@@ -190,7 +202,7 @@ class _Reader:
                     above = self.owner(parent) if parent is not None else None
                     if above is None or not above.is_module or not name:
                         return None
-                    return _Owner("", "", f"{above.module}.{name}".lstrip("."))
+                    return _Owner("", "", f"{above.module}.{name}".lstrip("."), above.root)
                 if verb not in _VERBS:
                     return None
                 node = function.child_by_field_name("argument") or node
@@ -212,8 +224,7 @@ class _Reader:
             made = self.made(self.text(function), arguments)
             if made is None:
                 return None
-            kind = _MAKERS[_maker_name(self.text(function))]
-            return Binding(kind, made.python, made.cpp, line, module=made.module)
+            return _made(self.makers[_maker_name(self.text(function))], made, line)
         field = function.child_by_field_name("field")
         verb = self.text(field)
         if field is None or verb not in _VERBS:
@@ -236,7 +247,7 @@ class _Reader:
         owner = self.owner(receiver)
         if owner is None:
             return None  # not a module's nor a bound class's: `torch::Library::def`
-        return Binding(verb, name, target, line, owner.python, owner.module)
+        return Binding(verb, name, target, line, owner.python, owner.module, owner.root)
 
 
 #: what the module a binding is made in stands for
@@ -244,6 +255,33 @@ _MODULE = _Owner("", "")
 #: a type or a value that is a module: `py::module_`, `pybind11::module`, `.cast<py::module>()`,
 #: nanobind's `nb::module_`
 _MODULE_TYPE = re.compile(r"\b(?:py|pybind11|nb|nanobind)\s*::\s*module_?\b")
+
+
+def _made(kind: str, made: _Owner, line: int) -> Binding:
+    """The binding of a class or an enum: its name, and the class it is made in."""
+    owner, _, name = made.python.rpartition(".")
+    return Binding(kind, name, made.cpp, line, owner, made.module, made.root)
+
+
+#: an import of a module by its dotted name, in C++
+_IMPORT = re.compile(
+    r"(?:\bPyImport_ImportModule|\b(?:py|pybind11)\s*::\s*module_?\s*::\s*import)"
+    r"\s*\(\s*\"([\w.]+)\"\s*\)"
+)
+#: a cast of a local to a module: `py::handle(mod).cast<py::module>()`
+_CAST_MODULE = re.compile(
+    r"(?:py|pybind11)\s*::\s*handle\s*\(\s*(\w+)\s*\)\s*\.\s*cast\s*<[^<>]*module_?\s*>\s*\(\s*\)"
+)
+#: a file's alias of a maker: `template <typename T> using intrusive_ptr_class_ =
+#: py::class_<T, c10::intrusive_ptr<T>>;`
+_MAKER_ALIAS = re.compile(
+    rb"\busing\s+(\w+)\s*=\s*(?:py|pybind11|nb|nanobind)\s*::\s*(class_|enum_|exception)\s*<"
+)
+
+
+def _maker_aliases(data: bytes) -> dict[str, str]:
+    """The file's aliases of pybind11's makers, by name, with what they make."""
+    return {m.group(1).decode(): _MAKERS[m.group(2).decode()] for m in _MAKER_ALIAS.finditer(data)}
 
 
 def _maker_name(maker: str) -> str:

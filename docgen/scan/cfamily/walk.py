@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from docgen.scan.cfamily.bindings import bindings_in_order
 from docgen.scan.cfamily.code import in_order
+from docgen.scan.cfamily.method_tables import method_tables
 from docgen.scan.cfamily.names import Frame, Walked, callable_kind
 from docgen.scan.cfamily.preprocess.head_macros import (
     STRUCTURED_KERNEL_HEADS,
@@ -399,4 +400,7 @@ def walk(
     walker = _Walker(data, parsed, spans)
     walker.heads = heads if heads is not None else STRUCTURED_KERNEL_HEADS
     walker.misread_blocks = dialect == "c"  # C has no classes a block could hold members of
-    return walker.run(root)
+    walked = walker.run(root)
+    tables = method_tables(walker.code.source, root)
+    walked.bindings = bindings_in_order([*walked.bindings, *tables]) if tables else walked.bindings
+    return walked

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from docgen.model.binding_facts import ExtensionModule, NameAlias
+from docgen.model.binding_facts import AttachedDoc, ExtensionModule, NameAlias
 from docgen.model.facts import (
     Attribute,
     Definition,
@@ -39,6 +39,7 @@ from docgen.scan.decode import DecodedText, decode_python
 from docgen.scan.python.ast_names import (
     definitions_and_imports,
 )
+from docgen.scan.python.attached_docs import attached_docs, with_attached
 from docgen.scan.python.attributes import attributes_of
 from docgen.scan.python.cst_parse import parse_module
 from docgen.scan.python.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
@@ -73,6 +74,7 @@ class _AstFacts:
     attributes: tuple[Attribute, ...]
     aliases: tuple[NameAlias, ...] = ()
     extensions: tuple[ExtensionModule, ...] = ()
+    attached: tuple[AttachedDoc, ...] = ()
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
@@ -175,6 +177,7 @@ def _scan_text(
         dunder_all=dunder_all(module),
         findings=refs.findings,
         aliases=twin.aliases if twin is not None else (),
+        attached=twin.attached if twin is not None else (),
         extensions=twin.extensions if twin is not None else (),
     )
     return facts, problems
@@ -207,6 +210,7 @@ def _ast_facts(
         findings=twin.refs.findings,
         parser="ast",
         aliases=twin.aliases,
+        attached=twin.attached,
         extensions=twin.extensions,
     )
     return facts, (Problem(line, _short(message), "warning"),)
@@ -221,14 +225,16 @@ def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, 
     if CHECK_DEPTH and _deeper_than(tree, MAX_NESTING):
         return None, RecursionError(f"nesting deeper than {MAX_NESTING} levels")
     statements = ast_walk_statements(tree)
+    attached = attached_docs(tree, text)
     facts = _AstFacts(
         keys=tuple(ast_key(node) for node in statements),
         spans=tuple(ast_span(node) for node in statements),
         docstring=ast.get_docstring(tree, clean=True),
         refs=references(tree, package),
-        attributes=attributes_of(tree, text),
+        attributes=with_attached(attributes_of(tree, text), attached),
         aliases=name_aliases(tree),
         extensions=extension_modules(tree, text),
+        attached=attached,
     )
     return facts, None
 
