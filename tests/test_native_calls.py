@@ -430,3 +430,45 @@ def test_a_call_of_a_method_table_s_function_links_to_its_c_function(tmp_path: P
     assert "`torch._C._dynamo.strip_function_call` (`PyMethodDef`) → [" in init
     assert "called from Python: `torch._C._dynamo.strip_function_call`" in init
     assert check_links(out, repo) == []
+
+
+#: torch/csrc/dynamo/init.cpp (PyTorch at 017943b, trimmed): a module made from the
+#: file's `PyModuleDef`, a submodule added to it by name, then cast for pybind11
+DYNAMO_BINDINGS = """\
+static struct PyModuleDef _module =
+    {PyModuleDef_HEAD_INIT, "torch._C._dynamo", "", -1, nullptr};
+
+void initDynamoBindings(PyObject* torch) {
+  PyObject* dynamo = PyModule_Create(&_module);
+  if (dynamo == nullptr || PyModule_AddObject(torch, "_dynamo", dynamo) != 0) {
+    throw python_error();
+  }
+
+  PyObject* eval_frame = torch_c_dynamo_eval_frame_init();
+  if (eval_frame == nullptr ||
+      PyModule_AddObject(dynamo, "eval_frame", eval_frame) != 0) {
+    throw python_error();
+  }
+
+  auto m = py::handle(eval_frame).cast<py::module>();
+
+  py::class_<CacheEntry>(m, "_CacheEntry")
+      .def_readonly("code", &CacheEntry::code);
+  m.def("set_c_recursion_limit", &dynamo_set_c_recursion_limit);
+}
+"""
+
+
+def test_a_module_made_from_a_definition_and_added_to_names_its_bindings() -> None:
+    facts = scan_c("torch/csrc/dynamo/init.cpp", DYNAMO_BINDINGS.encode()).cfamily
+    assert facts is not None
+    assert [bound_qualname(b) for b in facts.bindings] == [
+        "torch._C._dynamo.eval_frame._CacheEntry",
+        "torch._C._dynamo.eval_frame._CacheEntry.code",
+        "torch._C._dynamo.eval_frame.set_c_recursion_limit",
+    ]
+    # an object added to a module no import or definition names stays unrooted
+    unknown = DYNAMO_BINDINGS.replace("PyModule_Create(&_module)", "make_module()")
+    facts = scan_c("init.cpp", unknown.encode()).cfamily
+    assert facts is not None
+    assert bound_qualname(facts.bindings[0]) == "_CacheEntry"

@@ -16,7 +16,7 @@ files binding those names are the only others it changes.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from docgen.analyze.dotted_reads import OPS_PREFIX
@@ -27,6 +27,8 @@ from docgen.model.sites import DefinitionSite
 
 #: (the name as Python resolves it, as written, its lines joined by commas)
 CallRow = tuple[str, str, str]
+#: what a binding's C++ may be: a function, a class, a field (`def_readwrite`), an enumerator
+TARGET_KINDS = frozenset({*KERNEL_KINDS, "field", "enumerator", "enum"})
 #: the scripts whose extension modules name the modules C++ files are compiled into
 BUILD_SCRIPT = "setup.py"
 
@@ -120,18 +122,34 @@ def native_ends(
 
 
 def target_sites(
-    named: Callable[[str], Sequence[DefinitionSite]], path: str, target: str
+    named: Callable[[str], Sequence[DefinitionSite]],
+    path: str,
+    target: str,
+    visible: Callable[[], Collection[str]] | None = None,
 ) -> list[DefinitionSite]:
-    """The definitions of a binding's C++ `target` (as written) in the binding's own
-    file: by its qualified name, else the one definition so named when `target` names
-    no scope (`&mha_fwd` inside `namespace FLASH_NAMESPACE`)."""
+    """The definitions of a binding's C++ `target` (as written): in the binding's own
+    file by its qualified name, else the one definition so named when `target` names
+    no scope (`&mha_fwd` inside `namespace FLASH_NAMESPACE`); else, for a target that
+    names a scope (`&CacheEntry::code`, `&::c10d::ProcessGroup::getRank`), the places
+    of the one qualified name of the tree that is it or ends with it (as C++ reads it
+    from an enclosing namespace: `torch::dynamo::CacheEntry::code`); else, for one that
+    names none, the places of the one qualified name so named in the files the
+    binding's file includes (`visible`: them, transitively; None: not known)."""
     if not target:
         return []
-    here = [
-        s for s in named(target.rsplit("::", 1)[-1]) if s.path == path and s.kind in KERNEL_KINDS
-    ]
+    short = target.rsplit("::", 1)[-1]
+    sites = [s for s in named(short) if s.kind in TARGET_KINDS]
+    here = [s for s in sites if s.path == path]
     exact = [s for s in here if s.qualname == target]
-    return sorted(exact or (here if len(here) == 1 and "::" not in target else []))
+    if exact or (len(here) == 1 and "::" not in target):
+        return sorted(exact or here)
+    if "::" not in target:
+        seen = visible() if visible is not None and sites else ()
+        scoped = [s for s in sites if s.path in seen]
+    else:
+        scoped = [s for s in sites if s.qualname == target or s.qualname.endswith(f"::{target}")]
+    whole = [s for s in scoped if s.qualname == target]  # not a constructor of that name
+    return sorted(whole or (scoped if len({s.qualname for s in scoped}) == 1 else []))
 
 
 def _operators(

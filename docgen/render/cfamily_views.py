@@ -378,34 +378,35 @@ def launch_views(
 
 def binding_views(
     facts: FileFacts,
-    items: tuple[AnchoredCDefinition, ...],
     linker: Linker,
     callers: Mapping[int, tuple[NativeCallerView, ...]] | None = None,
     modules: tuple[str, ...] = (),
+    targets: Mapping[tuple[int, str], tuple[tuple[str, str], ...]] | None = None,
 ) -> tuple[BindingView, ...]:
-    """The file's bindings, each target linked to this page's heading of the C++ it
-    names (by its qualified name, else by the one definition so named); `callers`: the
-    Python uses of each by its line; `modules`: what the file is compiled into."""
+    """The file's bindings, each target linked to the heading of the C++ it names
+    (`targets`: where each is defined, see `docgen.index.native_calls.target_sites`);
+    `callers`: the Python uses of each by its line; `modules`: what the file is
+    compiled into."""
     c = facts.cfamily
     assert c is not None
-    anchors: dict[str, str] = {}
-    by_name: dict[str, list[str]] = {}
-    for item in items:
-        d = item.definition
-        anchors.setdefault(d.qualname, item.anchor)
-        by_name.setdefault(d.name, []).append(item.anchor)
     views = []
     for b in c.bindings:
-        anchor = anchors.get(b.target, "")
-        if not anchor and len(found := by_name.get(b.target.rsplit("::", 1)[-1], [])) == 1:
-            anchor = found[0] if "::" not in b.target else ""
+        found = (targets or {}).get((b.line, b.target), ())
+        href = ""
+        if found:
+            path, anchor = found[0]
+            href = (
+                linker.here(anchor)
+                if path == facts.path
+                else linker.to_page(docs_page(path), anchor)
+            )
         module = b.kind == "module"
         views.append(
             BindingView(
                 b.kind,
                 b.name if module else bound_qualname(b),
                 b.target,
-                linker.here(anchor) if anchor and b.target else "",
+                href,
                 linker.line(facts.path, b.line, facts.line_count),
                 () if module else (callers or {}).get(b.line, ()),
                 modules if module else (),

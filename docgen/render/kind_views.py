@@ -281,7 +281,11 @@ def _cfamily_sections(page: FilePage) -> KindSections:
         registrations=cfamily_views.registration_views(facts, linker, lookup.stubs, callers),
         launches=cfamily_views.launch_views(facts, c_items, linker),
         bindings=cfamily_views.binding_views(
-            facts, c_items, linker, callers, native.roots.get(facts.path, ())
+            facts,
+            linker,
+            callers,
+            native.roots.get(facts.path, ()),
+            native.targets.get(facts.path),
         ),
     )
     # nothing to detail: the section is left out, as for Python

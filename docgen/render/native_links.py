@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,9 @@ from docgen.model.binding_names import bound_target
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
     from docgen.render.role_links import NamedSites
+
+#: the most files a binding's file is read to include, directly or not
+MAX_VISIBLE = 5000
 
 
 @dataclass(frozen=True, order=True)
@@ -88,6 +92,11 @@ class NativeLinks:
     )
     #: the modules each C-family file is compiled into, as the build scripts say
     roots: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    #: where the C++ each binding of a C-family file names is defined, by (line, target)
+    #: as (path, anchor) (see `docgen.index.native_calls.target_sites`)
+    targets: Mapping[str, Mapping[tuple[int, str], tuple[tuple[str, str], ...]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     def calls_of(self, path: str) -> tuple[NativeCall, ...]:
         return self.calls.get(path, ())
@@ -101,6 +110,7 @@ class NativeLinks:
             *(c.key() for c in self.calls_of(path)),
             *(f"{line}<{c.key()}" for line, found in self.callers_of(path).items() for c in found),
             *(f"module:{m}" for m in self.roots.get(path, ())),
+            *(f"target:{at}={found}" for at, found in self.targets.get(path, {}).items()),
         ]
 
 
@@ -155,6 +165,7 @@ def native_links(index: RepoIndex, named: NamedSites, paths: Iterable[str] | Non
             }
         ),
         MappingProxyType({p: r for p, r in roots.items() if paths is None or p in kinds_wanted}),
+        MappingProxyType({p: resolver.targets(p) for p in targets}),
     )
 
 
@@ -165,6 +176,7 @@ class _Resolver:
         self.index, self.named, self.roots = index, named, roots
         self._ends: dict[str, tuple[NativeEnd, ...]] = {}
         self._bound: dict[NativeEnd, BoundEnd] = {}
+        self._visible: dict[str, frozenset[str]] = {}
 
     def ends(self, name: str) -> tuple[NativeEnd, ...]:
         found = self._ends.get(name)
@@ -192,11 +204,38 @@ class _Resolver:
             c = self.index.files[end.path].facts.cfamily
             target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
             defined = tuple(
-                (d.path, d.line, d.anchor) for d in target_sites(self.named, end.path, target)
+                (d.path, d.line, d.anchor)
+                for d in target_sites(self.named, end.path, target, partial(self.visible, end.path))
             )
             made = BoundEnd(end, self.roots.get(end.path, ()), target, defined)
         self._bound[end] = made
         return made
+
+    def targets(self, path: str) -> Mapping[tuple[int, str], tuple[tuple[str, str], ...]]:
+        """Where the C++ of each binding of a C-family file is defined."""
+        c = self.index.files[path].facts.cfamily
+        found: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
+        for b in c.bindings if c is not None else ():
+            if b.target and b.kind != "module":
+                sites = target_sites(self.named, path, b.target, partial(self.visible, path))
+                if sites:
+                    found[(b.line, b.target)] = tuple((s.path, s.anchor) for s in sites)
+        return MappingProxyType(dict(sorted(found.items())))
+
+    def visible(self, path: str) -> frozenset[str]:
+        """The files a C-family file includes, directly or not (at most `MAX_VISIBLE`)."""
+        known = self._visible.get(path)
+        if known is None:
+            includes = self.index.includes
+            seen: set[str] = set()
+            queue = [path]
+            while queue and len(seen) < MAX_VISIBLE:
+                for included in includes.includes_of(queue.pop()):
+                    if included not in seen:
+                        seen.add(included)
+                        queue.append(included)
+            known = self._visible[path] = frozenset(seen)
+        return known
 
     def names_made(self, path: str) -> frozenset[str]:
         """The names a C-family file binds or registers with `m.def`, from its kept

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.model.facts import Binding
+from docgen.scan.cfamily.method_tables import module_defs
 from docgen.scan.cfamily.reader_macros import string_value
 from docgen.scan.cfamily.source import Source, bare, descendants, one_line
 
@@ -87,7 +88,7 @@ def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> li
     in `TORCH_LIBRARY(ns, m)`) binds nothing."""
     if not BINDING_BYTES.search(source.data, body.start_byte, body.end_byte):
         return []
-    reader = _Reader(source, _maker_aliases(source.data))
+    reader = _Reader(source, _maker_aliases(source.data), module_defs(source.data))
     for module in modules:
         reader.owners[module] = _MODULE
     reader.parameters(body)
@@ -100,11 +101,18 @@ def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> li
 
 
 class _Reader:
-    def __init__(self, source: Source, makers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        source: Source,
+        makers: dict[str, str] | None = None,
+        defined: dict[str, str] | None = None,
+    ) -> None:
         self.source = source
         self.owners: dict[str, _Owner] = {}  # local variable -> what it holds
         #: the makers of classes and enums by name, the file's aliases of them included
         self.makers = {**_MAKERS, **(makers or {})}
+        #: the file's `PyModuleDef`s by variable, with the module each names
+        self.defined = defined or {}
 
     def text(self, node: Node | None) -> str:
         return self.source.text(node)
@@ -132,8 +140,18 @@ class _Reader:
         "T");`, `auto cls = py::class_<T>(m, "T").def(...);`, `auto sub =
         m.def_submodule("sub");`; the bindings of the classes so declared."""
         declared: list[Binding] = []
-        for node in sorted(descendants(body, "init_declarator"), key=lambda n: n.start_byte):
+        nodes = descendants(body, "init_declarator")
+        if b"PyModule_AddObject" in self.source.data[body.start_byte : body.end_byte]:
+            nodes += [c for c in descendants(body, "call_expression") if _adds_object(self, c)]
+        for node in sorted(nodes, key=lambda n: n.start_byte):
+            if node.type == "call_expression":
+                self.added(node)
+                continue
             name = node.child_by_field_name("declarator")
+            while name is not None and name.type in ("pointer_declarator", "reference_declarator"):
+                name = (
+                    name.child_by_field_name("declarator") or name.named_children[-1]
+                )  # `PyObject* m`
             if name is None or name.type != "identifier":
                 continue
             value = node.child_by_field_name("value")
@@ -163,9 +181,26 @@ class _Reader:
         found = _IMPORT.search(text)
         if found is not None:
             return _Owner("", "", "", found.group(1))
+        created = _CREATE.search(text)
+        if created is not None and created.group(1) in self.defined:
+            return _Owner("", "", "", self.defined[created.group(1)])
         cast = _CAST_MODULE.fullmatch(text)
         known = self.owners.get(cast.group(1)) if cast is not None else None
         return known if known is not None and known.is_module else None
+
+    def added(self, call: Node) -> None:
+        """`PyModule_AddObject(parent, "name", child)`: `child` is the submodule `name`
+        of the module `parent` holds, when `parent` holds one whose module is known."""
+        arguments = call.child_by_field_name("arguments")
+        args = arguments.named_children if arguments is not None else []
+        if len(args) != 3 or args[0].type != "identifier":
+            return
+        parent = self.owners.get(self.text(args[0]))
+        name = string_value(self.text(args[1]))
+        child = self.text(args[2]).rsplit(")", 1)[-1].strip()  # `(PyObject*)child`
+        if parent is None or not parent.is_module or not name or not _WORD.fullmatch(child):
+            return
+        self.owners[child] = _Owner("", "", f"{parent.module}.{name}".lstrip("."), parent.root)
 
     def made(self, maker: str, arguments: Node) -> _Owner | None:
         """The class `py::class_<T, ...>(scope, "Name")` makes, None for another call."""
@@ -268,6 +303,9 @@ _IMPORT = re.compile(
     r"(?:\bPyImport_ImportModule|\b(?:py|pybind11)\s*::\s*module_?\s*::\s*import)"
     r"\s*\(\s*\"([\w.]+)\"\s*\)"
 )
+#: a module made from a definition of the file: `PyModule_Create(&_module)`
+_CREATE = re.compile(r"\bPyModule_Create2?\s*\(\s*&\s*(\w+)\s*[,)]")
+_WORD = re.compile(r"[A-Za-z_]\w*")
 #: a cast of a local to a module: `py::handle(mod).cast<py::module>()`
 _CAST_MODULE = re.compile(
     r"(?:py|pybind11)\s*::\s*handle\s*\(\s*(\w+)\s*\)\s*\.\s*cast\s*<[^<>]*module_?\s*>\s*\(\s*\)"
@@ -277,6 +315,11 @@ _CAST_MODULE = re.compile(
 _MAKER_ALIAS = re.compile(
     rb"\busing\s+(\w+)\s*=\s*(?:py|pybind11|nb|nanobind)\s*::\s*(class_|enum_|exception)\s*<"
 )
+
+
+def _adds_object(reader: _Reader, call: Node) -> bool:
+    function = call.child_by_field_name("function")
+    return function is not None and reader.text(function) == "PyModule_AddObject"
 
 
 def _maker_aliases(data: bytes) -> dict[str, str]:

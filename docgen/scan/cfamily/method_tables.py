@@ -22,9 +22,10 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 KIND = "PyMethodDef"
-#: a module definition's name: `PyModuleDef NAME = {PyModuleDef_HEAD_INIT, "torch._C", ...}`
+#: a module definition and its module: `PyModuleDef NAME = {PyModuleDef_HEAD_INIT,
+#: "torch._C", ...}`
 _MODULE_DEF = re.compile(
-    rb"\bPyModuleDef\s+\w+\s*=\s*\{\s*PyModuleDef_HEAD_INIT\s*,\s*\"([\w.]+)\""
+    rb"\bPyModuleDef\s+(\w+)\s*=\s*\{\s*PyModuleDef_HEAD_INIT\s*,\s*\"([\w.]+)\""
 )
 #: the C function of an entry, under its casts: `(PyCFunction)(void (*)())f`,
 #: `castPyCFunctionWithKeywords(f)`, `PYC_FN(f)`, `reinterpret_cast<PyCFunction>(&f)`
@@ -37,8 +38,8 @@ def method_tables(source: Source, root: Node) -> list[Binding]:
     `PyModuleDef` names ("" when it has none or several)."""
     if b"PyMethodDef" not in source.data:
         return []
-    modules = set(_MODULE_DEF.findall(source.data))
-    module = modules.pop().decode() if len(modules) == 1 else ""
+    modules = set(module_defs(source.data).values())
+    module = modules.pop() if len(modules) == 1 else ""
     found = []
     for declaration in descendants(root, "declaration"):
         if "PyMethodDef" not in source.text(declaration.child_by_field_name("type")):
@@ -52,6 +53,11 @@ def method_tables(source: Source, root: Node) -> list[Binding]:
                 if binding is not None:
                     found.append(binding)
     return found
+
+
+def module_defs(data: bytes) -> dict[str, str]:
+    """The file's `PyModuleDef`s by variable, with the module each names."""
+    return {m.group(1).decode(): m.group(2).decode() for m in _MODULE_DEF.finditer(data)}
 
 
 def _entry(source: Source, entry: Node, module: str) -> Binding | None:
