@@ -67,12 +67,13 @@ def attached_links(
         return AttachedLinks()
     kinds = index.files.kinds()
     python = [p for p, kind in kinds.items() if kind == "python"]
+    keys: set[str] | None = None  # the names the wanted files define (None: every name)
     if paths is None:
         wanted = set(python)
         held = relation.rows.rows_of(python)
     else:
         wanted = {p for p in paths if kinds.get(p) == "python"}
-        keys: set[str] = set()
+        keys = set()
         for path in wanted:
             facts = index.files[path].facts.python
             keys.update(d.name for d in (facts.definitions if facts is not None else ()))
@@ -81,6 +82,8 @@ def attached_links(
     found: dict[str, dict[str, list[AttachedText]]] = {}
     for source, rows in sorted(held.items()):
         for row in rows:
+            if keys is not None and attached_key(row) not in keys:
+                continue  # its target bears a name no wanted file defines
             destination = resolver.target(source, row[0], row[1])
             if destination is None:
                 continue

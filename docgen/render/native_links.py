@@ -16,6 +16,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from docgen.analyze.dotted_reads import OPS_PREFIX
 from docgen.index.cfamily_relations import names_made
 from docgen.index.native_calls import (
     BUILD_SCRIPT,
@@ -177,6 +178,16 @@ class _Resolver:
         self._ends: dict[str, tuple[NativeEnd, ...]] = {}
         self._bound: dict[NativeEnd, BoundEnd] = {}
         self._visible: dict[str, frozenset[str]] = {}
+        self._made: frozenset[str] | None = None
+
+    def made_anywhere(self) -> frozenset[str]:
+        """Every name a C-family file of the tree binds or registers (from the kept
+        summaries where the facts stay encoded)."""
+        if self._made is None:
+            kinds = self.index.files.kinds()
+            cfamily = [p for p, kind in kinds.items() if kind == "cfamily"]
+            self._made = frozenset().union(*(self.names_made(p) for p in cfamily))
+        return self._made
 
     def ends(self, name: str) -> tuple[NativeEnd, ...]:
         found = self._ends.get(name)
@@ -188,6 +199,8 @@ class _Resolver:
         found = []
         for row in rows:
             name, written, _ = row
+            if not name.startswith(OPS_PREFIX) and call_key(row) not in self.made_anywhere():
+                continue  # no C-family file of the tree binds a name so spelled
             ends = self.ends(name)
             if ends:
                 bound = tuple(self.bound(e) for e in ends)
