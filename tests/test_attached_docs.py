@@ -115,8 +115,16 @@ def test_rows_read_the_target_through_the_file_imports() -> None:
     )
     rows = attached_rows(python_of("linalg.py", source))
     assert rows == (
-        ("_linalg.linalg_cross", "torch._C._linalg.linalg_cross", 2, "Cross.", "", rows[0][5]),
-        ("torch.add", "", 4, "Add {x}.", "**args", rows[1][5]),
+        (
+            "_linalg.linalg_cross",
+            "torch._C._linalg.linalg_cross",
+            2,
+            "Cross.",
+            "",
+            rows[0][5],
+            "cross",
+        ),
+        ("torch.add", "", 4, "Add {x}.", "**args", rows[1][5], ""),
     )
     assert [attached_key(r) for r in rows] == ["linalg_cross", "add"]
 

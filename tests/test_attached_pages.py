@@ -122,3 +122,39 @@ def test_an_edit_of_the_attaching_file_re_renders_the_stub_s_page(
     stub = (out / "torch/_C/_VariableFunctions.pyi_docs.md").read_text(encoding="utf-8")
     assert "Docstring attached" not in stub
     assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_an_operator_of_a_module_without_a_stub_is_bound_as_the_name_its_docstring_goes_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    operators = (
+        "- func: linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor\n"
+        "  python_module: linalg\n"
+        "  variants: function\n"
+    )
+    linalg = (
+        "from torch._C import _add_docstr, _linalg\n"
+        "\n"
+        "cross = _add_docstr(\n"
+        "    _linalg.linalg_cross,\n"
+        '    r"""linalg.cross(input, other, *, dim=-1) -> Tensor"""\n'
+        ")\n"
+    )
+    _write(repo, {"aten/native_functions.yaml": operators, "torch/linalg/__init__.py": linalg})
+    (repo / "torch/__init__.py").write_text("", encoding="utf-8")
+    run_build(repo, out, jobs=1)
+    page = (out / "aten/native_functions.yaml_docs.md").read_text(encoding="utf-8")
+    assert (
+        "- Bound in Python as: [`torch.linalg.cross`]"
+        "(../torch/linalg/__init__.py_docs.md#module-attributes)"
+    ) in page
+    assert check_links(out, repo) == []
+    digested = count_digests(monkeypatch)
+    init = repo / "torch/linalg/__init__.py"
+    init.write_text(init.read_text().replace("cross =", "cross_product ="), encoding="utf-8")
+    run_build(repo, out, jobs=1)
+    assert "aten/native_functions.yaml" in digested
+    page = (out / "aten/native_functions.yaml_docs.md").read_text(encoding="utf-8")
+    assert "`torch.linalg.cross_product`" in page
+    assert page_files(out) == clean_pages(repo, tmp_path)

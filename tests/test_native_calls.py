@@ -472,3 +472,48 @@ def test_a_module_made_from_a_definition_and_added_to_names_its_bindings() -> No
     facts = scan_c("init.cpp", unknown.encode()).cfamily
     assert facts is not None
     assert bound_qualname(facts.bindings[0]) == "_CacheEntry"
+
+
+def test_a_method_table_entry_s_function_is_read_under_casts_and_comments() -> None:
+    # torchgen/packaged/autograd/templates/python_variable_methods.cpp and
+    # pybind11/detail/function_record_pyobject.h of torch 2.13
+    source = (
+        "PyMethodDef variable_methods[] = {\n"
+        '  {"__add__", castPyCFunctionWithKeywords(TypeError_to_NotImplemented_<THPVariable_add>),'
+        " METH_VARARGS | METH_KEYWORDS, nullptr},\n"
+        "  {nullptr}};\n"
+        "static PyMethodDef tp_methods_impl[]\n"
+        '    = {{"__reduce_ex__",\n'
+        "        // reduce_ex_impl is a PyCFunctionWithKeywords, but PyMethodDef\n"
+        "        // requires a PyCFunction.\n"
+        "        (PyCFunction) (void (*)()) reduce_ex_impl,\n"
+        "        METH_VARARGS | METH_KEYWORDS,\n"
+        "        nullptr},\n"
+        "       {nullptr, nullptr, 0, nullptr}};\n"
+    )
+    facts = scan_c("methods.cpp", source.encode()).cfamily
+    assert facts is not None
+    assert [(b.name, b.target) for b in facts.bindings] == [
+        ("__add__", "TypeError_to_NotImplemented_<THPVariable_add>"),
+        ("__reduce_ex__", "reduce_ex_impl"),
+    ]
+
+
+def test_a_bound_value_is_no_lambda(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    init = DYNAMO_BINDINGS.replace(
+        "  m.def(", '  m.attr("NULL_STACK_VALUE") = get_null_stack_value();\n  m.def('
+    )
+    caller = (
+        "import torch\n\n\ndef null():\n    return torch._C._dynamo.eval_frame.NULL_STACK_VALUE\n"
+    )
+    _write(repo, {"torch/csrc/dynamo/init.cpp": init, "torch/_dynamo/utils.py": caller})
+    run_build(repo, out, jobs=1)
+    page = (out / "torch/_dynamo/utils.py_docs.md").read_text(encoding="utf-8")
+    null = _section(page, "### function `null`")
+    assert "the binding [`torch._C._dynamo.eval_frame.NULL_STACK_VALUE`]" in null
+    assert "lambda" not in null
+    c_page = (out / "torch/csrc/dynamo/init.cpp_docs.md").read_text(encoding="utf-8")
+    assert "`torch._C._dynamo.eval_frame.NULL_STACK_VALUE` (`attr`)\n" in c_page
+    traced = CliRunner().invoke(cli, ["find", "null", "--trace", "-o", str(out)])
+    assert "binding torch._C._dynamo.eval_frame.NULL_STACK_VALUE\n" in traced.output

@@ -18,12 +18,12 @@ from docgen.model.facts import PythonFacts
 
 #: (target as written, what the imports make of it or "", line, its text ("" when
 #: code docgen does not run makes it), the arguments of a `.format(...)` filling it or
-#: "", the call as written)
-AttachedRow = tuple[str, str, int, str, str, str]
+#: "", the call as written, the name its result is bound to or "")
+AttachedRow = tuple[str, str, int, str, str, str, str]
 
 
 def _row(data: list[str | int]) -> AttachedRow:
-    target, stands_for, line, text, fields, via = data
+    target, stands_for, line, text, fields, via, bound = data
     if not (
         isinstance(target, str)
         and isinstance(stands_for, str)
@@ -31,9 +31,10 @@ def _row(data: list[str | int]) -> AttachedRow:
         and isinstance(text, str)
         and isinstance(fields, str)
         and isinstance(via, str)
+        and isinstance(bound, str)
     ):
         raise TypeError("an attached-docstring row is (target, stands for, line, text, ...)")
-    return target, stands_for, line, text, fields, via
+    return target, stands_for, line, text, fields, via, bound
 
 
 def attached_key(row: AttachedRow) -> str:
@@ -42,7 +43,7 @@ def attached_key(row: AttachedRow) -> str:
 
 
 ATTACHED_DOCS: Relation[AttachedRow] = Relation(
-    "attached-docs", "1", attached_key, _row, keyed=True
+    "attached-docs", "2", attached_key, _row, keyed=True
 )
 
 
@@ -56,5 +57,5 @@ def attached_rows(python: PythonFacts | None) -> tuple[AttachedRow, ...]:
         first, dot, rest = doc.target.partition(".")
         import_of = bound.get(first)
         stands_for = f"{import_of}{dot}{rest}" if import_of and import_of != first else ""
-        rows.add((doc.target, stands_for, doc.line, doc.text or "", doc.fields, doc.via))
+        rows.add((doc.target, stands_for, doc.line, doc.text or "", doc.fields, doc.via, doc.bound))
     return tuple(sorted(rows))

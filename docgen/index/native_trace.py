@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from docgen.index.native_calls import NativeEnd, extension_roots, native_ends, target_sites
 from docgen.index.trace_line import TraceLine
-from docgen.model.binding_names import bound_target
+from docgen.model.binding_names import binds_lambda, bound_binding
 from docgen.model.facts import FileFacts
 from docgen.model.sites import DefinitionSite
 
@@ -61,8 +61,10 @@ def binding_lines(
 def _binding(end: NativeEnd, named: Named, facts_of: FactsOf) -> list[TraceLine]:
     facts = facts_of(end.path)
     c = facts.cfamily if facts is not None else None
-    target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
-    what = f"binding {end.qualname}" + (f" → {target}" if target else " → a lambda")
+    binding = bound_binding(c.bindings if c is not None else (), end.line, end.qualname)
+    target = binding.target if binding is not None else ""
+    made = f" → {target}" if target else " → a lambda" if binds_lambda(binding) else ""
+    what = f"binding {end.qualname}{made}"
     lines = [TraceLine(end.path, end.line, what)]
     lines.extend(
         TraceLine(s.path, s.line, f"{s.kind} {s.qualname}")

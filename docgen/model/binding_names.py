@@ -14,6 +14,21 @@ from docgen.model.facts import Binding
 _MACRO_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 #: binding kinds that make no Python name of their own
 UNNAMED_KINDS = frozenset({"module"})
+#: binding calls whose second argument is a callable: with no C++ name there, a lambda
+CALLABLE_BINDINGS = frozenset(
+    {
+        "def",
+        "def_static",
+        "def_property",
+        "def_property_readonly",
+        "def_property_static",
+        "def_property_readonly_static",
+        "def_prop_rw",
+        "def_prop_ro",
+        "def_prop_rw_static",
+        "def_prop_ro_static",
+    }
+)
 
 
 def module_root(bindings: Iterable[Binding]) -> str:
@@ -34,11 +49,13 @@ def bound_qualname(binding: Binding, root: str = "") -> str:
     return ".".join(p for p in parts if p)
 
 
-def bound_target(bindings: Iterable[Binding], line: int, qualname: str) -> str:
-    """The C++ the binding of this line and qualified name (see `bound_qualname`) binds,
-    as written; "" for a lambda or when the file has no such binding."""
+def bound_binding(bindings: Iterable[Binding], line: int, qualname: str) -> Binding | None:
+    """The binding of this line and qualified name (see `bound_qualname`), if any."""
     made = list(bindings)
     root = module_root(made)
-    return next(
-        (b.target for b in made if b.line == line and bound_qualname(b, root) == qualname), ""
-    )
+    return next((b for b in made if b.line == line and bound_qualname(b, root) == qualname), None)
+
+
+def binds_lambda(binding: Binding | None) -> bool:
+    """Whether a binding's C++ is a lambda: a callable with no C++ name written."""
+    return binding is not None and not binding.target and binding.kind in CALLABLE_BINDINGS

@@ -122,4 +122,6 @@ def attached_targets(
     holders = sorted({p for p in linked if kinds.get(p) == "python"} - set(edited))
     for rows in relation.rows.rows_of(holders).values():
         keys.update(attached_key(row) for row in rows)
-    return {s.path for key in sorted(keys) for s in named(key) if kinds.get(s.path) == "python"}
+    # a Python definition shows the text; an operator file's op, the name it is bound to
+    shown = ("python", "yaml")
+    return {s.path for key in sorted(keys) for s in named(key) if kinds.get(s.path) in shown}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from docgen.index.cfamily_keyed import Includes
 from docgen.index.symbols import specialization_arguments, written_owner_arguments
 from docgen.model.anchors import AnchoredCDefinition
-from docgen.model.binding_names import UNNAMED_KINDS, bound_qualname
+from docgen.model.binding_names import UNNAMED_KINDS, binds_lambda, bound_qualname
 from docgen.model.facts import CDefinition, FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
@@ -150,6 +150,7 @@ class BindingView:
     line: LineRef
     callers: tuple[NativeCallerView, ...] = ()  # the Python that reads the name
     modules: tuple[str, ...] = ()  # a module block's: what the build scripts compile it into
+    lambda_bound: bool = False  # a callable bound with no C++ name: a lambda
 
 
 def overview(
@@ -410,6 +411,7 @@ def binding_views(
                 linker.line(facts.path, b.line, facts.line_count),
                 () if module else (callers or {}).get(b.line, ()),
                 modules if module else (),
+                binds_lambda(b),
             )
         )
     return tuple(views)

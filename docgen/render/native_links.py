@@ -28,7 +28,7 @@ from docgen.index.native_calls import (
     row_lines,
     target_sites,
 )
-from docgen.model.binding_names import bound_target
+from docgen.model.binding_names import binds_lambda, bound_binding
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
@@ -60,11 +60,12 @@ class BoundEnd:
     end: NativeEnd
     modules: tuple[str, ...] = ()
     target: str = ""  # the C++ as the binding writes it, "" for a lambda or an op
-    #: (path, line, anchor) of the definitions of `target` in the binding's file
+    #: (path, line, anchor) of the definitions of `target` in the tree
     defined: tuple[tuple[str, int, str], ...] = ()
+    lambda_bound: bool = False  # a callable bound with no C++ name: a lambda
 
     def key(self) -> str:
-        return f"{self.end}:{self.modules}:{self.target}:{self.defined}"
+        return f"{self.end}:{self.modules}:{self.target}:{self.defined}:{self.lambda_bound}"
 
 
 @dataclass(frozen=True, order=True)
@@ -208,19 +209,21 @@ class _Resolver:
         return tuple(sorted(found, key=lambda c: (c.lines, c.written, c.name)))
 
     def bound(self, end: NativeEnd) -> BoundEnd:
-        """The binding's modules and target, with the target's definitions in its file."""
+        """The binding's modules and target, with the target's definitions."""
         known = self._bound.get(end)
         if known is not None:
             return known
         made = BoundEnd(end)
         if end.kind == "binding":
             c = self.index.files[end.path].facts.cfamily
-            target = bound_target(c.bindings if c is not None else (), end.line, end.qualname)
+            binding = bound_binding(c.bindings if c is not None else (), end.line, end.qualname)
+            target = binding.target if binding is not None else ""
             defined = tuple(
                 (d.path, d.line, d.anchor)
                 for d in target_sites(self.named, end.path, target, partial(self.visible, end.path))
             )
-            made = BoundEnd(end, self.roots.get(end.path, ()), target, defined)
+            lambda_bound = binds_lambda(binding)
+            made = BoundEnd(end, self.roots.get(end.path, ()), target, defined, lambda_bound)
         self._bound[end] = made
         return made
 

@@ -61,7 +61,7 @@ def _end_view(bound: BoundEnd, linker: Linker) -> NativeEndView:
         defined = bound.defined[0] if bound.defined else None
         target_href = linker.to_page(docs_page(defined[0]), defined[2]) if defined else ""
         target = LinkView(bound.target, target_href)
-    lambda_bound = end.kind == "binding" and not bound.target
+    lambda_bound = bound.lambda_bound
     source = f"{end.path}:{end.line}"
     return NativeEndView(end.kind, LinkView(label, href), source, target, lambda_bound)
 

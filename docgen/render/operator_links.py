@@ -73,7 +73,7 @@ class OperatorLinks:
         return [
             *(f"{q}<{u}" for q, uses in sorted(self.kernels_in(path).items()) for u in uses),
             *(
-                f"{name}={p.path}:{p.line}#{p.anchor}"
+                f"{name}={p.path}:{p.line}#{p.anchor}={p.qualname}"
                 for name, places in sorted(self.of(path).items())
                 for p in places
             ),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from docgen.model.anchors import anchored_definitions
+from docgen.model.anchors import anchored_definitions, subsection_anchor
 from docgen.model.kernel_names import bound_variants, dispatch_kernels, operator_qualname
 
 if TYPE_CHECKING:
@@ -121,21 +121,28 @@ def bound_names(
 ) -> dict[str, dict[str, tuple[tuple[str, str, int, str], ...]]]:
     """For each of these operator files, each operator's Python bindings in the tree's
     stubs: op name -> (qualified Python name, stub path, line, anchor), the first
-    overload of each name."""
+    overload of each name.  A module with no stub (`torch._C._linalg`) is known by the
+    names a Python file binds to its functions with their docstrings (`cross =
+    _add_docstr(_linalg.linalg_cross, ...)` of `torch/linalg/__init__.py` is
+    `torch.linalg.cross`; see `docgen.index.attached_rows`)."""
     names = index.graph.module_names
     stubs = {names[p]: p for p in sorted(names) if is_extension_stub(p, names[p])}
     anchors: dict[str, dict[str, tuple[int, str]]] = {}
     found: dict[str, dict[str, tuple[tuple[str, str, int, str], ...]]] = {}
+    exposed: Callable[[str], tuple[tuple[str, str, int, str], ...]] | None = None
     for path in sorted(operator_files):
         yaml = index.files[path].facts.yaml
         if yaml is None or not yaml.operators:
             continue
         made: dict[str, tuple[tuple[str, str, int, str], ...]] = {}
         for operator in yaml.operators:
-            bound = []
+            bound: list[tuple[str, str, int, str]] = []
             for module, name in _bound_as(operator):
                 stub = stubs.get(module)
                 if stub is None:
+                    if module != FUNCTIONS_MODULE:
+                        exposed = exposed or _exposed_names(index, yaml.operators)
+                        bound.extend(exposed(f"{module}.{name}"))
                     continue
                 if stub not in anchors:
                     anchors[stub] = _first_anchors(index, stub)
@@ -147,6 +154,31 @@ def bound_names(
         if made:
             found[path] = made
     return found
+
+
+def _exposed_names(
+    index: RepoIndex, operators: Iterable[OperatorEntry]
+) -> Callable[[str], tuple[tuple[str, str, int, str], ...]]:
+    """The module-level names Python files bind to functions of a module without a
+    stub, by what they stand for: (`torch.linalg.cross`, path, line, anchor)."""
+    relation = index.attached_rows
+    if relation is None:
+        return lambda name: ()
+    keys = {o.name.split(".", 1)[0] for o in operators}
+    by_name: dict[str, set[tuple[str, str, int, str]]] = {}
+    names = index.graph.module_names
+    for source, rows in sorted(relation.rows.rows_of(sorted(relation.holding(keys))).items()):
+        module = names.get(source, "")
+        python = index.files[source].facts.python
+        attributes = {a.qualname: a.line for a in python.attributes} if python else {}
+        for row in rows:
+            bound = row[6]
+            if not row[1] or not bound or bound not in attributes or "." in bound:
+                continue
+            label = f"{module}.{bound}" if module else bound
+            place = (label, source, row[2], subsection_anchor("module_attributes"))
+            by_name.setdefault(row[1], set()).add(place)
+    return lambda name: tuple(sorted(by_name.get(name, ())))
 
 
 def _first_anchors(index: RepoIndex, stub: str) -> dict[str, tuple[int, str]]:

@@ -29,7 +29,7 @@ _MODULE_DEF = re.compile(
 )
 #: the C function of an entry, under its casts: `(PyCFunction)(void (*)())f`,
 #: `castPyCFunctionWithKeywords(f)`, `PYC_FN(f)`, `reinterpret_cast<PyCFunction>(&f)`
-_FUNCTION = re.compile(r"&?\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\)*\s*$")
+_FUNCTION = re.compile(r"&?\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*(?:\s*<[^()]*>)?)\s*\)*\s*$")
 _ENTRIES = frozenset({"initializer_list", "compound_literal_expression"})
 
 
@@ -67,7 +67,7 @@ def _entry(source: Source, entry: Node, module: str) -> Binding | None:
         entry = entry.child_by_field_name("value") or entry
     if entry.type not in _ENTRIES:
         return None
-    fields = entry.named_children
+    fields = [c for c in entry.named_children if c.type != "comment"]
     if len(fields) < 2:
         return None
     name = string_value(source.text(fields[0]))
