@@ -83,6 +83,27 @@ def child_env() -> dict[str, str]:
     return env
 
 
+def write_tree(repo: Path, files: dict[str, str]) -> None:
+    """Each file of a tree written under `repo`, its folders made."""
+    for rel, text in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def page_section(page: str, heading: str) -> str:
+    """A page's section from `heading` to the next heading of any level."""
+    start = page.index(heading)
+    end = page.find("\n#", start + len(heading))
+    return page[start : end if end >= 0 else None]
+
+
+def expected_lines(case: Path) -> list[str]:
+    """The lines of a data-driven case's `expected`, sorted; `#` starts a comment."""
+    text = (case / "expected").read_text(encoding="utf-8")
+    return sorted(line for raw in text.splitlines() if (line := raw.split("#", 1)[0].strip()))
+
+
 def run_build(repo: Path, out: Path | None = None, jobs: int = 2) -> BuildReport:
     """One build through the Python API, as `docgen build REPO [--out OUT] -j JOBS` does."""
     return build(resolve_options(repo, out, jobs))

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import expected_lines
 
 from docgen.index.attached_rows import attached_key, attached_rows
 from docgen.model.facts import PythonFacts
@@ -40,18 +41,13 @@ def found(case: Path) -> list[str]:
     return sorted(lines)
 
 
-def expected(case: Path) -> list[str]:
-    text = (case / "expected").read_text(encoding="utf-8")
-    return sorted(line.strip() for line in text.splitlines() if line.strip()[:1] not in ("", "#"))
-
-
 def test_there_are_cases() -> None:
     assert len(CASES) >= 4
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_a_case_finds_exactly_its_expected_docstrings(name: str) -> None:
-    assert found(UNITS / name) == expected(UNITS / name)
+    assert found(UNITS / name) == expected_lines(UNITS / name)
 
 
 def test_the_text_is_kept_as_help_shows_it() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import clean_pages, count_digests, page_files, run_build
+from conftest import clean_pages, count_digests, page_files, page_section, run_build, write_tree
 
 from docgen.site.linkcheck import check_links
 
@@ -60,25 +60,12 @@ TREE = {
 }
 
 
-def _write(repo: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = repo / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-
-
-def _section(page: str, heading: str) -> str:
-    start = page.index(heading)
-    end = page.find("\n#", start + len(heading))
-    return page[start : end if end >= 0 else None]
-
-
 def test_the_stub_s_section_shows_the_text_attached_to_its_name(tmp_path: Path) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, TREE)
+    write_tree(repo, TREE)
     run_build(repo, out, jobs=1)
     stub = (out / "torch/_C/_VariableFunctions.pyi_docs.md").read_text(encoding="utf-8")
-    add = _section(stub, "### function `add`")
+    add = page_section(stub, "### function `add`")
     assert (
         "- Docstring attached at import by `add_docstr(torch.add, ...)` in "
         "[`torch/_torch_docs.py`](../_torch_docs.py_docs.md) at [L4]"
@@ -87,11 +74,11 @@ def test_the_stub_s_section_shows_the_text_attached_to_its_name(tmp_path: Path) 
     assert "add(input, other) -\\> Tensor" in add and "Adds {other} to" in add
     assert "<b>" not in add  # the text stays inert
     methods = (out / "torch/_C/__init__.pyi_docs.md").read_text(encoding="utf-8")
-    abs_section = _section(methods, "#### method `TensorBase.abs`")
+    abs_section = page_section(methods, "#### method `TensorBase.abs`")
     assert "`add_docstr_all('abs', ...)` in [`torch/_tensor_docs.py`]" in abs_section
     assert "The absolute value." in abs_section
     docs = (out / "torch/_torch_docs.py_docs.md").read_text(encoding="utf-8")
-    attached = _section(docs, "### Docstrings attached at import")
+    attached = page_section(docs, "### Docstrings attached at import")
     assert (
         "`add_docstr(torch.add, ...)`: [`torch.add`](_C/_VariableFunctions.pyi_docs.md#" in attached
     )
@@ -106,7 +93,7 @@ def test_an_edit_of_the_attaching_file_re_renders_the_stub_s_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, TREE)
+    write_tree(repo, TREE)
     run_build(repo, out, jobs=1)
     digested = count_digests(monkeypatch)
     docs = repo / "torch/_torch_docs.py"
@@ -141,7 +128,7 @@ def test_an_operator_of_a_module_without_a_stub_is_bound_as_the_name_its_docstri
         '    r"""linalg.cross(input, other, *, dim=-1) -> Tensor"""\n'
         ")\n"
     )
-    _write(repo, {"aten/native_functions.yaml": operators, "torch/linalg/__init__.py": linalg})
+    write_tree(repo, {"aten/native_functions.yaml": operators, "torch/linalg/__init__.py": linalg})
     (repo / "torch/__init__.py").write_text("", encoding="utf-8")
     run_build(repo, out, jobs=1)
     page = (out / "aten/native_functions.yaml_docs.md").read_text(encoding="utf-8")

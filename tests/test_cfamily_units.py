@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import expected_lines
 
 from docgen.scan.cfamily.preprocess.macros import macro_defs
 from docgen.scan.cfamily.scanner import scan
@@ -38,18 +39,13 @@ def found(case: Path) -> list[str]:
     return sorted(lines)
 
 
-def expected(case: Path) -> list[str]:
-    text = (case / "expected").read_text(encoding="utf-8")
-    return sorted(line for raw in text.splitlines() if (line := raw.split("#", 1)[0].strip()))
-
-
 def test_there_are_cases() -> None:
     assert len(CASES) >= 8
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_a_case_finds_exactly_its_expected_definitions(name: str) -> None:
-    assert found(UNITS / name) == expected(UNITS / name)
+    assert found(UNITS / name) == expected_lines(UNITS / name)
 
 
 if __name__ == "__main__":

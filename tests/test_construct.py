@@ -11,8 +11,9 @@ import pytest
 
 from docgen.discover.tree import discover
 from docgen.model import facts
+from docgen.model.cfamily_facts import CDefinition
 from docgen.model.construct import maker, rebuild, slot_setters
-from docgen.model.facts import CDefinition, Problem
+from docgen.model.facts import Problem
 from docgen.scan.workers import scan_one
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

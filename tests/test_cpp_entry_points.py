@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from docgen.model.facts import CDefinition, CFacts
+from docgen.model.cfamily_facts import CDefinition, CFacts
 from docgen.scan.cfamily.bindings import bindings_in
 from docgen.scan.cfamily.preprocess.head_macros import expand, head_template, split_head
 from docgen.scan.cfamily.preprocess.macros import macro_defs

@@ -16,6 +16,7 @@ from conftest import (
     page_files,
     pages_and_rows,
     run_build,
+    write_tree,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -84,19 +85,12 @@ def tree(draw: st.DrawFn) -> dict[str, str]:
 def _built_then_edited(tmp_path: Path, files: dict[str, str], edit: dict[str, str]) -> Path:
     """A tree built, then edited and built again: its output folder."""
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, files)
+    write_tree(repo, files)
     run_build(repo, out, jobs=1)
-    _write(repo, edit)
+    write_tree(repo, edit)
     run_build(repo, out, jobs=1)
     assert page_files(out) == clean_pages(repo, tmp_path)
     return out
-
-
-def _write(repo: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        target = repo / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
 
 
 @settings(
@@ -113,11 +107,11 @@ def test_edits_that_keep_every_path_equal_a_clean_build(
     root = Path(tempfile.mkdtemp(prefix="docgen-scope-"))
     try:
         repo, out = root / "repo", root / "out"
-        _write(repo, files)
+        write_tree(repo, files)
         build(resolve_options(repo, out, 1))
         for path, data in edits:
             text = data.draw(markdown_text(path) if path.endswith(".md") else module_text())
-            _write(repo, {path: text})
+            write_tree(repo, {path: text})
             build(resolve_options(repo, out, 1))
             clean = root / "clean"
             shutil.rmtree(clean, ignore_errors=True)

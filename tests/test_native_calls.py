@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import clean_pages, count_digests, page_files, run_build
+from conftest import clean_pages, count_digests, page_files, page_section, run_build, write_tree
 
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.cli.main import cli
@@ -65,18 +65,6 @@ IFACE = (
     "    return gpu.missing(x)\n"
 )
 TREE = {"setup.py": SETUP, "csrc/api.cpp": API, "pkg/iface.py": IFACE}
-
-
-def _write(repo: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text, encoding="utf-8")
-
-
-def _section(page: str, heading: str) -> str:
-    start = page.index(heading)
-    end = page.find("\n### ", start + 1)
-    return page[start : end if end >= 0 else len(page)]
 
 
 def test_a_build_script_s_extension_modules_and_a_file_s_aliases_are_read() -> None:
@@ -173,20 +161,20 @@ def test_python_pages_link_calls_to_bindings_and_binding_pages_list_their_caller
     tmp_path: Path,
 ) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, TREE)
+    write_tree(repo, TREE)
     run_build(repo, out, jobs=1)
     page = (out / "pkg/iface.py_docs.md").read_text(encoding="utf-8")
-    forward = _section(page, "### function `forward`")
+    forward = page_section(page, "### function `forward`")
     assert (
         "`gpu.fwd` (`fast_cuda.fwd`) at [L11]" in forward
         and "the binding [`fast_cuda.fwd`](../csrc/api.cpp_docs.md#python-bindings)" in forward
         and "of [`fast::forward`](../csrc/api.cpp_docs.md#function-fastforward)" in forward
     )
     assert "fallback" not in forward  # the other import leads to no C++ of the tree
-    scaled = _section(page, "### function `scaled`")
+    scaled = page_section(page, "### function `scaled`")
     assert "the operator [`fast_ops::scale`](../csrc/api.cpp_docs.md#registrations)" in scaled
     assert "`gpu.helper` (`fast_cuda.helper`)" in scaled and "of a lambda" in scaled
-    assert "Calls into C++" not in _section(page, "### function `untouched`")
+    assert "Calls into C++" not in page_section(page, "### function `untouched`")
     api = (out / "csrc/api.cpp_docs.md").read_text(encoding="utf-8")
     assert "which the build scripts compile into `fast_cuda`" in api
     assert (
@@ -216,7 +204,7 @@ def test_an_edit_of_the_caller_re_renders_the_binding_s_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, {**TREE, "pkg/other.py": "def g():\n    return 1\n"})
+    write_tree(repo, {**TREE, "pkg/other.py": "def g():\n    return 1\n"})
     run_build(repo, out, jobs=1)
     digested = count_digests(monkeypatch)
     iface = repo / "pkg/iface.py"
@@ -338,7 +326,7 @@ def test_python_importing_a_bound_class_links_to_the_class_and_back(tmp_path: Pa
         "def backend(pg):\n"
         "    return ProcessGroup.BackendType.UNDEFINED\n"
     )
-    _write(
+    write_tree(
         repo,
         {"torch/csrc/distributed/c10d/init.cpp": C10D_INIT, "torch/distributed/c10d.py": c10d},
     )
@@ -348,7 +336,7 @@ def test_python_importing_a_bound_class_links_to_the_class_and_back(tmp_path: Pa
         "`ProcessGroup` (`torch._C._distributed_c10d.ProcessGroup`) at [L1]" in page
         and "the binding [`torch._C._distributed_c10d.ProcessGroup`]" in page
     )
-    backend = _section(page, "### function `backend`")
+    backend = page_section(page, "### function `backend`")
     assert "`ProcessGroup.BackendType.UNDEFINED`" in backend
     init = (out / "torch/csrc/distributed/c10d/init.cpp_docs.md").read_text(encoding="utf-8")
     assert (
@@ -417,10 +405,10 @@ def test_a_call_of_a_method_table_s_function_links_to_its_c_function(tmp_path: P
         "import torch\n\n\ndef strip(name):\n"
         "    return torch._C._dynamo.strip_function_call(name)\n"
     )
-    _write(repo, {"torch/csrc/dynamo/init.cpp": DYNAMO_INIT, "torch/_dynamo/utils.py": caller})
+    write_tree(repo, {"torch/csrc/dynamo/init.cpp": DYNAMO_INIT, "torch/_dynamo/utils.py": caller})
     run_build(repo, out, jobs=1)
     page = (out / "torch/_dynamo/utils.py_docs.md").read_text(encoding="utf-8")
-    strip = _section(page, "### function `strip`")
+    strip = page_section(page, "### function `strip`")
     assert "the binding [`torch._C._dynamo.strip_function_call`]" in strip
     assert (
         "of [`_strip_function_call`](../csrc/dynamo/init.cpp_docs.md"
@@ -507,10 +495,10 @@ def test_a_bound_value_is_no_lambda(tmp_path: Path) -> None:
     caller = (
         "import torch\n\n\ndef null():\n    return torch._C._dynamo.eval_frame.NULL_STACK_VALUE\n"
     )
-    _write(repo, {"torch/csrc/dynamo/init.cpp": init, "torch/_dynamo/utils.py": caller})
+    write_tree(repo, {"torch/csrc/dynamo/init.cpp": init, "torch/_dynamo/utils.py": caller})
     run_build(repo, out, jobs=1)
     page = (out / "torch/_dynamo/utils.py_docs.md").read_text(encoding="utf-8")
-    null = _section(page, "### function `null`")
+    null = page_section(page, "### function `null`")
     assert "the binding [`torch._C._dynamo.eval_frame.NULL_STACK_VALUE`]" in null
     assert "lambda" not in null
     c_page = (out / "torch/csrc/dynamo/init.cpp_docs.md").read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import clean_pages, count_digests, page_files, run_build
+from conftest import clean_pages, count_digests, page_files, run_build, write_tree
 
 from docgen.analyze.summary import FileSummary
 from docgen.index.role_rows import role_rows
@@ -38,12 +38,6 @@ TREE = {
 }
 
 
-def _write(repo: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text, encoding="utf-8")
-
-
 def _work_section(out: Path) -> str:
     page = (out / "pkg/use.py_docs.md").read_text(encoding="utf-8")
     return page[page.index("Uses ") :].split("\n", 1)[0]
@@ -72,7 +66,7 @@ def test_a_files_rows_hold_what_its_imports_make_of_each_target() -> None:
 
 def test_roles_link_to_definitions_in_other_files(tmp_path: Path) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, TREE)
+    write_tree(repo, TREE)
     run_build(repo, out, jobs=1)
     line = _work_section(out)
     assert "[`pkg.Engine`](core.py_docs.md#class-engine)" in line  # through the re-export
@@ -101,7 +95,7 @@ def test_an_edit_of_a_definition_renders_the_pages_that_link_to_it(
         monkeypatch.setattr(keyword_views, "SINGLE_PAGE_LIMIT", 3)
         monkeypatch.setattr(keyword_views, "LETTER_PAGE_LIMIT", 2)
     repo, out = tmp_path / "repo", tmp_path / "out"
-    _write(repo, TREE)
+    write_tree(repo, TREE)
     run_build(repo, out, jobs=1)
     assert (out / "keywords-e.md").exists() == split
     digested = count_digests(monkeypatch)

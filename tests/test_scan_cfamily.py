@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docgen.model.facts import CDefinition, CFacts, CKind
+from docgen.model.cfamily_facts import CDefinition, CFacts
+from docgen.model.facts import CKind
 from docgen.scan.cfamily.names import outside_bodies
 from docgen.scan.cfamily.preprocess.blanking import neutralise
 from docgen.scan.cfamily.preprocess.conditionals import first_branches

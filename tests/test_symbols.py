@@ -15,7 +15,8 @@ from docgen.index.symbols import (
     specialization_arguments,
     without_name,
 )
-from docgen.model.facts import CDefinition, ScannedFile
+from docgen.model.cfamily_facts import CDefinition
+from docgen.model.facts import ScannedFile
 from docgen.scan.cfamily.reader_macros import split_commas
 from docgen.scan.cfamily.scanner import scan
 from docgen.scan.cfamily.settings import ScanSettings

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import expected_lines
 
 from docgen.analyze.sites import yaml_sites
 from docgen.scan.yaml.scanner import scan
@@ -40,14 +41,9 @@ def found(case: Path) -> list[str]:
     return sorted(lines)
 
 
-def expected(case: Path) -> list[str]:
-    text = (case / "expected").read_text(encoding="utf-8")
-    return sorted(line.strip() for line in text.splitlines() if line.strip()[:1] not in ("", "#"))
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_every_expected_name_is_found_and_nothing_else(case: str) -> None:
-    assert found(UNITS / case) == expected(UNITS / case)
+    assert found(UNITS / case) == expected_lines(UNITS / case)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from docgen.model.digests import code_digest
 from docgen.model.sites import DefinitionSite
 
 if TYPE_CHECKING:
-    from docgen.model.facts import Binding, Registration, ScannedFile
+    from docgen.model.cfamily_facts import Binding, Registration
+    from docgen.model.facts import ScannedFile
     from docgen.model.yaml_facts import YamlFacts
 
 #: C-family kinds left out of the repository index: a namespace is reopened in every

@@ -15,7 +15,7 @@ from typing import Protocol
 from docgen.index.includes import ResolvedInclude
 from docgen.index.relations import RelationRows
 from docgen.index.symbols import CppSymbols, DeclarationRow, Site
-from docgen.model.facts import CDefinition
+from docgen.model.cfamily_facts import CDefinition
 
 #: (line, target as written, 1 for `<...>`, the file it names or "", how it was found)
 #: (line, target, system, path, how, the other candidates joined by newlines)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from docgen.index.cfamily_rows import CFamilyRows
 from docgen.index.folder_edges import weight_rows, weights_of
 from docgen.model.binding_names import UNNAMED_KINDS
-from docgen.model.facts import CFacts, Problem, ScannedFile
+from docgen.model.cfamily_facts import CFacts
+from docgen.model.facts import Problem, ScannedFile
 from docgen.model.languages import is_cfamily
 from docgen.model.serialize import dumps, loads
 

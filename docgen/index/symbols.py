@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from docgen.model.facts import CDefinition, ScannedFile
+from docgen.model.cfamily_facts import CDefinition
+from docgen.model.facts import ScannedFile
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.scan.cfamily.reader_macros import split_commas
 

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from docgen.model.facts import Attribute, CDefinition, Definition
+from docgen.model.cfamily_facts import CDefinition
+from docgen.model.facts import Attribute, Definition
 from docgen.model.kernel_names import operator_qualname
 from docgen.model.links import Slugger, slug
 from docgen.model.yaml_facts import DerivativeEntry, OperatorEntry, YamlFacts

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from docgen.model.facts import Binding
+from docgen.model.cfamily_facts import Binding
 
 #: a module block's name that is a macro the build defines (`TORCH_EXTENSION_NAME`),
 #: not the module's own name

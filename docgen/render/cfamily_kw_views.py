@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from docgen.model.anchors import KW_GROUPS, AnchoredCDefinition, section_anchor, subsection_anchor
-from docgen.model.facts import CDefinition, FileFacts
+from docgen.model.cfamily_facts import CDefinition
+from docgen.model.facts import FileFacts
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.entries import keyword_entries

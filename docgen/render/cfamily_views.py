@@ -12,7 +12,8 @@ from docgen.index.cfamily_keyed import Includes
 from docgen.index.symbols import specialization_arguments, written_owner_arguments
 from docgen.model.anchors import AnchoredCDefinition
 from docgen.model.binding_names import UNNAMED_KINDS, binds_lambda, bound_qualname
-from docgen.model.facts import CDefinition, FileFacts
+from docgen.model.cfamily_facts import CDefinition
+from docgen.model.facts import FileFacts
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.links import docs_page
 from docgen.render.context import Linker

@@ -28,12 +28,12 @@ from docgen.render.finding_views import PATTERN_TITLES, FindingGroup, FindingVie
 from docgen.render.import_text import module_as_written
 from docgen.render.native_views import NativeCallView
 from docgen.render.stub_views import OperatorUseView
+from docgen.render.suite_views import FileSuiteView
 from docgen.render.view_refs import LinkView
 from docgen.render.views import (
     ArchitectureView,
     AttributeView,
     DefinitionView,
-    FileSuiteView,
     HierarchyItem,
     MemberView,
     PatternsView,

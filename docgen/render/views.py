@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from docgen.render.include_views import IncludesView
     from docgen.render.native_views import ExtensionView, NativeCallView
     from docgen.render.stub_views import OperatorUseView
+    from docgen.render.suite_views import FileSuiteView
     from docgen.render.yaml_views import YamlDetailed, YamlOverview
 
 # ---------------------------------------------------------------- shared pieces
@@ -291,63 +292,6 @@ class PatternsView:
     dunder_all: tuple[str, ...] | None  # names listed, None when no `__all__`
     dunder_all_total: int  # how many names `__all__` has (the list may be cut)
     dunder_all_line: LineRef | None = None
-
-
-@dataclass(frozen=True)
-class NeedView:
-    """What a test needs, and the code that says so."""
-
-    text: str  # "needs >= 4 GPUs"
-    written: str  # "skip_if_lt_x_gpu(4)"
-
-
-@dataclass(frozen=True)
-class CollectedView:
-    """One test a runner collects, with what it needs and the command that runs it alone."""
-
-    name: str
-    href: str  # the function's heading on this page
-    line: LineRef
-    needs: tuple[NeedView, ...]  # strongest kind first
-    command: str
-    expanded: bool = True  # False: parametrized with values docgen cannot read
-    inherited_from: str = ""  # the class of this file that defines it, "" for its own
-    cases: int = 1  # the tests the row stands for (too many parametrized names to list)
-    condition: str = ""  # what its values depend on: `cases` where false, then where true
-    cases_if_true: int = 0
-
-
-@dataclass(frozen=True)
-class SuiteClassView:
-    """A class with test methods: whether a runner collects it, and why (its bases)."""
-
-    name: str
-    href: str
-    line: LineRef
-    collected: bool
-    pytest_only: bool  # collected by its name (`Test*`, no TestCase base): pytest, not unittest
-    bases: tuple[str, ...]  # as written
-    chain: tuple[LinkView, ...]  # its base, that base's base, ... down to a TestCase
-    provides: str  # the first line of its nearest documented base's docstring
-    docstring: str
-    per_device: bool
-    devices: tuple[str, ...]  # the device types a machine with only a CPU instantiates
-    tests: tuple[CollectedView, ...]
-
-
-@dataclass(frozen=True)
-class FileSuiteView:
-    """The tests of one file."""
-
-    classes: tuple[SuiteClassView, ...]
-    functions: tuple[CollectedView, ...]
-    total: int  # tests a runner collects (parametrized ones counted by name)
-    selects: bool  # `python FILE -k NAME` runs one test (unittest's command line)
-    unread: int = 0  # rows counted once whose parametrized values docgen cannot read
-    condition: str = ""  # the one condition some tests' values depend on
-    total_if_true: int = 0  # `total` where that condition is true
-    hidden: int = 0  # of `total`, the tests of classes a module-level fallback hides
-    hidden_by: str = ""  # that fallback, as written
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.model.facts import Binding
+from docgen.model.cfamily_facts import Binding
 from docgen.scan.cfamily.method_tables import module_defs
 from docgen.scan.cfamily.reader_macros import string_value
 from docgen.scan.cfamily.source import Source, bare, descendants, one_line

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from docgen.model.facts import Binding, KernelLaunch, RegisteredOp, Registration
+from docgen.model.cfamily_facts import Binding, KernelLaunch, RegisteredOp, Registration
 from docgen.scan.cfamily.bindings import bindings_in
 from docgen.scan.cfamily.preprocess.stub_lines import stub_registration
 from docgen.scan.cfamily.reader_macros import (

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from docgen.model.facts import Binding
+from docgen.model.cfamily_facts import Binding
 from docgen.scan.cfamily.reader_macros import string_value
 from docgen.scan.cfamily.source import Source, descendants
 

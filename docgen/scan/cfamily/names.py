@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.model.facts import Binding, CDefinition, CKind, KernelLaunch, Registration
+from docgen.model.cfamily_facts import Binding, CDefinition, KernelLaunch, Registration
+from docgen.model.facts import CKind
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.scan.cfamily.code import CodeFacts, launches_in_text
 from docgen.scan.cfamily.comments import comment_text, without_comments

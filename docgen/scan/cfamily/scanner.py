@@ -19,7 +19,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from docgen.model.facts import CDefinition, CFacts, CInclude, CodeUse, FileFacts, Problem
+from docgen.model.cfamily_facts import CDefinition, CFacts, CInclude, CodeUse
+from docgen.model.facts import FileFacts, Problem
 from docgen.scan.cfamily import walk as cfamily_walk
 from docgen.scan.cfamily.bindings import bindings_in_order
 from docgen.scan.cfamily.code import in_order

@@ -10,7 +10,7 @@ text.
 
 from __future__ import annotations
 
-from docgen.model.facts import Registration
+from docgen.model.cfamily_facts import Registration
 from docgen.scan.cfamily.preprocess.source import (
     BLANKED,
     LINE_REST,
