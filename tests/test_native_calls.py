@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from conftest import clean_pages, count_digests, page_files, page_section, run_build, write_tree
 
 from docgen.analyze.dotted_reads import dotted_reads
+from docgen.analyze.sites import registered_sites
 from docgen.cli.main import cli
 from docgen.index.native_calls import NativeEnd, extension_roots, native_ends
 from docgen.model.binding_names import bound_qualname
@@ -505,3 +506,85 @@ def test_a_bound_value_is_no_lambda(tmp_path: Path) -> None:
     assert "`torch._C._dynamo.eval_frame.NULL_STACK_VALUE` (`attr`)\n" in c_page
     traced = CliRunner().invoke(cli, ["find", "null", "--trace", "-o", str(out)])
     assert "binding torch._C._dynamo.eval_frame.NULL_STACK_VALUE\n" in traced.output
+
+
+#: the `torch.library` idioms of torch 2.13 (`ao/quantization/fx/_decomposed.py`,
+#: `nn/attention/varlen.py`), trimmed
+LIBRARY = """\
+import torch
+from torch.library import Library, impl
+
+quantized_decomposed_lib = Library("quantized_decomposed", "DEF")
+
+quantized_decomposed_lib.define(
+    "quantize_per_tensor(Tensor input, float scale, int zero_point, "
+    "int quant_min, int quant_max, ScalarType dtype) -> Tensor"
+)
+
+
+@impl(quantized_decomposed_lib, "quantize_per_tensor", "CompositeExplicitAutograd")
+def quantize_per_tensor(input, scale, zero_point, quant_min, quant_max, dtype):
+    return input
+
+
+@torch.library.custom_op("torch_attn::_varlen_attn", mutates_args={})
+def _varlen_attn(query):
+    return query
+
+
+@_varlen_attn.register_fake
+def _varlen_attn_fake(query):
+    return query
+
+
+@torch.library.register_fake("torch_attn::_varlen_attn")
+def _fake(query):
+    return query
+
+
+torch.library.define("mylib::sin", "(Tensor x) -> Tensor")
+torch.library.impl("mylib::sin", "CPU", torch.sin)
+"""
+
+
+def test_operators_registered_through_torch_library_are_sites() -> None:
+    facts = scan_python("ao/decomposed.py", LIBRARY.encode()).python
+    assert facts is not None
+    sites = registered_sites("ao/decomposed.py", facts.registrations)
+    assert [(s.line, s.kind, s.qualname) for s in sites] == [
+        (6, "op", "quantized_decomposed::quantize_per_tensor"),
+        (12, "impl", "quantized_decomposed::quantize_per_tensor"),
+        (17, "op", "torch_attn::_varlen_attn"),
+        (27, "impl", "torch_attn::_varlen_attn"),
+        (32, "op", "mylib::sin"),
+        (33, "impl", "mylib::sin"),
+    ]
+    # a `library` of another module, and a name not written as a string, are none
+    other = "from mylib import library\n@library.custom_op('a::b')\ndef f(): ...\n"
+    other_facts = scan_python("o.py", other.encode()).python
+    assert other_facts is not None and other_facts.registrations == ()
+
+
+def test_a_python_call_of_an_operator_registered_in_python_links_to_it(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    caller = "import torch\n\n\ndef attend(q):\n    return torch.ops.torch_attn._varlen_attn(q)\n"
+    write_tree(repo, {"ao/decomposed.py": LIBRARY, "ao/use.py": caller})
+    run_build(repo, out, jobs=1)
+    page = (out / "ao/use.py_docs.md").read_text(encoding="utf-8")
+    attend = page_section(page, "### function `attend`")
+    assert (
+        "the operator [`torch_attn::_varlen_attn`](decomposed.py_docs.md#registrations)" in attend
+    )
+    lib = (out / "ao/decomposed.py_docs.md").read_text(encoding="utf-8")
+    assert "### Registrations" in lib and "`custom_op` `torch_attn`" in lib
+    traced = CliRunner().invoke(cli, ["find", "attend", "--trace", "-o", str(out)])
+    assert traced.exit_code == 0, traced.output
+    assert traced.output.splitlines() == [
+        "ao/use.py:4: function attend",
+        "ao/use.py:5: reads torch.ops.torch_attn._varlen_attn (torch.ops.torch_attn._varlen_attn)",
+        "ao/decomposed.py:17: op torch_attn::_varlen_attn (torch.library)",
+        "ao/decomposed.py:27: impl torch_attn::_varlen_attn for fake tensors (`register_fake`)"
+        " → _fake",
+        "ao/decomposed.py:28: function _fake",
+    ]
+    assert check_links(out, repo) == []

@@ -59,6 +59,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
         for bound, target in imp.aliases:
             if is_alias(bound, target, imp.is_from):
                 sites.append(DefinitionSite(bound, path, imp.line, "import", target, dependencies))
+    sites.extend(registered_sites(path, py.registrations))
     extensions = subsection_anchor("extensions")
     for e in py.extensions:
         short = e.name.rsplit(".", 1)[-1]

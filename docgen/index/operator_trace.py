@@ -24,6 +24,11 @@ from docgen.model.kernel_names import (
 from docgen.model.sites import DefinitionSite
 from docgen.model.yaml_facts import OperatorEntry
 
+#: what a kernel registered in Python with no dispatch key is for, by its call
+KEYLESS = {
+    "register_fake": "fake tensors (`register_fake`)",
+    "register_autograd": "autograd (`register_autograd`)",
+}
 #: the prefixes a name of an operator may be written with (`torch.add`, `Tensor.add_`)
 FUNCTION_PREFIXES = ("torch.",)
 METHOD_PREFIXES = ("Tensor.", "TensorBase.", "torch.Tensor.")
@@ -114,6 +119,11 @@ def _operator_chain(
             lines.append(TraceLine(op.path, op.line, f"op {op.qualname} (m.def)"))
             lines.extend(_impls(op, sites, named, facts_of))
             continue
+        if facts is not None and facts.python is not None:  # `torch.library` in Python
+            seen.add((op.path, op.line))
+            lines.append(TraceLine(op.path, op.line, f"op {op.qualname} (torch.library)"))
+            lines.extend(_impls(op, sites, named, facts_of))
+            continue
         yaml = facts.yaml if facts is not None else None
         entry = next((o for o in yaml.operators if o.line == op.line), None) if yaml else None
         if entry is None or (asked and not _binds(entry, want.method)):
@@ -152,14 +162,15 @@ def _impls(
             continue
         facts = facts_of(site.path)
         c = facts.cfamily if facts is not None else None
+        py = facts.python if facts is not None else None
+        registrations = c.registrations if c is not None else py.registrations if py else ()
         found = [
-            (r, o)
-            for r in (c.registrations if c is not None else ())
-            for o in r.ops
-            if o.line == site.line and o.verb == "impl"
+            (r, o) for r in registrations for o in r.ops if o.line == site.line and o.verb == "impl"
         ]
         for registration, registered in found:
-            key = registration.dispatch_key or "the key its block gives"
+            key = registration.dispatch_key or KEYLESS.get(
+                registration.macro, "the key its block gives"
+            )
             target = f" → {registered.target}" if registered.target else ""
             lines.append(TraceLine(site.path, site.line, f"impl {site.qualname} for {key}{target}"))
             if registered.target:

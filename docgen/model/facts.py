@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, is_dataclass
 from typing import Literal
 
 from docgen.model.binding_facts import AttachedDoc, DottedRead, ExtensionModule, NameAlias
-from docgen.model.cfamily_facts import CFacts
+from docgen.model.cfamily_facts import CFacts, Registration
 from docgen.model.construct import pickled_by_fields
 from docgen.model.kinds import CKind
 from docgen.model.yaml_facts import YamlFacts
@@ -195,6 +195,8 @@ class PythonFacts:
     #: made from `code_refs` before they are dropped (see `docgen.analyze.dotted_reads`)
     reads: tuple[DottedRead, ...] = ()
     attached: tuple[AttachedDoc, ...] = ()  # `add_docstr(torch.add, "...")`, by line
+    #: the operators it registers through `torch.library`, as library blocks are read
+    registrations: tuple[Registration, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,31 +103,6 @@ class CDefinitionView:
 
 
 @dataclass(frozen=True)
-class OpView:
-    """One operator of a registration block, with its schema when given."""
-
-    verb: str
-    name: str
-    line: LineRef
-    schema: str
-    target: str = ""  # the C++ function registered with it, when named
-    callers: tuple[NativeCallerView, ...] = ()  # Python's `torch.ops.ns.name` uses of an `m.def`
-
-
-@dataclass(frozen=True)
-class RegistrationView:
-    """One operator registration or dispatch stub, linked to the files naming the same stub."""
-
-    macro: str
-    name: str
-    line: LineRef
-    dispatch_key: str
-    target: str
-    ops: tuple[OpView, ...]
-    related: tuple[LinkView, ...]  # other files that name the same dispatch stub
-
-
-@dataclass(frozen=True)
 class LaunchView:
     """One `<<<...>>>` kernel launch, linked to the kernel when this file defines it."""
 
@@ -319,44 +294,6 @@ def _enclosing_function(
         if found is not None and found.definition.line <= d.line <= found.definition.end_line:
             return found
     return None
-
-
-def registration_views(
-    facts: FileFacts,
-    linker: Linker,
-    stubs: dict[str, tuple[str, ...]],
-    callers: Mapping[int, tuple[NativeCallerView, ...]] | None = None,
-) -> tuple[RegistrationView, ...]:
-    """The file's registrations; `callers`: the Python uses of each `m.def` by its line."""
-    c = facts.cfamily
-    assert c is not None
-    views = []
-    for r in c.registrations:
-        others = (
-            tuple(p for p in stubs.get(r.name, ()) if p != facts.path) if r.is_dispatch_stub else ()
-        )
-        views.append(
-            RegistrationView(
-                macro=r.macro,
-                name=r.name,
-                line=linker.line(facts.path, r.line, facts.line_count),
-                dispatch_key=r.dispatch_key,
-                target=r.target,
-                ops=tuple(
-                    OpView(
-                        o.verb,
-                        o.name,
-                        linker.line(facts.path, o.line, facts.line_count),
-                        o.schema,
-                        o.target,
-                        (callers or {}).get(o.line, ()) if o.verb == "def" else (),
-                    )
-                    for o in r.ops
-                ),
-                related=tuple(linker.page_link(p, docs_page(p)) for p in others),
-            )
-        )
-    return tuple(views)
 
 
 def launch_views(

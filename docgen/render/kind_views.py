@@ -46,6 +46,7 @@ from docgen.render.python_views import (
     python_overview,
     same_file_names,
 )
+from docgen.render.registration_views import registration_views
 from docgen.render.stub_views import operator_use_views
 from docgen.render.views import (
     ArchitectureView,
@@ -160,13 +161,18 @@ def _python_sections(page: FilePage) -> KindSections:
         else ()
     )
     detailed = None
-    if definitions or module_attributes or native or extensions or attaches or not facts.parsed:
+    registered = (
+        registration_views(facts, python.registrations, linker, {}) if python is not None else ()
+    )
+    shown = definitions or module_attributes or native or extensions or attaches or registered
+    if shown or not facts.parsed:
         detailed = DetailedView(
             definitions=definitions,
             module_attributes=module_attributes,
             native_calls=native.get("", ()),
             extensions=extensions,
             attached=attaches,
+            registrations=registered,
             parse_failed=not facts.parsed,
             problems=problem_views(facts, linker) if not facts.parsed else (),
         )
@@ -278,7 +284,9 @@ def _cfamily_sections(page: FilePage) -> KindSections:
         c_definitions=cfamily_views.definition_views(
             facts, c_items, linker, lookup, page.context.operator_links.kernels_in(facts.path)
         ),
-        registrations=cfamily_views.registration_views(facts, linker, lookup.stubs, callers),
+        registrations=registration_views(
+            facts, facts.cfamily.registrations, linker, lookup.stubs, callers
+        ),
         launches=cfamily_views.launch_views(facts, c_items, linker),
         bindings=cfamily_views.binding_views(
             facts,

@@ -23,13 +23,13 @@ if TYPE_CHECKING:
         CDefinitionView,
         CFamilyOverview,
         LaunchView,
-        RegistrationView,
     )
     from docgen.render.dependency_views import DependenciesView
     from docgen.render.docstring_views import DocstringView, ExampleSource
     from docgen.render.finding_views import FindingGroup, PerformanceView, SecurityView
     from docgen.render.include_views import IncludesView
     from docgen.render.native_views import ExtensionView, NativeCallView
+    from docgen.render.registration_views import RegistrationView
     from docgen.render.stub_views import OperatorUseView
     from docgen.render.suite_views import FileSuiteView
     from docgen.render.yaml_views import YamlDetailed, YamlOverview

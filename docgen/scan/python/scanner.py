@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from docgen.model.binding_facts import AttachedDoc, ExtensionModule, NameAlias
+from docgen.model.cfamily_facts import Registration
 from docgen.model.facts import (
     Attribute,
     Definition,
@@ -44,6 +45,7 @@ from docgen.scan.python.attributes import attributes_of
 from docgen.scan.python.cst_parse import parse_module
 from docgen.scan.python.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
 from docgen.scan.python.extensions import extension_modules, name_aliases
+from docgen.scan.python.library_ops import library_ops
 from docgen.scan.python.refs import References, references
 from docgen.scan.python.signatures import Source
 from docgen.scan.python.statements import (
@@ -75,6 +77,7 @@ class _AstFacts:
     aliases: tuple[NameAlias, ...] = ()
     extensions: tuple[ExtensionModule, ...] = ()
     attached: tuple[AttachedDoc, ...] = ()
+    registrations: tuple[Registration, ...] = ()
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
@@ -178,6 +181,7 @@ def _scan_text(
         findings=refs.findings,
         aliases=twin.aliases if twin is not None else (),
         attached=twin.attached if twin is not None else (),
+        registrations=twin.registrations if twin is not None else (),
         extensions=twin.extensions if twin is not None else (),
     )
     return facts, problems
@@ -211,6 +215,7 @@ def _ast_facts(
         parser="ast",
         aliases=twin.aliases,
         attached=twin.attached,
+        registrations=twin.registrations,
         extensions=twin.extensions,
     )
     return facts, (Problem(line, _short(message), "warning"),)
@@ -235,6 +240,7 @@ def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, 
         aliases=name_aliases(tree),
         extensions=extension_modules(tree, text),
         attached=attached,
+        registrations=library_ops(tree, text),
     )
     return facts, None
 
