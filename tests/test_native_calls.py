@@ -555,6 +555,7 @@ def test_operators_registered_through_torch_library_are_sites() -> None:
         (6, "op", "quantized_decomposed::quantize_per_tensor"),
         (12, "impl", "quantized_decomposed::quantize_per_tensor"),
         (17, "op", "torch_attn::_varlen_attn"),
+        (22, "impl", "torch_attn::_varlen_attn"),  # `@_varlen_attn.register_fake`
         (27, "impl", "torch_attn::_varlen_attn"),
         (32, "op", "mylib::sin"),
         (33, "impl", "mylib::sin"),
@@ -583,6 +584,9 @@ def test_a_python_call_of_an_operator_registered_in_python_links_to_it(tmp_path:
         "ao/use.py:4: function attend",
         "ao/use.py:5: reads torch.ops.torch_attn._varlen_attn (torch.ops.torch_attn._varlen_attn)",
         "ao/decomposed.py:17: op torch_attn::_varlen_attn (torch.library)",
+        "ao/decomposed.py:22: impl torch_attn::_varlen_attn for fake tensors (`register_fake`)"
+        " → _varlen_attn_fake",
+        "ao/decomposed.py:23: function _varlen_attn_fake",
         "ao/decomposed.py:27: impl torch_attn::_varlen_attn for fake tensors (`register_fake`)"
         " → _fake",
         "ao/decomposed.py:28: function _fake",

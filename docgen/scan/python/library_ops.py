@@ -7,7 +7,9 @@
 - `@torch.library.custom_op("torch_attn::_varlen_attn", mutates_args={})` on a function,
   and `torch.library.define("ns::name", "(Tensor x) -> Tensor")`;
 - `@torch.library.impl("ns::name", "CPU")`, `@torch.library.register_fake("ns::name")`
-  and `@torch.library.register_kernel("ns::name", "CUDA")` on a function.
+  and `@torch.library.register_kernel("ns::name", "CUDA")` on a function, and
+  `@op.register_fake` or `@op.register_kernel("cpu")` where `op` is a function of the
+  file a `custom_op` decorates.
 
 A library is a module-level variable; names are read only where written as string
 literals.  Only the file's own spellings of `torch.library` count: the module imported
@@ -40,14 +42,52 @@ def library_ops(tree: ast.Module, text: str) -> tuple[Registration, ...]:
         Registration(b.macro, b.name, b.line, b.end_line, b.dispatch_key, "", ops)
         for b, ops in libraries.values()
     ]
+    functions = [
+        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             made = _call(node, names)
             if made is not None:
                 found.append(made)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.extend(_decorated(node, names, libraries))
+    for function in functions:
+        found.extend(_decorated(function, names, libraries))
+    defined = {  # the function a `custom_op` decorates names its operator
+        op.target: f"{r.name}::{op.name}"
+        for r in found
+        if r.macro in ("custom_op", "triton_op")
+        for op in r.ops
+    }
+    for function in functions:
+        found.extend(_methods(function, defined))
     return tuple(sorted(found, key=lambda r: (r.line, r.macro, r.name)))
+
+
+def _methods(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, defined: dict[str, str]
+) -> list[Registration]:
+    """`@op.register_fake` and `@op.register_kernel("cpu")` on a function, where `op` is
+    a function of the file a `custom_op` makes an operator of."""
+    found = []
+    for decorator in function.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        reference = call.func if call is not None else decorator
+        if not isinstance(reference, ast.Attribute) or reference.attr not in IMPLEMENTERS:
+            continue
+        owner = reference.value
+        if not isinstance(owner, ast.Name) or owner.id not in defined:
+            continue
+        args = _strings(call) if call is not None else []
+        found.append(
+            _registration(
+                reference.attr,
+                defined[owner.id],
+                decorator.lineno,
+                [defined[owner.id], *args],
+                function.name,
+            )
+        )
+    return found
 
 
 def _library_names(tree: ast.Module) -> dict[str, str]:
