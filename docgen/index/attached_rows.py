@@ -13,7 +13,7 @@ render time, through the same resolver as the roles (`docgen.render.attached_lin
 from __future__ import annotations
 
 from docgen.index.relations import Relation
-from docgen.index.role_rows import bindings
+from docgen.index.role_rows import bindings, stands_for
 from docgen.model.facts import PythonFacts
 
 #: (target as written, what the imports make of it or "", line, its text ("" when
@@ -54,8 +54,6 @@ def attached_rows(python: PythonFacts | None) -> tuple[AttachedRow, ...]:
     bound = bindings(python.imports)
     rows = set()
     for doc in python.attached:
-        first, dot, rest = doc.target.partition(".")
-        import_of = bound.get(first)
-        stands_for = f"{import_of}{dot}{rest}" if import_of and import_of != first else ""
-        rows.add((doc.target, stands_for, doc.line, doc.text or "", doc.fields, doc.via, doc.bound))
+        absolute = stands_for(doc.target, bound)
+        rows.add((doc.target, absolute, doc.line, doc.text or "", doc.fields, doc.via, doc.bound))
     return tuple(sorted(rows))

@@ -59,6 +59,15 @@ def bindings(imports: tuple[Import, ...]) -> dict[str, str]:
     return bound
 
 
+def stands_for(written: str, bound: dict[str, str]) -> str:
+    """A dotted name with its first name read through the file's imports (`bound`, see
+    `bindings`): `nn.Module` with `import torch.nn as nn` is `torch.nn.Module`; "" when
+    no import binds it under another name."""
+    first, dot, rest = written.partition(".")
+    import_of = bound.get(first)
+    return f"{import_of}{dot}{rest}" if import_of and import_of != first else ""
+
+
 def role_rows(python: PythonFacts | None) -> tuple[RoleRow, ...]:
     """A file's rows: one per target and key, sorted (see the module's docstring)."""
     if python is None:
@@ -72,9 +81,7 @@ def role_rows(python: PythonFacts | None) -> tuple[RoleRow, ...]:
     bound = bindings(python.imports)
     rows: set[RoleRow] = set()
     for target in targets:
-        first, dot, rest = target.partition(".")
-        import_of = bound.get(first)
-        stands_for = f"{import_of}{dot}{rest}" if import_of and import_of != first else ""
-        keys = {*target.split(".")[1:], *stands_for.lstrip(".").split(".")[1:]} - {""}
-        rows.update((target, stands_for, key) for key in keys or {""})
+        absolute = stands_for(target, bound)
+        keys = {*target.split(".")[1:], *absolute.lstrip(".").split(".")[1:]} - {""}
+        rows.update((target, absolute, key) for key in keys or {""})
     return tuple(sorted(rows))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from docgen.index.role_rows import bindings
+from docgen.index.role_rows import bindings, stands_for
 from docgen.model.binding_facts import AttachedDoc
 from docgen.model.facts import Import
 from docgen.model.links import docs_page
@@ -74,8 +74,6 @@ def attached_target_views(
     views = []
     bound = bindings(imports)
     for doc in attached:
-        first, dot, rest = doc.target.partition(".")
-        import_of = bound.get(first, first)
         destination = leads.get(doc.target)
         href = linker.to_page(docs_page(destination[0]), destination[1]) if destination else ""
         views.append(
@@ -83,7 +81,7 @@ def attached_target_views(
                 call=doc.via,
                 line=linker.line(path, doc.line, line_count),
                 target=LinkView(doc.target, href),
-                stands_for=f"{import_of}{dot}{rest}" if import_of != first else "",
+                stands_for=stands_for(doc.target, bound),
                 bound=doc.bound,
                 made_by_code=doc.text is None,
             )
