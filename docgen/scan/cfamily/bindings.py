@@ -10,7 +10,8 @@ no named C++; its binding says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.model.cfamily_facts import Binding
@@ -80,15 +81,31 @@ def bindings_in_order(bindings: Iterable[Binding]) -> tuple[Binding, ...]:
     return tuple(sorted(set(bindings), key=lambda b: (b.line, b.owner, b.name, b.kind, b.target)))
 
 
-def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> list[Binding]:
+@dataclass(frozen=True)
+class FileNames:
+    """What a file declares once for all its bodies' bindings: its aliases of the makers
+    (by name, with what they make) and its `PyModuleDef`s (by variable, with the module
+    each names)."""
+
+    makers: Mapping[str, str]
+    defined: Mapping[str, str]
+
+
+def file_names(data: bytes) -> FileNames:
+    return FileNames(_maker_aliases(data), module_defs(data))
+
+
+def bindings_in(
+    source: Source, body: Node, modules: tuple[str, ...] = (), names: FileNames | None = None
+) -> list[Binding]:
     """The bindings a function body (or a `PYBIND11_MODULE` block) makes.
     `modules`: the names that stand for a module there, beside the function's parameters
     and the locals whose type or value names a module (`py::module_ m`, `auto m =
     py::handle(mod).cast<py::module>()`): `m.def` on another name (`torch::Library`'s
-    in `TORCH_LIBRARY(ns, m)`) binds nothing."""
+    in `TORCH_LIBRARY(ns, m)`) binds nothing.  `names`: the file's, when read already."""
     if not BINDING_BYTES.search(source.data, body.start_byte, body.end_byte):
         return []
-    reader = _Reader(source, _maker_aliases(source.data), module_defs(source.data))
+    reader = _Reader(source, names or file_names(source.data))
     for module in modules:
         reader.owners[module] = _MODULE
     reader.parameters(body)
@@ -101,18 +118,13 @@ def bindings_in(source: Source, body: Node, modules: tuple[str, ...] = ()) -> li
 
 
 class _Reader:
-    def __init__(
-        self,
-        source: Source,
-        makers: dict[str, str] | None = None,
-        defined: dict[str, str] | None = None,
-    ) -> None:
+    def __init__(self, source: Source, names: FileNames) -> None:
         self.source = source
         self.owners: dict[str, _Owner] = {}  # local variable -> what it holds
         #: the makers of classes and enums by name, the file's aliases of them included
-        self.makers = {**_MAKERS, **(makers or {})}
+        self.makers = {**_MAKERS, **names.makers}
         #: the file's `PyModuleDef`s by variable, with the module each names
-        self.defined = defined or {}
+        self.defined = names.defined
 
     def text(self, node: Node | None) -> str:
         return self.source.text(node)

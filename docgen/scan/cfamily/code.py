@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from docgen.model.cfamily_facts import Binding, KernelLaunch, RegisteredOp, Registration
-from docgen.scan.cfamily.bindings import bindings_in
+from docgen.scan.cfamily.bindings import BINDING_BYTES, FileNames, bindings_in, file_names
 from docgen.scan.cfamily.preprocess.stub_lines import stub_registration
 from docgen.scan.cfamily.reader_macros import (
     BINDING_MODULES,
@@ -54,6 +54,8 @@ class CodeFacts:
     calls_read: set[int] = field(default_factory=set)
     #: where the bodies whose bindings are read start (read once, as the calls are)
     bodies_read: set[int] = field(default_factory=set)
+    #: what the file declares for all its bindings, read when a body first binds
+    binding_names: FileNames | None = None
 
     def text(self, node: Node | None) -> str:
         return self.source.text(node)
@@ -166,7 +168,10 @@ class CodeFacts:
         modules it is given (see `bindings_in`)."""
         if body.start_byte not in self.bodies_read:  # (`bindings_in` looks at the bytes first)
             self.bodies_read.add(body.start_byte)
-            self.bindings.extend(bindings_in(self.source, body, modules))
+            binds = BINDING_BYTES.search(self.source.data, body.start_byte, body.end_byte)
+            if self.binding_names is None and binds:
+                self.binding_names = file_names(self.source.data)
+            self.bindings.extend(bindings_in(self.source, body, modules, self.binding_names))
 
     def set_to(self, body: Node, variable: str, before: int) -> str:
         """The kernel a local variable or function pointer of `body` was last set to
