@@ -179,6 +179,7 @@ class _Resolver:
         self._ends: dict[str, tuple[NativeEnd, ...]] = {}
         self._bound: dict[NativeEnd, BoundEnd] = {}
         self._visible: dict[str, frozenset[str]] = {}
+        self._defined: dict[tuple[str, str], tuple[tuple[str, int, str], ...]] = {}
         self._made: frozenset[str] | None = None
 
     def made_anywhere(self) -> frozenset[str]:
@@ -218,10 +219,7 @@ class _Resolver:
             c = self.index.files[end.path].facts.cfamily
             binding = bound_binding(c.bindings if c is not None else (), end.line, end.qualname)
             target = binding.target if binding is not None else ""
-            defined = tuple(
-                (d.path, d.line, d.anchor)
-                for d in target_sites(self.named, end.path, target, partial(self.visible, end.path))
-            )
+            defined = self.defined(end.path, target)
             lambda_bound = binds_lambda(binding)
             made = BoundEnd(end, self.roots.get(end.path, ()), target, defined, lambda_bound)
         self._bound[end] = made
@@ -233,10 +231,20 @@ class _Resolver:
         found: dict[tuple[int, str], tuple[tuple[str, str], ...]] = {}
         for b in c.bindings if c is not None else ():
             if b.target and b.kind != "module":
-                sites = target_sites(self.named, path, b.target, partial(self.visible, path))
+                sites = self.defined(path, b.target)
                 if sites:
-                    found[(b.line, b.target)] = tuple((s.path, s.anchor) for s in sites)
+                    found[(b.line, b.target)] = tuple((p, anchor) for p, _, anchor in sites)
         return MappingProxyType(dict(sorted(found.items())))
+
+    def defined(self, path: str, target: str) -> tuple[tuple[str, int, str], ...]:
+        """(path, line, anchor) of the definitions of a binding's C++ of a file, looked
+        up once for the Python pages that call it and the file's own page."""
+        key = (path, target)
+        known = self._defined.get(key)
+        if known is None:
+            sites = target_sites(self.named, path, target, partial(self.visible, path))
+            known = self._defined[key] = tuple((s.path, s.line, s.anchor) for s in sites)
+        return known
 
     def visible(self, path: str) -> frozenset[str]:
         """The files a C-family file includes, directly or not (at most `MAX_VISIBLE`)."""
