@@ -19,6 +19,7 @@ as itself or by name (`from torch.library import Library, impl`).
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from docgen.model.cfamily_facts import RegisteredOp, Registration
 from docgen.model.python_names import dotted_name
@@ -34,22 +35,15 @@ def library_ops(tree: ast.Module, text: str) -> tuple[Registration, ...]:
     """Every registration of the file, by line."""
     if "library" not in text and "Library(" not in text:
         return ()
-    names = _library_names(tree)
+    nodes = list(ast.walk(tree))
+    names = _library_names(nodes)
     if not names:
         return ()
-    libraries = _libraries(tree, names)
-    found = [
-        Registration(b.macro, b.name, b.line, b.end_line, b.dispatch_key, "", ops)
-        for b, ops in libraries.values()
-    ]
-    functions = [
-        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-    ]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            made = _call(node, names)
-            if made is not None:
-                found.append(made)
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    libraries = _libraries(tree, names, calls)
+    found = list(libraries.values())
+    found += [made for call in calls if (made := _call(call, names)) is not None]
     for function in functions:
         found.extend(_decorated(function, names, libraries))
     defined = {  # the function a `custom_op` decorates names its operator
@@ -90,11 +84,11 @@ def _methods(
     return found
 
 
-def _library_names(tree: ast.Module) -> dict[str, str]:
+def _library_names(nodes: list[ast.AST]) -> dict[str, str]:
     """What each spelling of `torch.library`'s functions stands for in this file
     (`torch.library.custom_op`, `library.impl`, `Library`)."""
     names: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == MODULE or alias.name == "torch":
@@ -128,11 +122,11 @@ def _strings(call: ast.Call) -> list[str | None]:
 
 
 def _libraries(
-    tree: ast.Module, names: dict[str, str]
-) -> dict[str, tuple[Registration, tuple[RegisteredOp, ...]]]:
+    tree: ast.Module, names: dict[str, str], calls: list[ast.Call]
+) -> dict[str, Registration]:
     """Each module-level `lib = Library("ns", "DEF"[, "CPU"])`, with the operators its
     `define` and `impl` calls (anywhere in the file) register."""
-    found: dict[str, tuple[Registration, tuple[RegisteredOp, ...]]] = {}
+    found: dict[str, Registration] = {}
     for statement in scope_statements(tree.body):
         if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
             continue
@@ -146,10 +140,9 @@ def _libraries(
             continue
         key = args[2] if len(args) > 2 and args[2] else ""
         line = statement.lineno
-        block = Registration(f"Library({args[1]})", args[0], line, line, key)
-        found[target.id] = (block, ())
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        found[target.id] = Registration(f"Library({args[1]})", args[0], line, line, key)
+    for node in calls:
+        if not isinstance(node.func, ast.Attribute):
             continue
         owner = node.func.value
         if not isinstance(owner, ast.Name) or owner.id not in found:
@@ -158,7 +151,6 @@ def _libraries(
         verb = node.func.attr
         if verb not in ("define", "impl") or not args or not args[0]:
             continue
-        block, ops = found[owner.id]
         name = args[0].split("(", 1)[0].strip()
         function = dotted_name(node.args[1]) if verb == "impl" and len(node.args) > 1 else None
         op = RegisteredOp(
@@ -168,7 +160,8 @@ def _libraries(
             args[0] if verb == "define" else "",
             function or "",
         )
-        found[owner.id] = (block, (*ops, op))
+        block = found[owner.id]
+        found[owner.id] = replace(block, ops=(*block.ops, op))
     return found
 
 
@@ -201,7 +194,7 @@ def _function_arg(call: ast.Call) -> str:
 def _decorated(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     names: dict[str, str],
-    libraries: dict[str, tuple[Registration, tuple[RegisteredOp, ...]]],
+    libraries: dict[str, Registration],
 ) -> list[Registration]:
     """The registrations a function's decorators make of it."""
     found = []
@@ -214,11 +207,10 @@ def _decorated(
         if verb == "impl" and decorator.args and isinstance(decorator.args[0], ast.Name):
             library = libraries.get(decorator.args[0].id)
             if library is not None and len(args) > 1 and args[1]:  # `@impl(lib, "name", "CPU")`
-                block = library[0]
-                key = args[2] if len(args) > 2 and args[2] else block.dispatch_key
+                key = args[2] if len(args) > 2 and args[2] else library.dispatch_key
                 op = RegisteredOp("impl", args[1], decorator.lineno, "", function.name)
                 line = decorator.lineno
-                found.append(Registration("impl", block.name, line, line, key, "", (op,)))
+                found.append(Registration("impl", library.name, line, line, key, "", (op,)))
             continue
         if (verb in DEFINERS or verb in IMPLEMENTERS) and args and args[0] and "::" in args[0]:
             found.append(_registration(verb, args[0], decorator.lineno, args, function.name))
