@@ -167,16 +167,17 @@ def _exposed_names(
     keys = {o.name.split(".", 1)[0] for o in operators}
     by_name: dict[str, set[tuple[str, str, int, str]]] = {}
     names = index.graph.module_names
+    anchor = subsection_anchor("module_attributes")
     for source, rows in sorted(relation.rows.rows_of(sorted(relation.holding(keys))).items()):
         module = names.get(source, "")
         python = index.files[source].facts.python
-        attributes = {a.qualname: a.line for a in python.attributes} if python else {}
+        attributes = {a.qualname for a in python.attributes} if python else set()
         for row in rows:
             bound = row[6]
             if not row[1] or not bound or bound not in attributes or "." in bound:
                 continue
             label = f"{module}.{bound}" if module else bound
-            place = (label, source, row[2], subsection_anchor("module_attributes"))
+            place = (label, source, row[2], anchor)
             by_name.setdefault(row[1], set()).add(place)
     return lambda name: tuple(sorted(by_name.get(name, ())))
 
