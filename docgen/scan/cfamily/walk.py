@@ -132,7 +132,8 @@ class _Walker(Entries):
         )
         self.out.launches = tuple(sorted(self.code.launches, key=lambda k: (k.line, k.kernel)))
         self.out.registrations = in_order(self.code.registrations)
-        self.out.bindings = bindings_in_order(self.code.bindings)
+        tables = method_tables(self.code.source, root)  # CPython's, at any depth
+        self.out.bindings = bindings_in_order([*self.code.bindings, *tables])
         self.out.gpu_calls = self.code.gpu_calls
         self.out.test_cases = self.code.test_cases
         return self.out
@@ -400,7 +401,4 @@ def walk(
     walker = _Walker(data, parsed, spans)
     walker.heads = heads if heads is not None else STRUCTURED_KERNEL_HEADS
     walker.misread_blocks = dialect == "c"  # C has no classes a block could hold members of
-    walked = walker.run(root)
-    tables = method_tables(walker.code.source, root)
-    walked.bindings = bindings_in_order([*walked.bindings, *tables]) if tables else walked.bindings
-    return walked
+    return walker.run(root)
