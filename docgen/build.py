@@ -64,6 +64,11 @@ def build(
             discard_state(options.out)
             notices.append(discarded(options.out, f"it is damaged: {exc}"))
             report = build_pages(options, progress)
+        except BaseException:
+            # Ctrl-C: the page workers are gone (a pool joins them as it stops), and the
+            # pages they were writing are left in the temporary folder
+            sweep_temporary(options.out)
+            raise
         report.notices = notices + report.notices
         if then is not None:
             then(report)

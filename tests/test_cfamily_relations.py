@@ -46,7 +46,8 @@ def _scanned(repo: Path) -> list[ScannedFile]:
 
 
 def _summary(path: str) -> CFileSummary:
-    return CFileSummary(path, "cfamily", ("test",), 3, (), ("stub",), f"shown:{path}")
+    stubs = (("add_stub", 2, "REGISTER_DISPATCH", "&add_kernel"),)
+    return CFileSummary(path, "cfamily", ("test",), 3, (), stubs, f"shown:{path}")
 
 
 def test_kept_relations_read_back_as_the_index_made_them() -> None:

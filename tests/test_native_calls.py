@@ -566,6 +566,28 @@ def test_operators_registered_through_torch_library_are_sites() -> None:
     assert other_facts is not None and other_facts.registrations == ()
 
 
+@pytest.mark.parametrize(
+    ("imports", "call", "found"),
+    [
+        ("import torch.library", "torch.library.define", True),  # binds `torch`
+        ("import torch.library as tl", "tl.define", True),
+        ("import torch.library as tl", "torch.library.define", False),  # `torch` unbound
+        ("import torch", "torch.library.define", True),
+        ("from torch import library", "library.define", True),
+        ("from torch import library as L", "L.define", True),
+        ("import mylib.library", "mylib.library.define", False),
+    ],
+)
+def test_torch_library_is_read_under_the_names_its_import_binds(
+    imports: str, call: str, found: bool
+) -> None:
+    text = f'{imports}\n{call}("mylib::sin", "(Tensor x) -> Tensor")\n'
+    facts = scan_python("ops.py", text.encode()).python
+    assert facts is not None
+    ops = [f"{r.name}::{op.name}" for r in facts.registrations for op in r.ops]
+    assert ops == (["mylib::sin"] if found else [])
+
+
 def test_a_python_call_of_an_operator_registered_in_python_links_to_it(tmp_path: Path) -> None:
     repo, out = tmp_path / "repo", tmp_path / "out"
     caller = "import torch\n\n\ndef attend(q):\n    return torch.ops.torch_attn._varlen_attn(q)\n"

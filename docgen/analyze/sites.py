@@ -47,6 +47,7 @@ def sites_of(scanned: ScannedFile) -> list[DefinitionSite]:
                 site = (cdef.name, path, cdef.line, cdef.kind, cdef.qualname)
                 sites.append(DefinitionSite(*site, item.anchor))
         sites.extend(registered_sites(path, c.registrations))
+        sites.extend(stub_sites(path, c.registrations))
         sites.extend(binding_sites(path, c.bindings))
     yaml = scanned.facts.yaml
     if yaml is not None:
@@ -97,6 +98,25 @@ def registered_sites(path: str, registrations: Iterable[Registration]) -> list[D
             kind = REGISTERED_KINDS[op.verb]
             base = name.split(".", 1)[0]
             found.append(DefinitionSite(base, path, op.line, kind, qualname, anchor))
+    return found
+
+
+#: the kind of keyword site each dispatch-stub macro makes (`docgen.model.kinds.StubKind`)
+STUB_KINDS = {"declares": "dispatch stub", "defines": "stub definition", "registers": "stub kernel"}
+
+
+def stub_sites(path: str, registrations: Iterable[Registration]) -> list[DefinitionSite]:
+    """The dispatch stubs a file declares, defines or gives a kernel, each under the
+    stub's name (`docgen find abs_stub` lists all three)."""
+    from docgen.model.anchors import subsection_anchor
+    from docgen.model.stub_devices import stub_role
+
+    anchor = subsection_anchor("registrations")
+    found = []
+    for r in registrations:
+        if r.is_dispatch_stub and r.name:
+            kind = STUB_KINDS[stub_role(r.macro, r.target, path).verb]
+            found.append(DefinitionSite(r.name, path, r.line, kind, r.name, anchor))
     return found
 
 

@@ -11,7 +11,7 @@ import click
 
 from docgen.cli.shared import CONFIG_OPTION, out_option, say
 from docgen.model.errors import UsageError
-from docgen.model.kinds import BindingKind, CKind, RegisteredKind, YamlKind
+from docgen.model.kinds import BindingKind, CKind, RegisteredKind, StubKind, YamlKind
 from docgen.model.options import DEFAULT_OUT
 from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
@@ -71,6 +71,7 @@ FIND_KINDS = tuple(
             *get_args(CKind),
             *get_args(YamlKind),
             *get_args(RegisteredKind),
+            *get_args(StubKind),
             *get_args(BindingKind),
         )
     )

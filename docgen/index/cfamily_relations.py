@@ -26,7 +26,7 @@ from docgen.model.languages import is_cfamily
 from docgen.model.serialize import dumps, loads
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "7"
+RELATIONS_FORMAT = "8"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,21 @@ class FolderEdge:
     count: int
 
 
+#: (stub, line, macro, the arguments after the stub's name): one dispatch-stub macro call
+StubRow = tuple[str, int, str, str]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class StubSite:
+    """A file's dispatch-stub macro call, as the pages of the files naming the same stub
+    list it (see `docgen.model.stub_devices`)."""
+
+    path: str
+    line: int
+    macro: str
+    target: str  # the arguments after the stub's name, as written
+
+
 @dataclass(frozen=True, slots=True)
 class CFileSummary:
     """What a build reads of a C-family file beyond its own two pages."""
@@ -49,7 +64,8 @@ class CFileSummary:
     tags: tuple[str, ...]  # the names of its page tags
     line_count: int
     problems: tuple[Problem, ...]
-    stubs: tuple[str, ...]  # the dispatch stubs it declares, defines or registers
+    #: the dispatch-stub macro calls it makes, as `stub_sites` gives them
+    stubs: tuple[StubRow, ...]
     shown: str  # the digest of what its docs page shows of other files
     language: str = ""  # its grammar, as its folder's index lists it
     size: int = 0  # in bytes
@@ -108,6 +124,12 @@ def dispatch_stubs(c: CFacts) -> set[str]:
     return {r.name for r in c.registrations if r.is_dispatch_stub}
 
 
+def stub_rows(c: CFacts) -> tuple[StubRow, ...]:
+    """A C-family file's dispatch-stub macro calls, by stub and line."""
+    found = {(r.name, r.line, r.macro, r.target) for r in c.registrations if r.is_dispatch_stub}
+    return tuple(sorted(found))
+
+
 def names_made(c: CFacts) -> frozenset[str]:
     """The names Python reaches a C-family file's code by: those its pybind11 or nanobind
     calls bind, and the operators its `m.def` calls define (their base names)."""
@@ -121,14 +143,13 @@ def names_made(c: CFacts) -> frozenset[str]:
 
 def summary_of(scanned: ScannedFile, tags: Iterable[str], shown: str) -> CFileSummary:
     c = scanned.facts.cfamily
-    stubs = dispatch_stubs(c) if c is not None else set()
     return CFileSummary(
         path=scanned.facts.path,
         kind=scanned.facts.kind,
         tags=tuple(tags),
         line_count=scanned.facts.line_count,
         problems=scanned.facts.problems,
-        stubs=tuple(sorted(stubs)),
+        stubs=stub_rows(c) if c is not None else (),
         shown=shown,
         language=scanned.facts.language,
         size=scanned.facts.size,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docgen.index.native_trace import binding_lines, python_lines
+from docgen.index.stub_trace import stub_lines
 from docgen.index.trace_line import TraceLine
 from docgen.model.facts import FileFacts
 from docgen.model.kernel_names import (
@@ -72,9 +73,11 @@ def trace(
     facts_of: Callable[[str], FileFacts | None],
 ) -> list[TraceLine]:
     """The chain of `name`: `named(short)` gives the sites of a name, `facts_of(path)`
-    a file's stored facts.  Empty when no operator, binding or Python function of the
-    tree that calls into C++ has that name."""
+    a file's stored facts.  Empty when no operator, dispatch stub, binding or Python
+    function of the tree that calls into C++ has that name."""
     lines = _operator_chain(name, named, facts_of)
+    if "." not in name and "::" not in name:
+        lines.extend(stub_lines(name, named, facts_of))
     if "::" in name or name.startswith("torch.ops."):
         return lines
 

@@ -256,7 +256,7 @@ def _sharers(
         for scanned in (then, files[path]):
             c = scanned.facts.cfamily
             stubs |= dispatch_stubs(c) if c is not None else set()
-    return {s.path for s in relations.files if stubs.intersection(s.stubs)}
+    return {s.path for s in relations.files if any(row[0] in stubs for row in s.stubs)}
 
 
 def module_imports(scanned: ScannedFile) -> ModuleImports:

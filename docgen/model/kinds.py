@@ -35,6 +35,9 @@ YamlKind = Literal["op", "derivative", "key", "entry"]
 #: a kernel a `TORCH_LIBRARY_IMPL` block's `m.impl` registers for an operator (its
 #: `m.def` is an `op`, as a `- func:` entry is)
 RegisteredKind = Literal["impl"]
+#: a dispatch stub of PyTorch's `DispatchStub.h`: where `DECLARE_DISPATCH` declares
+#: it, `DEFINE_DISPATCH` defines it and a `REGISTER_*DISPATCH` gives it a kernel
+StubKind = Literal["dispatch stub", "stub definition", "stub kernel"]
 #: a Python name a pybind11 or nanobind call makes (`m.def("fwd", &mha_fwd)`)
 #: and a compiled module a build script declares (`CUDAExtension(name=...)`)
 BindingKind = Literal["binding", "extension"]

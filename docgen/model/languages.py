@@ -36,6 +36,7 @@ LANGUAGES_BY_SUFFIX: dict[str, str] = {
     ".tcc": "cpp",
     ".cu": "cuda",
     ".cuh": "cuda",
+    ".mm": "objective-c++",
     ".js": "javascript",
     ".ts": "typescript",
     ".html": "html",
@@ -57,9 +58,19 @@ BINARY_SNIFF_BYTES = 8192
 
 
 #: languages the C-family scanner reads (a `.h` is "c" until the tree says C++)
-C_FAMILY: frozenset[str] = frozenset({"c", "cpp", "cuda"})
+C_FAMILY: frozenset[str] = frozenset({"c", "cpp", "cuda", "objective-c++"})
 #: suffixes whose files are C++ source, so a tree that has one reads `.h` headers as C++
-CPP_SOURCE_SUFFIXES: tuple[str, ...] = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".hpp", ".hh", ".hxx")
+CPP_SOURCE_SUFFIXES: tuple[str, ...] = (
+    ".cc",
+    ".cpp",
+    ".cxx",
+    ".c++",
+    ".cu",
+    ".mm",
+    ".hpp",
+    ".hh",
+    ".hxx",
+)
 
 
 #: header templates a build configures into headers (`config.h.in`, `macros.h.cmake`),

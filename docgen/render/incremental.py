@@ -172,7 +172,8 @@ class PageInputs:
                 parts.append(f"{d.line}:{site.path}:{site.line}:{anchor}")
         parts.append("stubs")
         for r in c.registrations:
-            parts.extend(self._lookup.stubs.get(r.name, ()))
+            stubs = self._lookup.stubs.get(r.name, ()) if r.is_dispatch_stub else ()
+            parts.extend(f"{s.path}:{s.line}:{s.macro}:{s.target}" for s in stubs)
         return parts
 
     def _link_states(self, path: str) -> list[str]:

@@ -6,29 +6,23 @@ it has none."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from docgen.model.anchors import (
-    KW_GROUPS,
     AnchoredDefinition,
     anchored_definitions,
-    attribute_anchor,
     definition_anchors,
-    section_anchor,
 )
 from docgen.model.facts import FileFacts
-from docgen.model.links import docs_page, folder_index
+from docgen.model.links import folder_index
 from docgen.render.attached_views import attached_doc_views, attached_target_views
 from docgen.render.attribute_views import attribute_views
 from docgen.render.context import Linker, RenderContext
 from docgen.render.counts import definition_counts
 from docgen.render.dependency_views import DependenciesView, dependencies_view
-from docgen.render.entries import keyword_entries
-from docgen.render.import_text import import_label, module_as_written
-from docgen.render.listing_views import KeywordGroup, KeywordTarget
+from docgen.render.listing_views import KeywordGroup
 from docgen.render.lookup import RepoLookup
 from docgen.render.markdown_views import markdown_detailed, markdown_groups, markdown_overview
 from docgen.render.native_views import (
@@ -37,6 +31,7 @@ from docgen.render.native_views import (
     native_caller_views,
 )
 from docgen.render.problem_views import problem_views
+from docgen.render.python_kw_views import python_groups
 from docgen.render.python_views import (
     architecture_view,
     definition_views,
@@ -193,59 +188,6 @@ def _python_keywords(page: FilePage) -> list[KeywordGroup]:
     return python_groups(page.facts.path, page.facts, page.linker)
 
 
-def python_groups(path: str, facts: FileFacts, linker: Linker) -> list[KeywordGroup]:
-    python = facts.python
-    if python is None:
-        return []
-    docs = docs_page(path)
-    by_group: dict[str, dict[str, list[KeywordTarget]]] = {
-        "classes": defaultdict(list),
-        "functions": defaultdict(list),
-        "attributes": defaultdict(list),
-        "imports": defaultdict(list),
-    }
-    anchored = anchored_definitions(path, python.definitions)
-    for item in anchored:
-        d = item.definition
-        group = "classes" if d.kind == "class" else "functions"
-        by_group[group][d.name].append(
-            KeywordTarget(
-                d.qualname,
-                linker.to_page(docs, item.anchor),
-                linker.line(path, d.line, facts.line_count),
-            )
-        )
-    anchors = definition_anchors(anchored)
-    for attribute in python.attributes:
-        anchor = attribute_anchor(attribute, anchors)
-        by_group["attributes"][attribute.name].append(
-            KeywordTarget(
-                attribute.qualname,
-                linker.to_page(docs, anchor),
-                linker.line(path, attribute.line, facts.line_count),
-            )
-        )
-    dependencies = section_anchor("dependencies")
-    for imp in sorted(python.imports, key=lambda i: (i.line, module_as_written(i))):
-        href = linker.to_page(docs, dependencies)
-        line = linker.line(path, imp.line, facts.line_count)
-        keys = [n for n in imp.names if n != "*"]
-        if imp.module is not None:
-            keys.append(module_as_written(imp))
-        keys += [bound for bound, _ in imp.aliases]  # `FSDP` in `import ... as FSDP`
-        for key in dict.fromkeys(keys):
-            by_group["imports"][key].append(KeywordTarget(import_label(imp, key), href, line))
-    return [
-        KeywordGroup(
-            key,
-            KW_GROUPS[key],
-            keyword_entries(entries),
-        )
-        for key, entries in by_group.items()
-        if entries
-    ]
-
-
 def _python_no_keywords(facts: FileFacts) -> str:
     if facts.python is None or not facts.parsed:
         return "No keywords were extracted: the file could not be parsed."
@@ -285,7 +227,13 @@ def _cfamily_sections(page: FilePage) -> KindSections:
             facts, c_items, linker, lookup, page.context.operator_links.kernels_in(facts.path)
         ),
         registrations=registration_views(
-            facts, facts.cfamily.registrations, linker, lookup.stubs, callers
+            facts,
+            facts.cfamily.registrations,
+            linker,
+            lookup.stubs,
+            callers,
+            c_items,
+            lookup.line_counts,
         ),
         launches=cfamily_views.launch_views(facts, c_items, linker),
         bindings=cfamily_views.binding_views(

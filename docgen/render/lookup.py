@@ -12,6 +12,7 @@ import posixpath
 from collections import Counter
 
 from docgen.analyze.summary import page_tags
+from docgen.index.cfamily_relations import StubSite, stub_rows
 from docgen.index.folder_edges import FolderWeights, merged_weights
 from docgen.index.graph import PYTHON_SUFFIXES, is_module, top_level
 from docgen.index.reexports import Origins
@@ -61,7 +62,7 @@ class RepoLookup:
         direct_kinds: dict[str, Counter[str]] = {}
         tests: set[str] = set()
         named: dict[str, list[str]] = {}
-        stubs: dict[str, set[str]] = {}
+        stubs: dict[str, set[StubSite]] = {}
         self.line_counts: dict[str, int] = {}
         self._tag_names: dict[str, tuple[str, ...]] = {}
         c_summaries, summary_of = index.c_summaries, index.files.summary
@@ -71,8 +72,8 @@ class RepoLookup:
             kept = summary_of(path) if summary is None else None
             if summary is not None:
                 kind, tags, self.line_counts[path] = summary.kind, summary.tags, summary.line_count
-                for name in summary.stubs:
-                    stubs.setdefault(name, set()).add(path)
+                for name, line, macro, target in summary.stubs:
+                    stubs.setdefault(name, set()).add(StubSite(path, line, macro, target))
             elif kept is not None:
                 kind, tags, self.line_counts[path] = kept.kind, kept.tags, kept.line_count
             else:
@@ -80,9 +81,8 @@ class RepoLookup:
                 kind, tags = scanned.facts.kind, tuple(t.name for t in page_tags(scanned))
                 self.line_counts[path] = scanned.facts.line_count
                 c = scanned.facts.cfamily
-                for r in c.registrations if c is not None else ():
-                    if r.is_dispatch_stub:
-                        stubs.setdefault(r.name, set()).add(path)
+                for name, line, macro, target in stub_rows(c) if c is not None else ():
+                    stubs.setdefault(name, set()).add(StubSite(path, line, macro, target))
             self._tag_names[path] = tags
             if kind != "binary":
                 documented.setdefault(folder, []).append(path)
@@ -118,8 +118,8 @@ class RepoLookup:
         self._imported = imported
         #: the repository's own top-level module names
         self.packages = frozenset(top_level(name) for name in index.graph.modules)
-        #: dispatch stub name -> files that declare, define or register it
-        self.stubs = {name: tuple(sorted(paths)) for name, paths in sorted(stubs.items())}
+        #: dispatch stub name -> where files declare, define or register it, by path and line
+        self.stubs = {name: tuple(sorted(sites)) for name, sites in sorted(stubs.items())}
         self._c_items: dict[str, tuple[AnchoredCDefinition, ...]] = {}
         self._c_anchors: dict[str, dict[tuple[int, str], str]] = {}
         self.origins = Origins(index.graph)

@@ -29,6 +29,7 @@ SCANNERS: dict[str, str] = {
     "c": "docgen.scan.cfamily.scanner",
     "cpp": "docgen.scan.cfamily.scanner",
     "cuda": "docgen.scan.cfamily.scanner",
+    "objective-c++": "docgen.scan.cfamily.scanner",  # read as C++, Objective-C set aside
     "yaml": "docgen.scan.yaml.scanner",
 }
 

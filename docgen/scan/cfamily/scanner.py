@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from docgen.model.cfamily_facts import CDefinition, CFacts, CInclude, CodeUse
 from docgen.model.facts import FileFacts, Problem
+from docgen.model.languages import language_for
 from docgen.scan.cfamily import walk as cfamily_walk
 from docgen.scan.cfamily.bindings import bindings_in_order
 from docgen.scan.cfamily.code import in_order
@@ -380,7 +381,8 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
     return FileFacts(
         path=path,
         kind="cfamily",
-        language=dialect,
+        # Objective-C++ is read with the C++ grammar, its Objective-C set aside
+        language="objective-c++" if language_for(path) == "objective-c++" else dialect,
         size=len(data),
         sha256=digest,
         line_count=count_lines(decoded.text),

@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 from docgen.model.facts import Finding
 from docgen.model.python_names import dotted_name, node_line
+from docgen.scan.python.decorator_idioms import Decorator, decorator_findings, decorators_of
 from docgen.scan.python.loops import loop_findings
 from docgen.scan.python.roles import Aliases, aliases_of, expr_role, role_of
 
@@ -89,10 +90,6 @@ class _Walk:
         return ".".join(reversed(parts))
 
 
-# A decorator with its dotted name as written and the role its name resolves to.
-_Decorator = tuple[ast.expr, str, str | None]
-
-
 def idiom_findings(
     tree: ast.Module, calls: Sequence[ast.Call], package: str | None = None
 ) -> list[Finding]:
@@ -110,7 +107,7 @@ def idiom_findings(
     decorators = {
         index: found_decorators
         for index in walk.decorated
-        if (found_decorators := _decorators(definitions[index], aliases))
+        if (found_decorators := decorators_of(definitions[index], aliases))
     }
     dispatchers: set[str] = set()
     abstract: dict[int, int] = {}  # class index -> abstract methods
@@ -131,7 +128,8 @@ def idiom_findings(
         if not isinstance(node, ast.ClassDef):
             found.extend(_function_findings(node, walk.qualname(index), walk.yields.get(index, 0)))
     for index, decorated in decorators.items():
-        found.extend(_decorator_findings(index, walk, decorated, dispatchers))
+        node = definitions[index]
+        found.extend(decorator_findings(node, walk.qualname(index), decorated, dispatchers))
     if _imports_torch(walk.imports):
         found.extend(loop_findings(tree, calls, aliases))
     return sorted(set(found), key=lambda f: (f.category, f.line, f.kind, f.subject, f.message))
@@ -248,18 +246,6 @@ def _dunder_all(stmt: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[Findin
     return [Finding("pattern", "dunder-all", node_line(stmt), message, "__all__")]
 
 
-def _decorators(node: _Def, aliases: Aliases) -> list[_Decorator]:
-    """The decorators that may matter: those with a role, and those that may register."""
-    found: list[_Decorator] = []
-    for decorator in node.decorator_list:
-        dotted = dotted_name(decorator.func if isinstance(decorator, ast.Call) else decorator)
-        if dotted is not None:
-            role = role_of(dotted, aliases)
-            if role is not None or "regist" in dotted.lower():
-                found.append((decorator, dotted, role))
-    return found
-
-
 # --- definitions ----------------------------------------------------------------
 
 
@@ -267,7 +253,7 @@ def _class_findings(
     index: int,
     walk: _Walk,
     aliases: Aliases,
-    decorators: Mapping[int, list[_Decorator]],
+    decorators: Mapping[int, list[Decorator]],
     abstract: int,
     local_roles: dict[str, tuple[str, str]],
 ) -> list[Finding]:
@@ -357,41 +343,6 @@ def _function_findings(
         if is_async:
             what = "an async generator: an `async def` that uses"
         found.append(_pattern("generator", line, f"`{name}` is {what} {uses}.", name))
-    return found
-
-
-def _decorator_findings(
-    index: int, walk: _Walk, decorators: list[_Decorator], dispatchers: set[str]
-) -> list[Finding]:
-    """Context managers, single dispatch and registering decorators.
-
-    Other custom decorators are too many and too varied to be worth a line each.
-    """
-    node = walk.definitions[index]
-    is_class = isinstance(node, ast.ClassDef)
-    name = walk.qualname(index)
-    found: list[Finding] = []
-    for decorator, dotted, role in decorators:
-        owner, _, last = dotted.rpartition(".")
-        written = f"@{dotted}(...)" if isinstance(decorator, ast.Call) else f"@{dotted}"
-        if role in ("contextmanager", "asynccontextmanager") and not is_class:
-            adjective = "an async" if role == "asynccontextmanager" else "a"
-            kind = "context-manager"
-            message = f"`{name}` is {adjective} context manager made by `{written}`."
-        elif role == "singledispatch" and not is_class:
-            kind = "dispatch"
-            message = f"`{name}` is a single-dispatch generic function (`{written}`)."
-        elif role is not None:
-            continue  # dataclass, abstract method: told with the class
-        elif last == "register" and owner in dispatchers:
-            kind = "dispatch"
-            message = f"`{name}` is an implementation registered on the single-dispatch `{owner}`."
-        elif "register" in dotted.lower() or "registry" in dotted.lower():
-            kind = "decorator-registry"
-            message = f"`{name}` is registered by the decorator `{written}`."
-        else:
-            continue  # `@registration_hook`: no `register` in it
-        found.append(_pattern(kind, node_line(node), message, name))
     return found
 
 

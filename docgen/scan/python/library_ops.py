@@ -91,8 +91,10 @@ def _library_names(nodes: list[ast.AST]) -> dict[str, str]:
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name == MODULE or alias.name == "torch":
-                    names[alias.asname or alias.name] = alias.name
+                if alias.asname and alias.name in (MODULE, "torch"):
+                    names[alias.asname] = alias.name
+                elif alias.name in (MODULE, "torch"):  # `import torch.library` binds `torch`
+                    names["torch"] = "torch"
         elif isinstance(node, ast.ImportFrom) and node.module in (MODULE, "torch"):
             for alias in node.names:
                 if node.module == MODULE or alias.name == "library":
