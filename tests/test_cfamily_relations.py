@@ -46,7 +46,7 @@ def _scanned(repo: Path) -> list[ScannedFile]:
 
 
 def _summary(path: str) -> CFileSummary:
-    stubs = (("add_stub", 2, "REGISTER_DISPATCH", "&add_kernel"),)
+    stubs = (("add_stub", 2, "REGISTER_DISPATCH", "&add_kernel", ""),)
     return CFileSummary(path, "cfamily", ("test",), 3, (), stubs, f"shown:{path}")
 
 

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from docgen.cli.main import cli
 from docgen.model.stub_devices import StubRole, kernel_named, stub_role
+from docgen.scan.cfamily.preprocess.stub_macros import stub_macro_registrations
 from tests.conftest import clean_pages, page_files, page_section, run_build, write_tree
 
 _CPU_EACH = (
@@ -127,6 +128,22 @@ static void fill_mps(TensorIterator& iter, const Scalar& value) {}
 REGISTER_DISPATCH(fill_stub, &fill_mps);
 } // namespace at::native
 """,
+    # the idiom of `cpu/UnaryOpsKernel.cpp`: a macro that defines and registers a kernel
+    "native/cpu/UnaryOpsKernel.cpp": """#include <ATen/native/Fill.h>
+
+namespace at::native {
+namespace {
+#define IMPLEMENT_FLOAT_KERNEL(dispatchtypes, op)                             \\
+  static void op##_kernel(TensorIterator& iter) {                             \\
+    TORCH_INTERNAL_ASSERT(iter.ntensors() == 2);                              \\
+  }                                                                           \\
+  REGISTER_DISPATCH(op ## _stub, &op##_kernel)
+
+} // anonymous namespace
+
+IMPLEMENT_FLOAT_KERNEL(FLOATING, fill)
+} // namespace at::native
+""",
     "native/quantized/Fill.cpp": """#include <ATen/native/Fill.h>
 
 namespace at::native {
@@ -151,6 +168,7 @@ def test_find_lists_where_a_stub_is_declared_defined_and_given_kernels(tmp_path:
             "native/Fill.cpp:10: stub definition fill_stub",
             "native/Fill.h:5: dispatch stub fill_stub",
             "native/cpu/FillKernel.cpp:12: stub kernel fill_stub",
+            "native/cpu/UnaryOpsKernel.cpp:13: stub kernel fill_stub",
             "native/cuda/FillKernel.cu:10: stub kernel fill_stub",
             "native/mps/operations/Fill.mm:5: stub kernel fill_stub",
             "native/quantized/Fill.cpp:4: stub kernel fill_stub",
@@ -174,6 +192,10 @@ def test_trace_follows_a_stub_to_each_kernel_per_device_and_to_its_definition(
             f"native/cpu/FillKernel.cpp:12: kernel of fill_stub for {_CPU_EACH}"
             " → fill_kernel (REGISTER_DISPATCH)",
             "native/cpu/FillKernel.cpp:6: function at::native::fill_kernel",
+            f"native/cpu/UnaryOpsKernel.cpp:13: kernel of fill_stub for {_CPU_EACH}"
+            " → fill_kernel (REGISTER_DISPATCH, through the macro IMPLEMENT_FLOAT_KERNEL)",
+            "native/cpu/UnaryOpsKernel.cpp:13: fill_kernel: defined by the macro"
+            " IMPLEMENT_FLOAT_KERNEL, used here",
             "native/cuda/FillKernel.cu:10: kernel of fill_stub for CUDA"
             " → fill_kernel_cuda (REGISTER_DISPATCH)",
             "native/cuda/FillKernel.cu:6: function at::native::fill_kernel_cuda",
@@ -204,6 +226,7 @@ def test_each_page_naming_a_stub_lists_its_other_calls_with_their_devices(
     assert [line.split(") [L", 1)[0] for line in listed[2:]] == [
         "- [`native/Fill.cpp`](Fill.cpp_docs.md",
         "- [`native/cpu/FillKernel.cpp`](cpu/FillKernel.cpp_docs.md",
+        "- [`native/cpu/UnaryOpsKernel.cpp`](cpu/UnaryOpsKernel.cpp_docs.md",
         "- [`native/cuda/FillKernel.cu`](cuda/FillKernel.cu_docs.md",
         "- [`native/mps/operations/Fill.mm`](mps/operations/Fill.mm_docs.md",
         "- [`native/quantized/Fill.cpp`](quantized/Fill.cpp_docs.md",
@@ -211,6 +234,7 @@ def test_each_page_naming_a_stub_lists_its_other_calls_with_their_devices(
     assert others == [
         "`DEFINE_DISPATCH`",
         f"`REGISTER_DISPATCH` → `fill_kernel`, for {_CPU_EACH}",
+        f"`IMPLEMENT_FLOAT_KERNEL` expands to `REGISTER_DISPATCH` → `fill_kernel`, for {_CPU_EACH}",
         "`REGISTER_DISPATCH` → `fill_kernel_cuda`, for CUDA",
         "`REGISTER_DISPATCH` → `fill_mps`, for MPS",
         "`REGISTER_ARCH_DISPATCH` → `fill_elsewhere`, for CPU (DEFAULT)",
@@ -220,6 +244,11 @@ def test_each_page_naming_a_stub_lists_its_other_calls_with_their_devices(
         "`REGISTER_DISPATCH` `fill_stub` → "
         "[`fill_kernel_cuda`](FillKernel.cu_docs.md#function-atnativefill_kernel_cuda), for CUDA"
     ) in cuda
+    macro = (out / "native/cpu/UnaryOpsKernel.cpp_docs.md").read_text(encoding="utf-8")
+    assert (
+        "`IMPLEMENT_FLOAT_KERNEL` expands to `REGISTER_DISPATCH` `fill_stub` → `fill_kernel`"
+        f" (which the macro defines), for {_CPU_EACH}"
+    ) in macro
     # a kernel defined in no file of the tree is named, not linked
     elsewhere = (out / "native/quantized/Fill.cpp_docs.md").read_text(encoding="utf-8")
     assert "→ `fill_elsewhere`, for CPU (DEFAULT)" in elsewhere
@@ -241,3 +270,28 @@ def test_an_edited_kernel_file_updates_every_page_of_its_stub(tmp_path: Path) ->
     header = (out / "native/Fill.h_docs.md").read_text(encoding="utf-8")
     assert "FillKernel.cu" not in page_section(header, "### Registrations")
     assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_a_files_own_macro_registers_a_kernel_at_each_use() -> None:
+    text = b"""#define IMPLEMENT(dispatchtypes, op)            \\
+  static void op##_kernel(TensorIterator& iter) {} \\
+  REGISTER_DISPATCH(op ## _stub, &op##_kernel)
+#define ONLY_REGISTERS(op) ALSO_REGISTER_AVX512_DISPATCH(op##_stub, &other_##op)
+#define NESTED(op) IMPLEMENT(FLOATING, op)
+
+IMPLEMENT(FLOATING, ceil)
+  IMPLEMENT(FLOATING,
+            floor)
+ONLY_REGISTERS(sin)
+IMPLEMENT(too, many, arguments)
+"""
+    found = [
+        (r.line, r.end_line, r.macro, r.name, r.target, r.through, r.defines_kernel)
+        for r in stub_macro_registrations(text)
+    ]
+    assert sorted(found) == [
+        (7, 7, "REGISTER_DISPATCH", "ceil_stub", "&ceil_kernel", "IMPLEMENT", True),
+        (8, 9, "REGISTER_DISPATCH", "floor_stub", "&floor_kernel", "IMPLEMENT", True),
+        (10, 10, "ALSO_REGISTER_AVX512_DISPATCH", "sin_stub", "&other_sin", "ONLY_REGISTERS", False),
+    ]
+    assert stub_macro_registrations(b"IMPLEMENT(FLOATING, ceil)\n") == []  # no `#define` here

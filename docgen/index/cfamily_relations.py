@@ -26,7 +26,7 @@ from docgen.model.languages import is_cfamily
 from docgen.model.serialize import dumps, loads
 
 #: Changes whenever what is stored here, or how it is read, changes.
-RELATIONS_FORMAT = "8"
+RELATIONS_FORMAT = "9"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +40,9 @@ class FolderEdge:
     count: int
 
 
-#: (stub, line, macro, the arguments after the stub's name): one dispatch-stub macro call
-StubRow = tuple[str, int, str, str]
+#: (stub, line, macro, the arguments after the stub's name, the file's macro it comes
+#: through or ""): one dispatch-stub macro call
+StubRow = tuple[str, int, str, str, str]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -53,6 +54,7 @@ class StubSite:
     line: int
     macro: str
     target: str  # the arguments after the stub's name, as written
+    through: str = ""  # the file's own macro whose use makes the call (see `Registration`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +128,11 @@ def dispatch_stubs(c: CFacts) -> set[str]:
 
 def stub_rows(c: CFacts) -> tuple[StubRow, ...]:
     """A C-family file's dispatch-stub macro calls, by stub and line."""
-    found = {(r.name, r.line, r.macro, r.target) for r in c.registrations if r.is_dispatch_stub}
+    found = {
+        (r.name, r.line, r.macro, r.target, r.through)
+        for r in c.registrations
+        if r.is_dispatch_stub
+    }
     return tuple(sorted(found))
 
 

@@ -1,7 +1,8 @@
 """The hops of a dispatch stub for `docgen find NAME --trace`: where it is declared and
 defined, and each kernel registered for it with the devices it runs on (the CPU
 capabilities for a CPU kernel, see `docgen.model.stub_devices`), followed to the
-kernel's definition: in the registering file, else by its whole name."""
+kernel's definition: in the registering file, else by its whole name, or to the
+file's own macro that defines it where the registration comes through one."""
 
 from __future__ import annotations
 
@@ -41,21 +42,29 @@ def stub_lines(
                 continue
             devices = f" for {role.devices}" if role.devices else ""
             given = role.kernel or r.target or "no kernel"
-            what = f"kernel of {name}{devices} → {given} ({r.macro})"
+            through = f", through the macro {r.through}" if r.through else ""
+            what = f"kernel of {name}{devices} → {given} ({r.macro}{through})"
             lines.append(TraceLine(site.path, site.line, what))
             if role.kernel:
-                lines.extend(_kernel_sites(role.kernel, site, named))
+                made = r.through if r.defines_kernel else ""
+                lines.extend(_kernel_sites(role.kernel, site, named, made))
     return lines
 
 
 def _kernel_sites(
-    kernel: str, registered: DefinitionSite, named: Callable[[str], Sequence[DefinitionSite]]
+    kernel: str,
+    registered: DefinitionSite,
+    named: Callable[[str], Sequence[DefinitionSite]],
+    made_by: str = "",
 ) -> list[TraceLine]:
     """Where a registered kernel is: its definitions in the registering file (where
     PyTorch keeps them, often file-local), else the tree's of that whole name."""
     places = [s for s in named(kernel.rsplit("::", 1)[-1]) if s.kind in KERNEL_KINDS]
     here = [s for s in places if s.path == registered.path and s.qualname.endswith(kernel)]
     chosen = here or [s for s in places if s.qualname == kernel]
+    if not chosen and made_by:  # `IMPLEMENT_FLOAT_KERNEL(FLOATING, ceil)` defines it
+        what = f"{kernel}: defined by the macro {made_by}, used here"
+        return [TraceLine(registered.path, registered.line, what)]
     if not chosen:
         what = f"{kernel}: defined nowhere in this tree"
         return [TraceLine(registered.path, registered.line, what)]

@@ -112,6 +112,9 @@ class Registration:
     dispatch_key: str = ""  # TORCH_LIBRARY_IMPL's second argument
     target: str = ""  # REGISTER_DISPATCH's kernel, DECLARE_DISPATCH's function type
     ops: tuple[RegisteredOp, ...] = ()
+    #: the file's own macro whose use at `line` makes this call (`IMPLEMENT_FLOAT_KERNEL`)
+    through: str = ""
+    defines_kernel: bool = False  # whether that macro defines the kernel it registers too
 
     @property
     def is_dispatch_stub(self) -> bool:

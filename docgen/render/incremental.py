@@ -173,7 +173,7 @@ class PageInputs:
         parts.append("stubs")
         for r in c.registrations:
             stubs = self._lookup.stubs.get(r.name, ()) if r.is_dispatch_stub else ()
-            parts.extend(f"{s.path}:{s.line}:{s.macro}:{s.target}" for s in stubs)
+            parts.extend(f"{s.path}:{s.line}:{s.macro}:{s.target}:{s.through}" for s in stubs)
         return parts
 
     def _link_states(self, path: str) -> list[str]:

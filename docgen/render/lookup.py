@@ -72,8 +72,9 @@ class RepoLookup:
             kept = summary_of(path) if summary is None else None
             if summary is not None:
                 kind, tags, self.line_counts[path] = summary.kind, summary.tags, summary.line_count
-                for name, line, macro, target in summary.stubs:
-                    stubs.setdefault(name, set()).add(StubSite(path, line, macro, target))
+                for name, line, macro, target, through in summary.stubs:
+                    site = StubSite(path, line, macro, target, through)
+                    stubs.setdefault(name, set()).add(site)
             elif kept is not None:
                 kind, tags, self.line_counts[path] = kept.kind, kept.tags, kept.line_count
             else:
@@ -81,8 +82,9 @@ class RepoLookup:
                 kind, tags = scanned.facts.kind, tuple(t.name for t in page_tags(scanned))
                 self.line_counts[path] = scanned.facts.line_count
                 c = scanned.facts.cfamily
-                for name, line, macro, target in stub_rows(c) if c is not None else ():
-                    stubs.setdefault(name, set()).add(StubSite(path, line, macro, target))
+                for name, line, macro, target, through in stub_rows(c) if c else ():
+                    site = StubSite(path, line, macro, target, through)
+                    stubs.setdefault(name, set()).add(site)
             self._tag_names[path] = tags
             if kind != "binary":
                 documented.setdefault(folder, []).append(path)

@@ -41,6 +41,7 @@ class StubSiteView:
     verb: str  # "declares", "defines", "registers"
     kernel: str  # the kernel a registration gives, "" when none is named
     devices: str  # where that kernel runs, "" when not told
+    through: str = ""  # the file's own macro whose use makes the call
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class RegistrationView:
     verb: str = ""  # a dispatch stub's: "declares", "defines", "registers"
     kernel: LinkView | None = None  # a stub registration's kernel, linked where defined here
     devices: str = ""  # where that kernel runs
+    through: str = ""  # the file's own macro whose use at `line` makes the call
+    defines_kernel: bool = False  # whether that macro defines the kernel too
 
 
 def stub_site_views(
@@ -71,7 +74,7 @@ def stub_site_views(
         role = stub_role(s.macro, s.target, s.path)
         line = linker.line(s.path, s.line, line_counts.get(s.path, 0))
         page = linker.page_link(s.path, docs_page(s.path))
-        view = StubSiteView(page, line, s.macro, role.verb, role.kernel, role.devices)
+        view = StubSiteView(page, line, s.macro, role.verb, role.kernel, role.devices, s.through)
         found.append(((_VERB_ORDER.get(role.verb, 3), s.path, s.line), view))
     return tuple(view for _, view in sorted(found, key=lambda pair: pair[0]))
 
@@ -142,6 +145,8 @@ def registration_views(
                 verb=verb,
                 kernel=kernel,
                 devices=devices,
+                through=r.through,
+                defines_kernel=r.defines_kernel,
             )
         )
     return tuple(views)

@@ -41,6 +41,7 @@ from docgen.scan.cfamily.preprocess.enum_directives import directives_alone
 from docgen.scan.cfamily.preprocess.objc import ObjcBlock
 from docgen.scan.cfamily.preprocess.passes import rewritten
 from docgen.scan.cfamily.preprocess.stub_lines import stub_registrations
+from docgen.scan.cfamily.preprocess.stub_macros import stub_macro_registrations
 from docgen.scan.cfamily.settings import DEFAULT_SETTINGS, ScanSettings
 from docgen.scan.decode import count_lines, decode_text, lone_returns_as_newlines
 
@@ -371,7 +372,13 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         ),
         launches=walked.launches,
         # the dispatch stubs read from the text beside those the walk found
-        registrations=in_order((*walked.registrations, *stub_registrations(data, stubs))),
+        registrations=in_order(
+            (
+                *walked.registrations,
+                *stub_registrations(data, stubs),
+                *stub_macro_registrations(data),
+            )
+        ),
         bindings=walked.bindings,
         gpu_calls=tuple(CodeUse(name, line) for line, name in sorted(walked.gpu_calls)),
         test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
