@@ -322,3 +322,26 @@ def test_library_blocks_define_and_implement_operators(tmp_path: Path) -> None:
         "csrc/flash_api.cpp:4: op flash_attn_3::fwd",
         "csrc/flash_api.cpp:7: impl flash_attn_3::fwd",
     ]
+
+
+def test_a_stored_operator_entry_is_read_alone_as_the_whole_facts_hold_it(
+    tmp_path: Path,
+) -> None:
+    from docgen.state.stored_operators import StoredOperators
+
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    _write_with_stubs(repo)
+    run_build(repo, out, jobs=1)
+    path = "aten/native_functions.yaml"
+    with read_state(out) as state:
+        assert state is not None
+        whole = state.stored_file(path)
+        alone = state.stored_operators(path)
+        other = state.stored_operators("torch/_C/__init__.pyi")  # no YAML facts
+    assert whole is not None and whole.facts.yaml is not None
+    entries = whole.facts.yaml.operators
+    assert entries and [alone.at(e.line) for e in entries] == list(entries)
+    assert alone.at(entries[0].line + 1) is None  # a line inside an entry starts none
+    assert other.at(entries[0].line) is None
+    assert StoredOperators(path, "not json").at(1) is None
+    assert StoredOperators("another.yaml", "[]").at(1) is None

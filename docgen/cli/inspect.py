@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from docgen.index.trace_line import TraceLine
     from docgen.model.facts import FileFacts
     from docgen.model.sites import DefinitionSite
+    from docgen.model.yaml_facts import OperatorEntry
     from docgen.state import State
+    from docgen.state.stored_operators import StoredOperators
 
 
 @click.command(name="check")
@@ -148,7 +150,14 @@ def _traced(state: State, name: str) -> list[TraceLine]:
             facts[path] = scanned.facts if scanned is not None else None
         return facts[path]
 
-    return trace(name, lambda short: state.find_sites(short, "exact"), facts_of)
+    operators: dict[str, StoredOperators] = {}
+
+    def operator_at(path: str, line: int) -> OperatorEntry | None:
+        if path not in operators:
+            operators[path] = state.stored_operators(path)
+        return operators[path].at(line)
+
+    return trace(name, lambda short: state.find_sites(short, "exact"), facts_of, operator_at)
 
 
 @click.command(name="check-links")

@@ -11,11 +11,12 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from docgen.scan.warm import fork_scan_worker
 from docgen.system.interrupts import caused_by_interrupt
-from docgen.system.processes import kill
+
+if TYPE_CHECKING:
+    from docgen.system.processes import StartedProcess
 
 #: The commands that build pages, and so scan what changed first.
 BUILDING_COMMANDS = frozenset({"build", "hook", "site"})
@@ -34,15 +35,18 @@ def main() -> NoReturn:
     and once the build had let it run again, its first pass walked every object the
     build made (66 ms after a one-file edit of 12,000 files).  An unexpected error
     still ends in Python's own traceback."""
-    early = None
+    early: StartedProcess | None = None
     try:
         if builds_pages(sys.argv[1:]):
+            # loaded only here: `find` and `check` need no worker, nor multiprocessing
+            from docgen.scan.warm import fork_scan_worker
+
             early = fork_scan_worker()
             gc.disable()  # after the fork: the worker parses with the collector as it was
         from docgen.cli.main import main as cli_main
     except BaseException as exc:
         if early is not None:
-            kill(early)
+            _kill(early)
         if caused_by_interrupt(exc):  # Ctrl-C while docgen itself loads
             sys.stderr.write("docgen: interrupted\n")
             leave(130)
@@ -57,8 +61,14 @@ def main() -> NoReturn:
         status = 0
     finally:
         if early is not None:  # a build has stopped it already; a usage error has not:
-            kill(early)  # it holds this command's output open, and a reader would wait
+            _kill(early)  # it holds this command's output open, and a reader would wait
     leave(status, made)
+
+
+def _kill(early: StartedProcess) -> None:
+    from docgen.system.processes import kill
+
+    kill(early)
 
 
 def leave(code: object, made: object = None) -> NoReturn:

@@ -12,6 +12,7 @@ from docgen.index.native_calls import NativeEnd, extension_roots, native_ends, t
 from docgen.index.trace_line import TraceLine
 from docgen.model.binding_names import binds_lambda, bound_binding
 from docgen.model.facts import FileFacts
+from docgen.model.languages import language_for
 from docgen.model.sites import DefinitionSite
 
 Named = Callable[[str], Sequence[DefinitionSite]]
@@ -81,8 +82,9 @@ def python_lines(
     short = name.rsplit(".", 1)[-1]
     lines: list[TraceLine] = []
     for site in named(short):
-        if site.kind not in ("function", "method") or site.path.endswith(".pyi"):
-            continue
+        stub = site.path.endswith(".pyi")
+        if site.kind not in ("function", "method") or stub or language_for(site.path) != "python":
+            continue  # a C++ function of that name, a stub: no Python code reads there
         if site.qualname != name and not name.endswith(f".{site.qualname}"):
             continue
         facts = facts_of(site.path)

@@ -22,6 +22,7 @@ from docgen.model.kernel_names import (
     kernel_qualname,
     operator_qualname,
 )
+from docgen.model.languages import language_for
 from docgen.model.sites import DefinitionSite
 from docgen.model.yaml_facts import OperatorEntry
 
@@ -67,22 +68,33 @@ def wanted(name: str) -> Wanted:
     return Wanted(base, overload, method)
 
 
+#: the operator entry of a YAML file at a line, None when it has none there
+OperatorAt = Callable[[str, int], OperatorEntry | None]
+
+
 def trace(
     name: str,
     named: Callable[[str], Sequence[DefinitionSite]],
     facts_of: Callable[[str], FileFacts | None],
+    operator_at: OperatorAt | None = None,
 ) -> list[TraceLine]:
     """The chain of `name`: `named(short)` gives the sites of a name, `facts_of(path)`
-    a file's stored facts.  Empty when no operator, dispatch stub, binding or Python
-    function of the tree that calls into C++ has that name."""
-    lines = _operator_chain(name, named, facts_of)
+    a file's stored facts, `operator_at(path, line)` one entry of an operator file
+    (without the rest of its facts; by default from `facts_of`).  Empty when no
+    operator, dispatch stub, binding or Python function of the tree that calls into
+    C++ has that name."""
+    if operator_at is None:
+        operator_at = _from_facts(facts_of)
+    lines = _operator_chain(name, named, facts_of, operator_at)
     if "." not in name and "::" not in name:
         lines.extend(stub_lines(name, named, facts_of))
     if "::" in name or name.startswith("torch.ops."):
         return lines
 
+    at = operator_at  # as narrowed, for the function below
+
     def operator(spelled: str) -> list[TraceLine]:
-        return _operator_chain(spelled, named, facts_of)
+        return _operator_chain(spelled, named, facts_of, at)
 
     return [
         *lines,
@@ -91,10 +103,24 @@ def trace(
     ]
 
 
+def is_yaml(path: str) -> bool:
+    return language_for(path) == "yaml"
+
+
+def _from_facts(facts_of: Callable[[str], FileFacts | None]) -> OperatorAt:
+    def operator_at(path: str, line: int) -> OperatorEntry | None:
+        facts = facts_of(path)
+        yaml = facts.yaml if facts is not None else None
+        return next((o for o in yaml.operators if o.line == line), None) if yaml else None
+
+    return operator_at
+
+
 def _operator_chain(
     name: str,
     named: Callable[[str], Sequence[DefinitionSite]],
     facts_of: Callable[[str], FileFacts | None],
+    operator_at: OperatorAt,
 ) -> list[TraceLine]:
     want = wanted(name)
     sites = named(want.base)
@@ -116,7 +142,9 @@ def _operator_chain(
         op, asked = queue.pop(0)
         if (op.path, op.line) in seen:
             continue
-        facts = facts_of(op.path)
+        # an operator file's entry, read alone; else a C-family or Python registration
+        entry = operator_at(op.path, op.line) if is_yaml(op.path) else None
+        facts = facts_of(op.path) if entry is None else None
         if facts is not None and facts.cfamily is not None:  # an `m.def` of a library block
             seen.add((op.path, op.line))
             lines.append(TraceLine(op.path, op.line, f"op {op.qualname} (m.def)"))
@@ -127,8 +155,6 @@ def _operator_chain(
             lines.append(TraceLine(op.path, op.line, f"op {op.qualname} (torch.library)"))
             lines.extend(_impls(op, sites, named, facts_of))
             continue
-        yaml = facts.yaml if facts is not None else None
-        entry = next((o for o in yaml.operators if o.line == op.line), None) if yaml else None
         if entry is None or (asked and not _binds(entry, want.method)):
             continue
         seen.add((op.path, op.line))

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # loaded when a build has work to do, not by one that has non
     from docgen.state.archive import FactsRow
     from docgen.state.codec import FileCodec, Summary
     from docgen.state.facts import FactsCache
+    from docgen.state.stored_operators import StoredOperators
 
 STATE_DIR = ".docgen"
 STATE_FILE = "state.sqlite"
@@ -338,6 +339,13 @@ class State:
     def letter_sites(self, letters: Iterable[str], skip: Iterable[str]) -> list[DefinitionSite]:
         """The stored sites on these keyword letters, but for the files in `skip`."""
         return letter_sites(self._conn, letters, skip)
+
+    def stored_operators(self, path: str) -> StoredOperators:
+        """A YAML file's stored operator entries, each decoded when asked for."""
+        from docgen.state.facts import read_facts
+        from docgen.state.stored_operators import StoredOperators
+
+        return StoredOperators(path, read_facts(self._conn, [path]).get(path))
 
     def stored_file(self, path: str) -> ScannedFile | None:
         """One file's stored facts, None when it has none or they cannot be read."""
