@@ -46,7 +46,7 @@ def main() -> NoReturn:
         from docgen.cli.main import main as cli_main
     except BaseException as exc:
         if early is not None:
-            _kill(early)
+            kill(early)
         if caused_by_interrupt(exc):  # Ctrl-C while docgen itself loads
             sys.stderr.write("docgen: interrupted\n")
             leave(130)
@@ -61,14 +61,15 @@ def main() -> NoReturn:
         status = 0
     finally:
         if early is not None:  # a build has stopped it already; a usage error has not:
-            _kill(early)  # it holds this command's output open, and a reader would wait
+            kill(early)  # it holds this command's output open, and a reader would wait
     leave(status, made)
 
 
-def _kill(early: StartedProcess) -> None:
-    from docgen.system.processes import kill
+def kill(early: StartedProcess) -> None:
+    """Stop the early worker (`docgen.system.processes` loaded only when there is one)."""
+    from docgen.system import processes
 
-    kill(early)
+    processes.kill(early)
 
 
 def leave(code: object, made: object = None) -> NoReturn:
