@@ -209,6 +209,25 @@ def test_trace_follows_a_stub_to_each_kernel_per_device_and_to_its_definition(
     )
 
 
+def test_trace_says_when_no_file_of_the_tree_declares_the_stub(tmp_path: Path) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    write_tree(
+        repo,
+        {"cuda/Conj.cu": "void conj_cuda(T& it) {}\nREGISTER_DISPATCH(conj_stub, &conj_cuda);\n"},
+    )
+    run_build(repo, out, jobs=1)
+    assert _invoke("find", "conj_stub", "--trace", "--out", str(out)) == (
+        0,
+        [
+            "cuda/Conj.cu:2: conj_stub: declared nowhere in this tree (no DECLARE_DISPATCH)",
+            "cuda/Conj.cu:2: kernel of conj_stub for CUDA → conj_cuda (REGISTER_DISPATCH)",
+            "cuda/Conj.cu:1: function conj_cuda",
+        ],
+    )
+    page = (out / "cuda/Conj.cu_docs.md").read_text(encoding="utf-8")
+    assert "  - no file of this repository declares `conj_stub` (`DECLARE_DISPATCH`)" in page
+
+
 def test_each_page_naming_a_stub_lists_its_other_calls_with_their_devices(
     tmp_path: Path,
 ) -> None:
@@ -240,6 +259,7 @@ def test_each_page_naming_a_stub_lists_its_other_calls_with_their_devices(
         "`REGISTER_ARCH_DISPATCH` → `fill_elsewhere`, for CPU (DEFAULT)",
     ]
     cuda = (out / "native/cuda/FillKernel.cu_docs.md").read_text(encoding="utf-8")
+    assert "declares `fill_stub`" not in cuda  # Fill.h declares it
     assert (
         "`REGISTER_DISPATCH` `fill_stub` → "
         "[`fill_kernel_cuda`](FillKernel.cu_docs.md#function-atnativefill_kernel_cuda), for CUDA"
@@ -292,6 +312,14 @@ IMPLEMENT(too, many, arguments)
     assert sorted(found) == [
         (7, 7, "REGISTER_DISPATCH", "ceil_stub", "&ceil_kernel", "IMPLEMENT", True),
         (8, 9, "REGISTER_DISPATCH", "floor_stub", "&floor_kernel", "IMPLEMENT", True),
-        (10, 10, "ALSO_REGISTER_AVX512_DISPATCH", "sin_stub", "&other_sin", "ONLY_REGISTERS", False),
+        (
+            10,
+            10,
+            "ALSO_REGISTER_AVX512_DISPATCH",
+            "sin_stub",
+            "&other_sin",
+            "ONLY_REGISTERS",
+            False,
+        ),
     ]
     assert stub_macro_registrations(b"IMPLEMENT(FLOATING, ceil)\n") == []  # no `#define` here

@@ -31,6 +31,10 @@ def stub_lines(
         key=lambda s: (_ORDER[s.kind], s.path, s.line),
     )
     lines: list[TraceLine] = []
+    if sites and sites[0].kind != "dispatch stub":  # where the chain stops, and why
+        first = sites[0]
+        what = f"{name}: declared nowhere in this tree (no DECLARE_DISPATCH)"
+        lines.append(TraceLine(first.path, first.line, what))
     for site in sites:
         facts = facts_of(site.path)
         c = facts.cfamily if facts is not None else None

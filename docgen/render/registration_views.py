@@ -61,6 +61,8 @@ class RegistrationView:
     devices: str = ""  # where that kernel runs
     through: str = ""  # the file's own macro whose use at `line` makes the call
     defines_kernel: bool = False  # whether that macro defines the kernel too
+    #: a stub defined or given a kernel here that no file of the tree declares
+    undeclared: bool = False
 
 
 def stub_site_views(
@@ -77,6 +79,11 @@ def stub_site_views(
         view = StubSiteView(page, line, s.macro, role.verb, role.kernel, role.devices, s.through)
         found.append(((_VERB_ORDER.get(role.verb, 3), s.path, s.line), view))
     return tuple(view for _, view in sorted(found, key=lambda pair: pair[0]))
+
+
+def _undeclared(name: str, related: Iterable[StubSiteView]) -> bool:
+    """Whether none of the stub's other calls declares it (this file's own do not)."""
+    return not any(x.verb == "declares" for x in related)
 
 
 #: the order a stub's calls are listed in: where it is declared, defined, given kernels
@@ -113,6 +120,8 @@ def registration_views(
     by its line; `items`: the file's C-family definitions, where a stub's kernel is
     looked for."""
     views = []
+    registrations = tuple(registrations)
+    declared_here = {r.name for r in registrations if r.macro == "DECLARE_DISPATCH"}
     for r in registrations:
         related: tuple[StubSiteView, ...] = ()
         verb, devices, kernel = "", "", None
@@ -147,6 +156,9 @@ def registration_views(
                 devices=devices,
                 through=r.through,
                 defines_kernel=r.defines_kernel,
+                undeclared=bool(verb)
+                and r.name not in declared_here
+                and _undeclared(r.name, related),
             )
         )
     return tuple(views)
