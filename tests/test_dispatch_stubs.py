@@ -153,15 +153,22 @@ REGISTER_ARCH_DISPATCH(fill_stub, DEFAULT, &fill_elsewhere);
 }
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output of one build of `_TREE`, which the tests that only read share."""
+    repo, out = tmp_path_factory.mktemp("stubs") / "repo", tmp_path_factory.mktemp("out")
+    write_tree(repo, _TREE)
+    run_build(repo, out, jobs=1)
+    return out
+
+
 def _invoke(*args: str) -> tuple[int, list[str]]:
     result = CliRunner().invoke(cli, list(args))
     return result.exit_code, result.output.splitlines()
 
 
-def test_find_lists_where_a_stub_is_declared_defined_and_given_kernels(tmp_path: Path) -> None:
-    repo, out = tmp_path / "repo", tmp_path / "out"
-    write_tree(repo, _TREE)
-    run_build(repo, out, jobs=1)
+def test_find_lists_where_a_stub_is_declared_defined_and_given_kernels(built: Path) -> None:
+    out = built
     assert _invoke("find", "fill_stub", "--out", str(out)) == (
         0,
         [
@@ -179,11 +186,9 @@ def test_find_lists_where_a_stub_is_declared_defined_and_given_kernels(tmp_path:
 
 
 def test_trace_follows_a_stub_to_each_kernel_per_device_and_to_its_definition(
-    tmp_path: Path,
+    built: Path,
 ) -> None:
-    repo, out = tmp_path / "repo", tmp_path / "out"
-    write_tree(repo, _TREE)
-    run_build(repo, out, jobs=1)
+    out = built
     assert _invoke("find", "fill_stub", "--trace", "--out", str(out)) == (
         0,
         [
@@ -229,11 +234,9 @@ def test_trace_says_when_no_file_of_the_tree_declares_the_stub(tmp_path: Path) -
 
 
 def test_each_page_naming_a_stub_lists_its_other_calls_with_their_devices(
-    tmp_path: Path,
+    built: Path,
 ) -> None:
-    repo, out = tmp_path / "repo", tmp_path / "out"
-    write_tree(repo, _TREE)
-    run_build(repo, out, jobs=1)
+    out = built
     header = (out / "native/Fill.h_docs.md").read_text(encoding="utf-8")
     section = page_section(header, "### Registrations")
     listed = [line.strip() for line in section.splitlines() if line.strip().startswith("- ")]
