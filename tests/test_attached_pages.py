@@ -145,3 +145,29 @@ def test_an_operator_of_a_module_without_a_stub_is_bound_as_the_name_its_docstri
     page = (out / "aten/native_functions.yaml_docs.md").read_text(encoding="utf-8")
     assert "`torch.linalg.cross_product`" in page
     assert page_files(out) == clean_pages(repo, tmp_path)
+
+
+def test_trace_lists_the_docstrings_attached_after_the_stubs_they_document(
+    tmp_path: Path,
+) -> None:
+    from click.testing import CliRunner
+
+    from docgen.cli.main import cli
+
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    write_tree(repo, TREE)
+    run_build(repo, out, jobs=1)
+
+    def traced(name: str) -> list[str]:
+        result = CliRunner().invoke(cli, ["find", name, "--trace", "--out", str(out)])
+        return result.output.splitlines()
+
+    assert traced("torch.add") == [
+        "torch/_C/_VariableFunctions.pyi:2: function add (stub)",
+        "torch/_torch_docs.py:4: docstring attached at import by add_docstr(torch.add, ...)",
+    ]
+    assert traced("Tensor.abs") == [
+        "torch/_C/__init__.pyi:2: method TensorBase.abs (stub)",
+        "torch/_tensor_docs.py:9: docstring attached at import by add_docstr_all('abs', ...)",
+    ]
+    assert traced("torch.abs") == []  # a function of that name: no stub, no docstring

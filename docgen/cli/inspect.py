@@ -17,6 +17,7 @@ from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
 
 if TYPE_CHECKING:
+    from docgen.index.attached_rows import AttachedRow
     from docgen.index.trace_line import TraceLine
     from docgen.model.facts import FileFacts
     from docgen.model.sites import DefinitionSite
@@ -140,6 +141,7 @@ def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool) -> No
 def _traced(state: State, name: str) -> list[TraceLine]:
     """The chain of `name` (see `docgen.index.operator_trace`), from the stored index
     and the stored facts of the operator files it passes through."""
+    from docgen.index.attached_rows import ATTACHED_DOCS
     from docgen.index.operator_trace import trace
 
     facts: dict[str, FileFacts | None] = {}
@@ -157,7 +159,17 @@ def _traced(state: State, name: str) -> list[TraceLine]:
             operators[path] = state.stored_operators(path)
         return operators[path].at(line)
 
-    return trace(name, lambda short: state.find_sites(short, "exact"), facts_of, operator_at)
+    attached = state.kept_stamps(ATTACHED_DOCS.name)
+
+    def attached_of(key: str) -> list[tuple[str, AttachedRow]]:
+        found: list[tuple[str, AttachedRow]] = []
+        for path, text in sorted(attached.texts(attached.holding([key])).items()):
+            rows = ATTACHED_DOCS.decode(text) or ()
+            found.extend((path, row) for row in rows if ATTACHED_DOCS.key_of(row) == key)
+        return found
+
+    named = lambda short: state.find_sites(short, "exact")  # noqa: E731
+    return trace(name, named, facts_of, operator_at, attached_of)
 
 
 @click.command(name="check-links")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from docgen.index.attached_trace import AttachedOf, attached_lines
 from docgen.index.native_trace import binding_lines, python_lines
 from docgen.index.stub_trace import stub_lines
 from docgen.index.trace_line import TraceLine
@@ -77,10 +78,12 @@ def trace(
     named: Callable[[str], Sequence[DefinitionSite]],
     facts_of: Callable[[str], FileFacts | None],
     operator_at: OperatorAt | None = None,
+    attached_of: AttachedOf | None = None,
 ) -> list[TraceLine]:
     """The chain of `name`: `named(short)` gives the sites of a name, `facts_of(path)`
     a file's stored facts, `operator_at(path, line)` one entry of an operator file
-    (without the rest of its facts; by default from `facts_of`).  Empty when no
+    (without the rest of its facts; by default from `facts_of`), `attached_of(key)`
+    the kept rows of the docstrings attached at import to names of that last name.  Empty when no
     operator, dispatch stub, binding or Python function of the tree that calls into
     C++ has that name."""
     if operator_at is None:
@@ -90,6 +93,11 @@ def trace(
         lines.extend(stub_lines(name, named, facts_of))
     if "::" in name or name.startswith("torch.ops."):
         return lines
+    if attached_of is not None:  # after the stubs the docstrings document
+        want = wanted(name)
+        stubs = next((i for i, t in enumerate(lines) if not t.what.endswith("(stub)")), len(lines))
+        docs = attached_lines(name, want.base, want.method, attached_of)
+        lines[stubs:stubs] = docs
 
     at = operator_at  # as narrowed, for the function below
 
