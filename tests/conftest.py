@@ -91,6 +91,14 @@ def write_tree(repo: Path, files: dict[str, str]) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+def built_tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    """The output folder of one build of a tree written from `files` (under `tmp_path`)."""
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    write_tree(repo, files)
+    run_build(repo, out, jobs=1)
+    return out
+
+
 def page_section(page: str, heading: str) -> str:
     """A page's section from `heading` to the next heading of any level."""
     start = page.index(heading)

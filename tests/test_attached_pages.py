@@ -10,7 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import clean_pages, count_digests, page_files, page_section, run_build, write_tree
+from conftest import (
+    built_tree,
+    clean_pages,
+    count_digests,
+    invoke,
+    page_files,
+    page_section,
+    run_build,
+    write_tree,
+)
 
 from docgen.site.linkcheck import check_links
 
@@ -150,17 +159,10 @@ def test_an_operator_of_a_module_without_a_stub_is_bound_as_the_name_its_docstri
 def test_trace_lists_the_docstrings_attached_after_the_stubs_they_document(
     tmp_path: Path,
 ) -> None:
-    from click.testing import CliRunner
-
-    from docgen.cli.main import cli
-
-    repo, out = tmp_path / "repo", tmp_path / "out"
-    write_tree(repo, TREE)
-    run_build(repo, out, jobs=1)
+    out = built_tree(tmp_path, TREE)
 
     def traced(name: str) -> list[str]:
-        result = CliRunner().invoke(cli, ["find", name, "--trace", "--out", str(out)])
-        return result.output.splitlines()
+        return invoke("find", name, "--trace", "--out", str(out))[1].splitlines()
 
     assert traced("torch.add") == [
         "torch/_C/_VariableFunctions.pyi:2: function add (stub)",
