@@ -28,7 +28,8 @@ T = TypeVar("T")
 
 
 @cache
-def _field_names(kind: Any) -> tuple[str, ...]:
+def field_names(kind: Any) -> tuple[str, ...]:
+    """A dataclass's fields in the order `dumps` lists their values."""
     if not dataclasses.is_dataclass(kind):
         raise TypeError(f"{kind.__name__} is not JSON data")
     return tuple(f.name for f in dataclasses.fields(kind))
@@ -37,7 +38,7 @@ def _field_names(kind: Any) -> tuple[str, ...]:
 def _as_list(value: Any) -> list[object]:
     """One dataclass as the list of its field values, for the JSON encoder (which walks
     lists and scalars itself)."""
-    return [getattr(value, name) for name in _field_names(value.__class__)]
+    return [getattr(value, name) for name in field_names(value.__class__)]
 
 
 def dumps(value: object) -> str:

@@ -7,18 +7,17 @@ facts' JSON is parsed (in C), and only the entries asked for, by line, become
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
 from docgen.model.facts import FileFacts, ScannedFile
-from docgen.model.serialize import from_data
+from docgen.model.serialize import field_names, from_data
 from docgen.model.yaml_facts import OperatorEntry, YamlFacts
 
 
 def _position(kind: Any, name: str) -> int:
     """Where a field is in the list `docgen.model.serialize.dumps` makes of a dataclass."""
-    return [f.name for f in dataclasses.fields(kind)].index(name)
+    return field_names(kind).index(name)
 
 
 class StoredOperators:
