@@ -3,6 +3,8 @@ again only where that changed, and the keys whose rows moved."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from docgen.index.relations import Relation, RelationRows, made_from, stale_paths
 
 
@@ -71,3 +73,36 @@ def test_the_context_follows_the_relation_and_what_it_is_given() -> None:
     other = Relation("uses", "2", USES.key_of, USES.row_of)
     assert USES.context("t") == USES.context("t")
     assert USES.context("t") != USES.context("u") != other.context("t")
+
+
+class _KeyedKept:
+    """Kept rows with the keys the state keeps for them, as `State.kept_stamps` reads."""
+
+    def __init__(self, kept: dict[str, str], keys: dict[str, set[str]]) -> None:
+        self.stamps = {p: "s" for p in kept}
+        self._kept, self._keys = kept, keys
+
+    def texts(self, paths: Collection[str] | None = None) -> dict[str, str]:
+        wanted = self._kept if paths is None else paths
+        return {p: self._kept[p] for p in wanted if p in self._kept}
+
+    def holding(self, keys: Collection[str]) -> set[str]:
+        return {p for p, held in self._keys.items() if held & set(keys)}
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def test_the_kept_rows_of_one_key_are_read_from_the_files_the_keys_name() -> None:
+    kept = _KeyedKept(
+        {
+            "b.py": USES.encode([("add", 3), ("sub", 4)]),
+            "a.py": USES.encode([("add", 1)]),
+            "c.py": "not json",  # damaged: none of its rows
+            "d.py": USES.encode([("add", 9)]),  # its keys name no `add`: not read
+        },
+        {"a.py": {"add"}, "b.py": {"add", "sub"}, "c.py": {"add"}, "d.py": {"mul"}},
+    )
+    assert USES.kept_of(kept, "add") == [("a.py", ("add", 1)), ("b.py", ("add", 3))]
+    assert USES.kept_of(kept, "sub") == [("b.py", ("sub", 4))]
+    assert USES.kept_of(kept, "div") == []

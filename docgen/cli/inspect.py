@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, get_args
 
@@ -17,7 +18,6 @@ from docgen.model.sites import MatchMode
 from docgen.state import StateDamaged, missing_state, read_state
 
 if TYPE_CHECKING:
-    from docgen.index.attached_rows import AttachedRow
     from docgen.index.trace_line import TraceLine
     from docgen.model.facts import FileFacts
     from docgen.model.sites import DefinitionSite
@@ -159,17 +159,8 @@ def _traced(state: State, name: str) -> list[TraceLine]:
             operators[path] = state.stored_operators(path)
         return operators[path].at(line)
 
-    attached = state.kept_stamps(ATTACHED_DOCS.name)
-
-    def attached_of(key: str) -> list[tuple[str, AttachedRow]]:
-        found: list[tuple[str, AttachedRow]] = []
-        for path, text in sorted(attached.texts(attached.holding([key])).items()):
-            rows = ATTACHED_DOCS.decode(text) or ()
-            found.extend((path, row) for row in rows if ATTACHED_DOCS.key_of(row) == key)
-        return found
-
-    named = lambda short: state.find_sites(short, "exact")  # noqa: E731
-    return trace(name, named, facts_of, operator_at, attached_of)
+    attached_of = partial(ATTACHED_DOCS.kept_of, state.kept_stamps(ATTACHED_DOCS.name))
+    return trace(name, state.find_sites, facts_of, operator_at, attached_of)
 
 
 @click.command(name="check-links")

@@ -52,6 +52,15 @@ class Relation(Generic[Row]):
         except (ValueError, TypeError, KeyError, IndexError):
             return None
 
+    def kept_of(self, kept: LazyKept, key: str) -> list[tuple[str, Row]]:
+        """The rows of one key the last build kept, with their files, by path: for a
+        `keyed` relation, from the state's keys, for a command that makes no index
+        (`docgen find NAME --trace`); rows that cannot be read are none."""
+        found: list[tuple[str, Row]] = []
+        for path, text in sorted(kept.texts(kept.holding([key])).items()):
+            found.extend((path, row) for row in self.decode(text) or () if self.key_of(row) == key)
+        return found
+
 
 def made_from(context: str, digests: Mapping[str, str], paths: Iterable[str]) -> dict[str, str]:
     """What each file's rows are made from: the relation's context and the file's facts
