@@ -123,7 +123,7 @@ def relations_key(
 
 def dispatch_stubs(c: CFacts) -> set[str]:
     """The dispatch stubs a C-family file declares, defines or registers."""
-    return {r.name for r in c.registrations if r.is_dispatch_stub}
+    return {row[0] for row in stub_rows(c)}
 
 
 def stub_rows(c: CFacts) -> tuple[StubRow, ...]:
