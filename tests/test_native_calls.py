@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import clean_pages, count_digests, page_files, page_section, run_build, write_tree
+from conftest import (
+    built_tree,
+    clean_pages,
+    count_digests,
+    page_files,
+    page_section,
+    run_build,
+    write_tree,
+)
 
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.analyze.sites import registered_sites
@@ -489,15 +497,15 @@ def test_a_method_table_entry_s_function_is_read_under_casts_and_comments() -> N
 
 
 def test_a_bound_value_is_no_lambda(tmp_path: Path) -> None:
-    repo, out = tmp_path / "repo", tmp_path / "out"
     init = DYNAMO_BINDINGS.replace(
         "  m.def(", '  m.attr("NULL_STACK_VALUE") = get_null_stack_value();\n  m.def('
     )
     caller = (
         "import torch\n\n\ndef null():\n    return torch._C._dynamo.eval_frame.NULL_STACK_VALUE\n"
     )
-    write_tree(repo, {"torch/csrc/dynamo/init.cpp": init, "torch/_dynamo/utils.py": caller})
-    run_build(repo, out, jobs=1)
+    out = built_tree(
+        tmp_path, {"torch/csrc/dynamo/init.cpp": init, "torch/_dynamo/utils.py": caller}
+    )
     page = (out / "torch/_dynamo/utils.py_docs.md").read_text(encoding="utf-8")
     null = page_section(page, "### function `null`")
     assert "the binding [`torch._C._dynamo.eval_frame.NULL_STACK_VALUE`]" in null
