@@ -178,7 +178,8 @@ def build_index(
     graph, import_rows, import_weights = import_graph(
         modules, source_roots, kept.rows.get(IMPORTS.name, {}), kept.digests, code, list(files)
     )
-    roles = _python_rows(ROLES, role_rows, files, kept, code)
+    python = [path for path, kind in files.kinds().items() if kind == "python"]
+    roles = _python_rows(ROLES, role_rows, files, python, kept, code)
     suite_paths = [p for p, f in decoded.items() if f.analysis.suite is not None]
     suite_paths += [p for p, s in summaries.items() if s.suite]
     suites = resolve_suites(files, suite_paths, graph)
@@ -223,8 +224,8 @@ def build_index(
         c_affected=affected,
         include_names=names,
         role_rows=roles,
-        native_rows=_python_rows(NATIVE_CALLS, call_rows, files, kept, code),
-        attached_rows=_python_rows(ATTACHED_DOCS, attached_rows, files, kept, code),
+        native_rows=_python_rows(NATIVE_CALLS, call_rows, files, python, kept, code),
+        attached_rows=_python_rows(ATTACHED_DOCS, attached_rows, files, python, kept, code),
     )
 
 
@@ -232,12 +233,13 @@ def _python_rows(
     relation: Relation[Row],
     rows_of: Callable[[PythonFacts | None], tuple[Row, ...]],
     files: FileTable,
+    python: list[str],
     kept: KeptInputs,
     code: str,
 ) -> RelationRows[Row]:
-    """Every Python file's rows of a relation made from its Python facts alone (its
-    docstring roles, its dotted reads): the kept ones where its facts are as they were."""
-    python = [path for path, kind in files.kinds().items() if kind == "python"]
+    """Every Python file's rows (`python`: their paths) of a relation made from its
+    Python facts alone (its docstring roles, its dotted reads): the kept ones where its
+    facts are as they were."""
     sources = made_from(relation.context(code), kept.digests, python)
 
     def make(path: str) -> tuple[Row, ...]:

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from docgen.analyze.summary import is_top_level, plain_binding, top_level
+from docgen.analyze.summary import is_top_level
 from docgen.index.repo import FolderEntry
+from docgen.index.top_bindings import FileBindings
 from docgen.model.anchors import anchored_definitions
-from docgen.model.facts import Definition, Import
+from docgen.model.facts import Definition
 from docgen.model.links import docs_page
 from docgen.render.context import Linker
 from docgen.render.listing_views import ApiName, PublicApiView
@@ -31,41 +31,6 @@ class _Site:
     name: str | None  # the top-level definition's name; None for a module
 
 
-@dataclass(frozen=True)
-class _Bindings:
-    """What the top level of one Python file binds, as far as its facts tell."""
-
-    definitions: Mapping[str, str]  # top-level class or function -> its kind (`top_level`)
-    imported: dict[str, list[tuple[str, str]]]  # bound name -> (absolute module, name there)
-    modules: dict[str, list[str]]  # `import a.b as c`: bound name -> absolute module
-    stars: tuple[str, ...]  # absolute modules of `from m import *`
-    exported: tuple[str, ...] | None  # its `__all__`
-
-
-def _bindings(
-    definitions: Mapping[str, str],
-    imports: Iterable[Import],
-    resolved: Iterable[str],
-    exported: tuple[str, ...] | None,
-) -> _Bindings:
-    imported: dict[str, list[tuple[str, str]]] = {}
-    modules: dict[str, list[str]] = {}
-    stars: list[str] = []
-    for imp, absolute in zip(imports, resolved, strict=True):
-        if not absolute:
-            continue
-        if imp.star:
-            stars.append(absolute)
-        elif imp.is_from:
-            bound = [b for b, _ in imp.aliases] if len(imp.aliases) == len(imp.names) else imp.names
-            for name, as_name in zip(imp.names, bound, strict=True):
-                imported.setdefault(as_name, []).append((absolute, name))
-        else:  # `import a.b as c` binds `c` to `a.b`; `import a.b` binds `a` to `a`
-            for as_name, module in imp.aliases or plain_binding(imp):
-                modules.setdefault(as_name, []).append(module)
-    return _Bindings(definitions, imported, modules, tuple(stars), exported)
-
-
 class ExportResolver:
     """Traces a name a file exports to the file that defines it, through re-exports.
 
@@ -77,7 +42,6 @@ class ExportResolver:
 
     def __init__(self, lookup: RepoLookup) -> None:
         self._lookup = lookup
-        self._bindings: dict[str, _Bindings | None] = {}
         self._anchors: dict[str, dict[Definition, str]] = {}
         self.files: set[str] = set()  # files whose facts were read
         self.modules: dict[str, str] = {}  # module names looked up -> file ("" when none)
@@ -87,31 +51,12 @@ class ExportResolver:
         self.modules[name] = path
         return path
 
-    def _of(self, path: str) -> _Bindings | None:
-        if path not in self._bindings:
-            self.files.add(path)
-            self._bindings[path] = self._read(path)
-        return self._bindings[path]
-
-    def _read(self, path: str) -> _Bindings | None:
-        """A file's bindings, from its summary where it has one (see
-        `docgen.analyze.summary`)."""
-        files = self._lookup.index.files
-        targets = self._lookup.index.graph.imports.get(path, ())
-        resolved = (t.absolute for t in targets)
-        kept = files.summary(path)
-        if kept is not None:
-            if kept.imports is None or len(targets) != len(kept.imports):
-                return None
-            return _bindings(dict(kept.top_level), kept.imports, resolved, kept.exported)
-        scanned = files.get(path)
-        python = scanned.facts.python if scanned is not None else None
-        if python is None or len(targets) != len(python.imports):
-            return None
-        return _bindings(top_level(python), python.imports, resolved, python.dunder_all)
+    def _of(self, path: str) -> FileBindings | None:
+        self.files.add(path)
+        return self._lookup.bindings(path)
 
     def definition(self, path: str, name: str) -> tuple[Definition, str]:
-        """A top-level definition `_read` found, and its heading anchor on its docs page."""
+        """A top-level definition the trace found, and its heading anchor on its docs page."""
         python = self._lookup.index.files[path].facts.python
         definitions = python.definitions if python is not None else ()
         anchors = self._anchors.get(path)
@@ -190,7 +135,7 @@ class ExportResolver:
         return None, origin
 
 
-def _star_exports(bindings: _Bindings, name: str) -> bool:
+def _star_exports(bindings: FileBindings, name: str) -> bool:
     """Whether `from m import *` binds `name`: listed in `__all__`, or public without one."""
     if bindings.exported is not None:
         return name in bindings.exported

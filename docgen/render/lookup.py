@@ -17,6 +17,7 @@ from docgen.index.folder_edges import FolderWeights, merged_weights
 from docgen.index.graph import PYTHON_SUFFIXES, is_module, top_level
 from docgen.index.reexports import Origins
 from docgen.index.repo import FolderEntry, RepoIndex, import_weights, include_weights
+from docgen.index.top_bindings import FileBindings, file_bindings
 from docgen.model.anchors import AnchoredCDefinition, anchored_c_definitions
 from docgen.model.links import folder_chain, folder_of, parent_folders
 from docgen.render.diagram_views import DiagramView, import_diagram
@@ -53,7 +54,8 @@ def stem_tested_by(path: str) -> str:
 
 
 class RepoLookup:
-    """The index plus per-folder lists and counts; read-only after construction."""
+    """The index plus per-folder lists and counts, made at construction or when first
+    asked for."""
 
     def __init__(self, index: RepoIndex) -> None:
         self.index = index
@@ -108,6 +110,9 @@ class RepoLookup:
                 tree.update(kinds)
         #: folder -> its import diagram, made once per build for its page and its digest
         self._diagrams: dict[str, DiagramView | None] = {}
+        #: what each Python file's top level binds, read once for every folder's Public
+        #: API trace (see `docgen.render.api_views.ExportResolver`)
+        self._bindings: dict[str, FileBindings | None] = {}
         #: every folder's diagram edges, made in one pass when the first diagram is asked for
         self._weights: FolderWeights | None = None
         self._include_weights: FolderWeights | None = index.include_weights
@@ -191,6 +196,13 @@ class RepoLookup:
         importing = (p for p in self.index.graph.imported_by.get(path, ()) if p in self._tests)
         through = self._through().get(path, ())
         return tuple(sorted({*named, *importing, *through} - {path}))
+
+    def bindings(self, path: str) -> FileBindings | None:
+        """What a Python file's top level binds (None without Python facts), read once
+        for every folder's Public API trace that reaches it."""
+        if path not in self._bindings:
+            self._bindings[path] = file_bindings(self.index, path)
+        return self._bindings[path]
 
     def reached_by(self, path: str) -> tuple[str, ...]:
         """The files `path`'s imports reach, each name followed through re-exports to the

@@ -186,9 +186,17 @@ class _Resolver:
         """Every name a C-family file of the tree binds or registers (from the kept
         summaries where the facts stay encoded)."""
         if self._made is None:
-            kinds = self.index.files.kinds()
-            cfamily = [p for p, kind in kinds.items() if kind == "cfamily"]
-            self._made = frozenset().union(*(self.names_made(p) for p in cfamily))
+            summaries = self.index.c_summaries
+            made: set[str] = set()
+            for path, kind in self.index.files.kinds().items():
+                if kind != "cfamily":
+                    continue
+                summary = summaries.get(path)
+                if summary is None:
+                    made |= self.names_made(path)
+                elif summary.made:  # most C-family files bind nothing
+                    made.update(summary.made)
+            self._made = frozenset(made)
         return self._made
 
     def ends(self, name: str) -> tuple[NativeEnd, ...]:
