@@ -26,8 +26,10 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
     longer name read there extends it (`torch.ops.aten.add` of `torch.ops.aten.add.Tensor`
     is not a read of its own), and each name a `from` import of an absolute module
     binds, on the import's line (`from torch._C._distributed_c10d import ProcessGroup`
-    is a use of `torch._C._distributed_c10d.ProcessGroup`); a relative import's names
-    are the tree's own modules."""
+    is a use of `torch._C._distributed_c10d.ProcessGroup`), and on the lines where the
+    code uses that name bare (`ProcessGroup(...)`, see `docgen.scan.python.name_uses`);
+    a relative import's names are the tree's own modules.  One read per name and
+    spelling, with all its lines."""
     imported = {
         DottedRead(_normal(target), name, (imp.line,))
         for imp in python.imports
@@ -35,8 +37,8 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
         for name, target in imp.aliases
         if "." in target
     }
-    if not python.code_refs:
-        return tuple(sorted(imported, key=lambda r: (r.name, r.written, r.lines)))
+    if not python.code_refs and not python.name_uses:
+        return _merged(imported)
     first: dict[str, str] = {}
     stands_for: dict[str, set[str]] = {}
     for imp in sorted(python.imports, key=lambda i: i.line):
@@ -64,4 +66,17 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
         for target in stands_for[head]:
             if not target.startswith("."):
                 found.add(DottedRead(_normal(f"{target}.{rest}"), ref.name, lines))
-    return tuple(sorted(found, key=lambda r: (r.name, r.written, r.lines)))
+    for use in python.name_uses:  # `f(x)` after `from m import f`: a read of `m.f`
+        for target in stands_for.get(use.name, ()):
+            if not target.startswith("."):
+                found.add(DottedRead(_normal(target), use.name, use.lines))
+    return _merged(found)
+
+
+def _merged(reads: set[DottedRead]) -> tuple[DottedRead, ...]:
+    """One read per name and spelling, with all its lines (its import's, its calls',
+    its other uses'), sorted."""
+    lines: dict[tuple[str, str], set[int]] = {}
+    for read in reads:
+        lines.setdefault((read.name, read.written), set()).update(read.lines)
+    return tuple(DottedRead(n, w, tuple(sorted(found))) for (n, w), found in sorted(lines.items()))

@@ -14,10 +14,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import overload
 
+from docgen.discover.readfile import hash_source
 from docgen.model.construct import maker
 from docgen.model.facts import Definition, Import, Problem, PythonFacts, ScannedFile, Tag
 from docgen.model.languages import is_cfamily
 from docgen.model.serialize import dumps, loads
+from docgen.state.codec import FileCodec
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,3 +188,7 @@ def read_summary(text: str) -> FileSummary:
     return make(  # type: ignore[no-any-return]
         s.kind, s.line_count, s.tags, s.problems, imports, s.suite, s.links, s.top_level, s.exported
     )
+
+
+#: How the state keeps each file beside its facts: its summary, and its bytes' digest.
+FILES = FileCodec(summary_text, read_summary, hash_source)

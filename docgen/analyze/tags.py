@@ -387,6 +387,13 @@ def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:
     analysis = analyze(facts, text)
     if facts.python is not None:
         reads = dotted_reads(facts.python)
-        slim = replace(facts.python, code_refs=(), string_args=(), main_guard_calls=(), reads=reads)
+        slim = replace(
+            facts.python,
+            code_refs=(),
+            name_uses=(),
+            string_args=(),
+            main_guard_calls=(),
+            reads=reads,
+        )
         facts = replace(facts, python=slim)
     return ScannedFile(facts, analysis)

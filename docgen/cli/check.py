@@ -134,8 +134,9 @@ def compare_pages(
             # The facts, the index, the parser and the renderer load only when something
             # may have changed.
             from docgen.analyze.sites import sites_made_from
+            from docgen.analyze.summary import FILES
             from docgen.index.repo import build_index
-            from docgen.phases.scan import FILES, scan_settings
+            from docgen.phases.scan import scan_settings
 
             settings = scan_settings(state, options, discovery)
             key = facts_key()

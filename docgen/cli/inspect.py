@@ -91,6 +91,7 @@ Examples:
   docgen find 'at::native::*'              qualified C++ names
   docgen find Dispatcher --kind class      one kind only
   docgen find torch.add --trace            Python name -> operator -> kernels
+  docgen find all_reduce --uses            every Python use of that definition
 """
 
 
@@ -109,7 +110,13 @@ Examples:
     help="Print the chain from NAME (torch.add, Tensor.add_, aten::add.Tensor) to the "
     "C++ kernels that run it, one `path:line: what` line per hop.",
 )
-def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool) -> None:
+@click.option(
+    "--uses",
+    is_flag=True,
+    help="Print every use of the Python definitions named NAME (or the one a dotted NAME "
+    "leads to) in the tree's Python code, as `path:line: import|use WRITTEN (NAME)`.",
+)
+def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool, uses: bool) -> None:
     """Print every definition of NAME as `path:line: kind qualified.name`, and every
     import that binds NAME of its own as `path:line: import target as NAME`.
 
@@ -117,8 +124,11 @@ def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool) -> No
     --prefix. Exit status 1 when nothing matches.
     """
     mode: MatchMode = "prefix" if prefix else "glob" if any(c in name for c in "*?[") else "exact"
-    if trace and (prefix or kind or mode != "exact"):
-        raise UsageError("--trace takes one exact NAME, without --prefix, --kind or a glob")
+    for flag, given in (("--trace", trace), ("--uses", uses)):
+        if given and (prefix or kind or mode != "exact"):
+            raise UsageError(f"{flag} takes one exact NAME, without --prefix, --kind or a glob")
+    if trace and uses:
+        raise UsageError("--trace and --uses are two questions: ask one at a time")
     with read_state(Path(out)) as state:
         if state is None:
             raise UsageError(
@@ -126,7 +136,11 @@ def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool) -> No
             )
         try:
             lines: list[TraceLine] | list[DefinitionSite] = (
-                _traced(state, name) if trace else state.find_sites(name, mode, kind)
+                _traced(state, name)
+                if trace
+                else _uses(state, name)
+                if uses
+                else state.find_sites(name, mode, kind)
             )
         except StateDamaged as exc:
             raise UsageError(
@@ -161,6 +175,26 @@ def _traced(state: State, name: str) -> list[TraceLine]:
 
     attached_of = partial(ATTACHED_DOCS.kept_of, state.kept_stamps(ATTACHED_DOCS.name))
     return trace(name, state.find_sites, facts_of, operator_at, attached_of)
+
+
+def _uses(state: State, name: str) -> list[TraceLine]:
+    """The uses of `name` (see `docgen.index.python_uses`), from the stored index, the
+    kept rows of the files' dotted reads and the stored summaries of the modules their
+    names lead through."""
+    from docgen.analyze.summary import FileSummary, read_summary
+    from docgen.index.native_calls import NATIVE_CALLS
+    from docgen.index.python_uses import MODULES_META, DefinitionFinder, read_modules, use_lines
+
+    def summary_of(path: str) -> FileSummary | None:
+        text = state.stored_summaries([path]).get(path)
+        try:
+            return read_summary(text) if text is not None else None
+        except (ValueError, TypeError, KeyError):  # a damaged row: the file is passed by
+            return None
+
+    finder = DefinitionFinder(read_modules(state.meta(MODULES_META)), summary_of)
+    kept_of = partial(NATIVE_CALLS.kept_of, state.kept_stamps(NATIVE_CALLS.name))
+    return use_lines(name, state.find_sites, kept_of, finder)
 
 
 @click.command(name="check-links")

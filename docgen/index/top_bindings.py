@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docgen.analyze.summary import plain_binding, top_level
+from docgen.analyze.summary import FileSummary, plain_binding, top_level
 from docgen.index.graph import absolute_module, package_of
 from docgen.model.facts import Import
 
@@ -60,13 +60,19 @@ def file_bindings(index: RepoIndex, path: str) -> FileBindings | None:
     package = package_of(path, own) if own is not None else None
     kept = files.summary(path)
     if kept is not None:
-        if kept.imports is None:
-            return None
-        resolved = [absolute_module(imp, package) for imp in kept.imports]
-        return _bindings(dict(kept.top_level), kept.imports, resolved, kept.exported)
+        return summary_bindings(kept, package)
     scanned = files.get(path)
     python = scanned.facts.python if scanned is not None else None
     if python is None:
         return None
     resolved = [absolute_module(imp, package) for imp in python.imports]
     return _bindings(top_level(python), python.imports, resolved, python.dunder_all)
+
+
+def summary_bindings(summary: FileSummary, package: str | None) -> FileBindings | None:
+    """A file's bindings from its stored summary (`package`: the one its relative
+    imports start from); None when it has no Python facts."""
+    if summary.imports is None:
+        return None
+    resolved = [absolute_module(imp, package) for imp in summary.imports]
+    return _bindings(dict(summary.top_level), summary.imports, resolved, summary.exported)

@@ -185,6 +185,9 @@ class PythonFacts:
     attributes: tuple[Attribute, ...] = ()  # in source order
     imports: tuple[Import, ...] = ()
     code_refs: tuple[CodeRef, ...] = ()
+    #: bare-name uses of the names module-level imports bind, where no local name
+    #: shadows them (see `docgen.scan.python.name_uses`); dropped with `code_refs`
+    name_uses: tuple[CodeRef, ...] = ()
     string_args: tuple[StringArg, ...] = ()
     main_guard_calls: tuple[CodeRef, ...] = ()  # calls under `if __name__ == "__main__":`
     dunder_all: tuple[str, ...] | None = None

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 
 from docgen.discover.tree import REASON_DOCGEN_PAGE
+from docgen.index.python_uses import MODULES_META, modules_text
 from docgen.index.repo import RepoIndex
 from docgen.model.options import BuildOptions
 from docgen.model.report import BuildReport, BuildWarning
@@ -111,6 +112,7 @@ def keep_for_next(
         if relations is not None:
             state.keep_relations(*relations)
         keep_rows(state, index)
+        keep_modules(state, index)
         close_readers(scan)
         if not unwritten:  # a page left as it was would be missed by a digest kept
             state.keep_page_scope(plan.scope_key)
@@ -163,6 +165,14 @@ def keep_rows(state: State, index: RepoIndex) -> None:
     files gone are forgotten."""
     for rows in index.relation_rows():
         state.keep_per_file(rows.relation.name, rows.to_keep(), rows.gone, rows.keys_to_keep())
+
+
+def keep_modules(state: State, index: RepoIndex) -> None:
+    """The tree's module names, for `docgen find NAME --uses` (see
+    `docgen.index.python_uses`), written only when they changed."""
+    text = modules_text(index.graph)
+    if state.meta(MODULES_META) != text:
+        state.set_meta(MODULES_META, text)
 
 
 def store_index(

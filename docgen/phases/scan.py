@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from docgen.analyze.sites import sites_made_from
-from docgen.analyze.summary import FileSummary, read_summary, summarize, summary_text
-from docgen.discover.readfile import hash_source
+from docgen.analyze.summary import FILES, FileSummary, summarize
 from docgen.index.repo import KeptInputs
 from docgen.model.facts import ScannedFile
 from docgen.model.languages import (
@@ -26,7 +25,6 @@ from docgen.scan.cfamily.settings import ScanSettings
 from docgen.scan.keys import facts_key, keys_for
 from docgen.scan.learned_macros import learned_settings
 from docgen.state import State
-from docgen.state.codec import FileCodec
 from docgen.write.page_check import PageCheck
 
 if TYPE_CHECKING:
@@ -35,9 +33,6 @@ if TYPE_CHECKING:
     from docgen.scan.warm import WarmWorker
     from docgen.scan.workers import Progress
     from docgen.state.facts import FactsCache
-
-#: How the state keeps each file beside its facts: its summary, and its bytes' digest.
-FILES = FileCodec(summary_text, read_summary, hash_source)
 
 
 @dataclass(frozen=True)

@@ -347,6 +347,14 @@ class State:
 
         return StoredOperators(path, read_facts(self._conn, [path]).get(path))
 
+    def stored_summaries(self, paths: Sequence[str]) -> dict[str, str]:
+        """These files' stored summaries, as their rows keep them (see
+        `docgen.analyze.summary.read_summary`): what a command that makes no index reads
+        of the files it passes through."""
+        from docgen.state.facts import read_summaries
+
+        return read_summaries(self._conn, paths)
+
     def stored_file(self, path: str) -> ScannedFile | None:
         """One file's stored facts, None when it has none or they cannot be read."""
         from docgen.state.facts import cached_facts, read_facts

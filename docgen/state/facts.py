@@ -269,6 +269,11 @@ def read_facts(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, str]
     return _read_column(conn, "facts", paths)
 
 
+def read_summaries(conn: sqlite3.Connection, paths: Sequence[str]) -> dict[str, str]:
+    """The stored summaries (as their rows keep them) of these paths, for the rows there are."""
+    return _read_column(conn, "summary", paths)
+
+
 def _read_column(
     conn: sqlite3.Connection, column: Literal["facts", "summary"], paths: Sequence[str]
 ) -> dict[str, str]:

@@ -37,7 +37,7 @@ def _child_fields() -> Mapping[type, tuple[str, ...]]:
 
 
 #: ast node class -> the fields the code-reference walk descends into
-_CHILD_FIELDS = _child_fields()
+CHILD_FIELDS = _child_fields()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ def _attributes_and_calls(tree: ast.AST) -> tuple[list[ast.Attribute], list[ast.
     calls: list[ast.Call] = []
     stack: list[object] = [tree]
     pop, push, extend = stack.pop, stack.append, stack.extend
-    child_fields = _CHILD_FIELDS
+    child_fields = CHILD_FIELDS
     while stack:
         node = pop()
         if isinstance(node, ast.Attribute):

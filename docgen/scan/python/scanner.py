@@ -29,6 +29,7 @@ from docgen.model.binding_facts import AttachedDoc, ExtensionModule, NameAlias
 from docgen.model.cfamily_facts import Registration
 from docgen.model.facts import (
     Attribute,
+    CodeRef,
     Definition,
     FileFacts,
     Import,
@@ -46,6 +47,7 @@ from docgen.scan.python.cst_parse import parse_module
 from docgen.scan.python.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
 from docgen.scan.python.extensions import extension_modules, name_aliases
 from docgen.scan.python.library_ops import library_ops
+from docgen.scan.python.name_uses import name_uses
 from docgen.scan.python.refs import References, references
 from docgen.scan.python.signatures import Source
 from docgen.scan.python.statements import (
@@ -78,6 +80,7 @@ class _AstFacts:
     extensions: tuple[ExtensionModule, ...] = ()
     attached: tuple[AttachedDoc, ...] = ()
     registrations: tuple[Registration, ...] = ()
+    name_uses: tuple[CodeRef, ...] = ()  # bare-name uses of import-bound names
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
@@ -175,6 +178,7 @@ def _scan_text(
         attributes=twin.attributes if twin is not None else (),
         imports=tuple(imports),
         code_refs=refs.code_refs,
+        name_uses=twin.name_uses if twin is not None else (),
         string_args=refs.string_args,
         main_guard_calls=refs.main_guard_calls,
         dunder_all=dunder_all(module),
@@ -209,6 +213,7 @@ def _ast_facts(
         attributes=twin.attributes,
         imports=tuple(imports),
         code_refs=twin.refs.code_refs,
+        name_uses=twin.name_uses,
         string_args=twin.refs.string_args,
         main_guard_calls=twin.refs.main_guard_calls,
         findings=twin.refs.findings,
@@ -241,6 +246,7 @@ def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, 
         extensions=extension_modules(tree, text),
         attached=attached,
         registrations=library_ops(tree, text),
+        name_uses=name_uses(tree),
     )
     return facts, None
 

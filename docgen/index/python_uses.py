@@ -1,0 +1,165 @@
+"""Where the tree's Python code uses a Python definition, answered from the stored
+index (`docgen find NAME --uses`) without parsing.
+
+The uses are the rows of the dotted-reads relation (`docgen.index.native_calls`):
+each dotted name a file's code reads, with its first name read as the file's imports
+make it (`dist.all_reduce` with `import torch.distributed as dist`, and `all_reduce`
+after `from torch.distributed import all_reduce`, see
+`docgen.scan.python.name_uses`), keyed by its last name.  A row is a use of a
+definition when its name leads there the way Python would import it: through the
+longest module of the tree that the name starts with, then through that module's
+own definitions, its imports (a re-export: `torch/distributed/__init__.py`'s `from
+.distributed_c10d import *`) and submodules, read from the files' stored summaries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from docgen.analyze.summary import FileSummary
+from docgen.index.graph import ImportGraph, package_of
+from docgen.index.native_calls import CallRow, row_lines
+from docgen.index.top_bindings import FileBindings, summary_bindings
+from docgen.index.trace_line import TraceLine
+from docgen.model.languages import language_for
+from docgen.model.sites import DefinitionSite
+
+#: the state's meta key of the tree's module names (dotted name -> path), as JSON
+MODULES_META = "python-modules"
+#: the kinds of keyword site a Python definition has
+DEFINITION_KINDS = frozenset({"function", "class", "method"})
+REEXPORT_DEPTH = 8  # re-exports followed before a name is given up
+
+
+def modules_text(graph: ImportGraph) -> str:
+    """The modules a dotted name can lead to, as JSON: each module of the tree, and each
+    stub (`.pyi`) whose module has no `.py` (`torch/_C/_distributed_c10d.pyi` stands for
+    a module made in C++)."""
+    modules = dict(graph.modules)
+    for path, name in graph.module_names.items():
+        if path.endswith(".pyi"):
+            modules.setdefault(name, path)
+    return json.dumps(dict(sorted(modules.items())), separators=(",", ":"))
+
+
+def read_modules(text: str | None) -> dict[str, str]:
+    """The module names stored with `modules_text` (none when missing or unreadable)."""
+    try:
+        found = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+@dataclass
+class DefinitionFinder:
+    """Follows a dotted name to the (path, qualified name) that defines it ("" for a
+    module), through the modules' summaries (`summary_of`, read once per file)."""
+
+    modules: Mapping[str, str]  # dotted module name -> path
+    summary_of: Callable[[str], FileSummary | None]
+    _names: dict[str, str] = field(default_factory=dict)
+    _bindings: dict[str, FileBindings | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, path in self.modules.items():
+            self._names.setdefault(path, name)
+
+    def find(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            path = self.modules.get(".".join(parts[:cut]))
+            if path is not None:
+                return self._follow(path, parts[cut:], depth)
+        return None
+
+    def _follow(self, path: str, rest: Sequence[str], depth: int) -> tuple[str, str] | None:
+        if not rest:
+            return path, ""
+        if depth > REEXPORT_DEPTH:
+            return None
+        bindings = self._of(path)
+        if bindings is None:
+            return None
+        name, tail = rest[0], "".join(f".{part}" for part in rest[1:])
+        if name in bindings.definitions:
+            return path, ".".join(rest)
+        for module, original in bindings.imported.get(name, ()):
+            found = self.find(f"{module}.{original}{tail}", depth + 1)
+            if found is not None:
+                return found
+        for module in bindings.modules.get(name, ()):
+            found = self.find(f"{module}{tail}", depth + 1)
+            if found is not None:
+                return found
+        for module in bindings.stars:
+            target = self.modules.get(module)
+            exported = self._of(target) if target is not None and target != path else None
+            if exported is not None and _star_binds(exported, name):
+                found = self._follow(target or "", rest, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def _of(self, path: str) -> FileBindings | None:
+        if path not in self._bindings:
+            summary = self.summary_of(path)
+            name = self._names.get(path)
+            package = package_of(path, name) if name is not None else None
+            self._bindings[path] = summary_bindings(summary, package) if summary else None
+        return self._bindings[path]
+
+
+def _star_binds(bindings: FileBindings, name: str) -> bool:
+    """Whether `from m import *` binds `name`: listed in `__all__`, or public without one."""
+    if bindings.exported is not None:
+        return name in bindings.exported
+    return not name.startswith("_")
+
+
+def python_definitions(
+    name: str, named: Callable[[str], Sequence[DefinitionSite]]
+) -> list[DefinitionSite]:
+    """The Python definitions `name` names, a stub's too (a class made in C++ is
+    defined in Python only there): by their name, or by their qualified name
+    (`ProcessGroup.allreduce`) or a dotted name ending with it."""
+    short = name.rsplit(".", 1)[-1]
+    return [
+        s
+        for s in named(short)
+        if s.kind in DEFINITION_KINDS
+        and language_for(s.path) == "python"
+        and (s.qualname == name or "." not in name or name.endswith(f".{s.qualname}"))
+    ]
+
+
+def use_lines(
+    name: str,
+    named: Callable[[str], Sequence[DefinitionSite]],
+    kept_of: Callable[[str], list[tuple[str, CallRow]]],
+    finder: DefinitionFinder,
+) -> list[TraceLine]:
+    """Every use of the definitions `name` names (see `python_definitions`), as
+    `path:line: import|use WRITTEN (DOTTED)`, sorted; a dotted `name` that the tree's
+    modules resolve narrows them to the one it leads to."""
+    targets = {(s.path, s.qualname) for s in python_definitions(name, named)}
+    if "." in name:
+        found = finder.find(name)
+        if found in targets:
+            targets = {found}
+    if not targets:
+        return []
+    lines: set[TraceLine] = set()
+    for path, row in kept_of(name.rsplit(".", 1)[-1]):
+        if finder.find(row[0]) not in targets:
+            continue
+        summary = finder.summary_of(path)
+        imports = {imp.line for imp in summary.imports or ()} if summary is not None else set()
+        for line in row_lines(row):
+            how = "import" if line in imports else "use"
+            lines.add(TraceLine(path, line, f"{how} {row[1]} ({row[0]})"))
+    return sorted(lines, key=lambda t: (t.path, t.line, t.what))
