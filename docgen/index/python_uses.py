@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from docgen.analyze.summary import FileSummary
 from docgen.index.graph import ImportGraph, package_of
 from docgen.index.native_calls import CallRow, row_lines
-from docgen.index.top_bindings import FileBindings, summary_bindings
+from docgen.index.top_bindings import FileBindings, star_binds, summary_bindings
 from docgen.index.trace_line import TraceLine
 from docgen.model.languages import language_for
 from docgen.model.sites import DefinitionSite
@@ -99,7 +99,7 @@ class DefinitionFinder:
         for module in bindings.stars:
             target = self.modules.get(module)
             exported = self._of(target) if target is not None and target != path else None
-            if exported is not None and _star_binds(exported, name):
+            if exported is not None and star_binds(exported, name):
                 found = self._follow(target or "", rest, depth + 1)
                 if found is not None:
                     return found
@@ -112,13 +112,6 @@ class DefinitionFinder:
             package = package_of(path, name) if name is not None else None
             self._bindings[path] = summary_bindings(summary, package) if summary else None
         return self._bindings[path]
-
-
-def _star_binds(bindings: FileBindings, name: str) -> bool:
-    """Whether `from m import *` binds `name`: listed in `__all__`, or public without one."""
-    if bindings.exported is not None:
-        return name in bindings.exported
-    return not name.startswith("_")
 
 
 def python_definitions(

@@ -76,3 +76,10 @@ def summary_bindings(summary: FileSummary, package: str | None) -> FileBindings 
         return None
     resolved = [absolute_module(imp, package) for imp in summary.imports]
     return _bindings(dict(summary.top_level), summary.imports, resolved, summary.exported)
+
+
+def star_binds(bindings: FileBindings, name: str) -> bool:
+    """Whether `from m import *` binds `name`: listed in `__all__`, or public without one."""
+    if bindings.exported is not None:
+        return name in bindings.exported
+    return not name.startswith("_")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from docgen.analyze.summary import is_top_level
 from docgen.index.repo import FolderEntry
-from docgen.index.top_bindings import FileBindings
+from docgen.index.top_bindings import FileBindings, star_binds
 from docgen.model.anchors import anchored_definitions
 from docgen.model.facts import Definition
 from docgen.model.links import docs_page
@@ -110,7 +110,7 @@ class ExportResolver:
             if not target or target == path:
                 continue
             exported = self._of(target)
-            if exported is None or not _star_exports(exported, name):
+            if exported is None or not star_binds(exported, name):
                 continue
             site, deeper = self._resolve(target, name, seen, depth + 1)
             if site is not None:
@@ -133,13 +133,6 @@ class ExportResolver:
         if submodule:
             return _Site(submodule, "module", None), ""
         return None, origin
-
-
-def _star_exports(bindings: FileBindings, name: str) -> bool:
-    """Whether `from m import *` binds `name`: listed in `__all__`, or public without one."""
-    if bindings.exported is not None:
-        return name in bindings.exported
-    return not name.startswith("_")
 
 
 def _init_file(lookup: RepoLookup, entry: FolderEntry) -> str:
