@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.model.binding_facts import DottedRead
-from docgen.scan.python.name_uses import import_bound, name_uses
+from docgen.scan.python.name_uses import name_uses
 from docgen.scan.python.scanner import scan
 
 UNITS = Path(__file__).resolve().parent / "name_uses_units"
@@ -47,8 +47,9 @@ def test_module_level_imports_bind_their_names_but_not_future_or_star_imports() 
     tree = ast.parse(
         "from __future__ import annotations\nimport a.b\nimport c.d as e\nfrom f import *\n"
         "if X:\n    from g import h as i\ndef k():\n    import l\n"
+        "def use():\n    return a, c, e, f, g, h, i, l, annotations\n"
     )
-    assert import_bound(tree) == {"a", "e", "i"}
+    assert {use.name for use in name_uses(tree)} == {"a", "e", "i"}
 
 
 def test_a_bare_use_after_a_from_import_is_a_read_of_the_dotted_name() -> None:

@@ -27,18 +27,6 @@ _SCOPES = (*_FUNCTIONS, ast.Lambda, ast.ClassDef, *_COMPREHENSIONS)
 _IMPORTS = (ast.Import, ast.ImportFrom)
 
 
-def import_bound(tree: ast.Module) -> frozenset[str]:
-    """The names the module-level imports bind (inside `if`, `try` and `with` too, not
-    inside a function or class): `c` of `import a.b as c`, `a` of `import a.b`, `y` of
-    `from x import y`; none for `from x import *` or `from __future__ import ...`."""
-    return frozenset(
-        name
-        for node in _module_level(tree.body)
-        if isinstance(node, _IMPORTS)
-        for name in _bound_by(node)
-    )
-
-
 def _bound_by(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
     if isinstance(node, ast.ImportFrom) and node.module == "__future__":
         return
@@ -55,13 +43,14 @@ class _Scope:
     imports: set[str] = field(default_factory=set)  # by an import of its own
     declared: set[str] = field(default_factory=set)  # `global` and `nonlocal`
 
-    def reads_import(self, name: str, module_imports: frozenset[str]) -> bool:
+    def reads_import(self, name: str) -> bool:
         """Whether `name` read here is what an import binds: the nearest scope that binds
         it (this one, or a function around it: a class's names are not seen inside its
-        methods) binds it by imports only, or none does and the module's imports do."""
-        scope: _Scope | None = self
-        first = True
-        while scope is not None and scope.parent is not None:  # up to the module
+        methods) binds it by imports only, or none does and the module's imports do (the
+        module's own imports, inside `if`, `try` and `with` too, known once the walk is
+        done)."""
+        scope, first = self, True
+        while scope.parent is not None:  # up to the module
             if name in scope.declared:
                 break  # `global name`: the module's binding
             if first or not scope.is_class:
@@ -70,13 +59,14 @@ class _Scope:
                 if name in scope.imports:
                     return True
             scope, first = scope.parent, False
-        return name in module_imports
+        while scope.parent is not None:
+            scope = scope.parent
+        return name in scope.imports
 
 
 def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
     """Each bare-name use of an import-bound name, by name and whether it is called,
     with its lines, sorted: the head of a dotted chain is not one (the chain is)."""
-    module_imports = import_bound(tree)
     imported = frozenset(
         name
         for node in _statements(tree.body)
@@ -133,7 +123,7 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
                 push((value, scope))
     lines: dict[tuple[str, bool], set[int]] = {}
     for name, scope in loads:
-        if id(name) in not_bare or not scope.reads_import(name.id, module_imports):
+        if id(name) in not_bare or not scope.reads_import(name.id):
             continue
         lines.setdefault((name.id, id(name) in called), set()).add(name.lineno)
     return tuple(
@@ -191,16 +181,3 @@ def _statements(body: Iterable[ast.AST]) -> Iterator[ast.AST]:
         yield node
         for name in STATEMENT_BODIES.get(type(node), ()):
             stack.extend(getattr(node, name))
-
-
-def _module_level(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
-    for node in body:
-        yield node
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody"):
-            yield from _module_level(getattr(node, name, ()))
-        for handler in getattr(node, "handlers", ()):
-            yield from _module_level(handler.body)
-        for case in getattr(node, "cases", ()):
-            yield from _module_level(case.body)
