@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from docgen.index.graph import ModuleImports, absolute_module, build_graph, map_modules, module_name
+from docgen.index.graph import (
+    ModuleImports,
+    absolute_module,
+    absolute_name,
+    build_graph,
+    map_modules,
+    module_name,
+)
 from docgen.model.facts import Import
 
 
@@ -32,6 +39,9 @@ def test_relative_imports_resolve_against_the_package() -> None:
     assert absolute_module(_imp(1, "..x", "y", level=2), "a.b") == "a.x"
     assert absolute_module(_imp(1, None, "y", level=1), "a.b") == "a.b"
     assert absolute_module(_imp(1, "...x", "y", level=3), "a") == ""
+    assert absolute_name("..x.f", "a.b") == "a.x.f"
+    assert absolute_name(".f", "") == "f"  # a top-level `__init__.py`'s package is ""
+    assert absolute_name(".f", None) == "" and absolute_name("m.f", None) == "m.f"
 
 
 def test_edges_follow_the_rule() -> None:

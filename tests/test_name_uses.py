@@ -43,13 +43,24 @@ def test_a_case_finds_exactly_its_expected_uses(name: str) -> None:
     assert found(UNITS / name) == expected_lines(UNITS / name)
 
 
-def test_module_level_imports_bind_their_names_but_not_future_or_star_imports() -> None:
+def test_module_level_imports_bind_their_names_but_not_future_imports() -> None:
     tree = ast.parse(
-        "from __future__ import annotations\nimport a.b\nimport c.d as e\nfrom f import *\n"
+        "from __future__ import annotations\nimport a.b\nimport c.d as e\n"
         "if X:\n    from g import h as i\ndef k():\n    import l\n"
         "def use():\n    return a, c, e, f, g, h, i, l, annotations\n"
     )
     assert {use.name for use in name_uses(tree)} == {"a", "e", "i"}
+
+
+def test_a_star_import_may_bind_any_name_the_module_does_not() -> None:
+    source = b"from .c10d import *\nfrom torch import *\nX = 1\n\ndef f():\n"
+    source += b"    return get_rank(X, len([]))\n"
+    python = scan("m/__init__.py", source).python
+    assert python is not None
+    assert dotted_reads(python) == (
+        DottedRead(".c10d.get_rank", "get_rank", (6,)),
+        DottedRead("torch.get_rank", "get_rank", (6,)),
+    )
 
 
 def test_a_bare_use_after_a_from_import_is_a_read_of_the_dotted_name() -> None:

@@ -101,11 +101,20 @@ def test_dotted_reads_resolve_every_import_and_alias_of_their_first_name() -> No
     spelled = scan_python("a.py", text.encode()).python
     assert spelled is not None
     assert [(r.name, r.lines) for r in dotted_reads(spelled)] == [
-        ("torch._ops.ops", (1,)),  # the name the `from` import binds is a use
+        ("torch._ops.ops", (1, 2)),  # the name a `from` import binds: used where read through
         ("torch.ops.aten.add.Tensor", (2,)),
     ]
-    relative = scan_python("a.py", b"from . import sibling\nfrom .x import *\n").python
-    assert relative is not None and dotted_reads(relative) == ()
+    # a relative import's names are read as written; the tree tells their package
+    text = "from . import sibling\nfrom .x import *\nfrom ..y import f\nsibling.g(f())\n"
+    relative = scan_python("a.py", text.encode()).python
+    assert relative is not None
+    assert [(r.name, r.written, r.lines) for r in dotted_reads(relative)] == [
+        ("..y.f", "f", (3, 4)),
+        (".sibling", "sibling", (1, 4)),
+        (".sibling.g", "sibling.g", (4,)),
+    ]
+    bound = [_site("g", "m.cpp", "binding", "sibling.g")]
+    assert native_ends(".sibling.g", lambda _: bound, {}) == ()
 
 
 def _site(name: str, path: str, kind: str, qualname: str) -> DefinitionSite:

@@ -16,7 +16,9 @@ from docgen.model.facts import Import
 
 # torch/distributed's shape: a package re-exports its module's functions with `*`.
 TREE = {
-    "dist/__init__.py": "from .c10d import *\nfrom . import tools\n",
+    "dist/__init__.py": (
+        "from .c10d import *\nfrom . import tools\n\ndef first(t):\n    return all_reduce(t)\n"
+    ),
     "dist/c10d.py": (
         '__all__ = ["all_reduce", "ProcessGroup"]\n\n'
         "def all_reduce(tensor):\n    return tensor\n\n"
@@ -24,6 +26,12 @@ TREE = {
         "def _private():\n    pass\n"
     ),
     "dist/tools.py": "def helper():\n    pass\n",
+    # relative imports, one of them climbing above the tree's top package
+    "dist/sub/relay.py": (
+        "from ..c10d import all_reduce as ar\nfrom ... import nothing\nfrom . import deep\n\n"
+        "def go(t):\n    deep.run()\n    return ar(t)\n"
+    ),
+    "dist/sub/deep.py": "from .. import tools\n\ndef run():\n    tools.helper()\n",
     "app/train.py": (
         "import dist\nfrom dist import all_reduce\nfrom dist.c10d import ProcessGroup as PG\n\n"
         "def step(t):\n    all_reduce(t)\n    dist.all_reduce(t)\n    return PG\n\n"
@@ -34,6 +42,7 @@ TREE = {
         "def all_reduce(x):\n    return numpy.all_reduce(x)\n\n"
         "def run():\n    tools.helper()\n    return all_reduce(1)\n"
     ),
+    "app/opts.py": "from dist.c10d import ProcessGroup\n\nOPTS = ProcessGroup.allreduce\n",
     "dist/_C.pyi": "class Store:\n    def get(self, key: str) -> bytes: ...\n",
     "dist/store.py": "from dist._C import Store\n\ndef make():\n    return Store()\n",
     "tests/test_train.py": (
@@ -55,6 +64,9 @@ def test_uses_through_imports_and_a_star_reexport_and_never_a_namesake(tmp_path:
         "app/train.py:2: import all_reduce (dist.all_reduce)",
         "app/train.py:6: use all_reduce (dist.all_reduce)",
         "app/train.py:7: use dist.all_reduce (dist.all_reduce)",
+        "dist/__init__.py:5: use all_reduce (dist.c10d.all_reduce)",  # bound by the star
+        "dist/sub/relay.py:1: import ar (dist.c10d.all_reduce)",
+        "dist/sub/relay.py:7: use ar (dist.c10d.all_reduce)",
         "tests/test_train.py:1: import all_reduce (dist.c10d.all_reduce)",
         "tests/test_train.py:4: use all_reduce (dist.c10d.all_reduce)",
     ]
@@ -68,10 +80,19 @@ def test_uses_through_imports_and_a_star_reexport_and_never_a_namesake(tmp_path:
 def test_a_class_and_a_submodule_s_function(tmp_path: Path) -> None:
     out = built_tree(tmp_path, TREE)
     assert _uses(out, "ProcessGroup")[1] == [
+        "app/opts.py:1: import ProcessGroup (dist.c10d.ProcessGroup)",
+        "app/opts.py:3: use ProcessGroup (dist.c10d.ProcessGroup)",  # read through
         "app/train.py:3: import PG (dist.c10d.ProcessGroup)",
         "app/train.py:8: use PG (dist.c10d.ProcessGroup)",
     ]
-    assert _uses(out, "helper")[1] == ["app/other.py:8: use tools.helper (dist.tools.helper)"]
+    assert _uses(out, "allreduce")[1] == [
+        "app/opts.py:3: use ProcessGroup.allreduce (dist.c10d.ProcessGroup.allreduce)"
+    ]
+    assert _uses(out, "helper")[1] == [
+        "app/other.py:8: use tools.helper (dist.tools.helper)",
+        "dist/sub/deep.py:4: use tools.helper (dist.tools.helper)",
+    ]
+    assert _uses(out, "run")[1] == ["dist/sub/relay.py:6: use deep.run (dist.sub.deep.run)"]
     # a class made in C++, which only a stub defines in Python
     assert _uses(out, "Store")[1] == [
         "dist/store.py:1: import Store (dist._C.Store)",

@@ -27,13 +27,16 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
     is not a read of its own), and each name a `from` import of an absolute module
     binds, on the import's line (`from torch._C._distributed_c10d import ProcessGroup`
     is a use of `torch._C._distributed_c10d.ProcessGroup`), and on the lines where the
-    code uses that name bare (`ProcessGroup(...)`, see `docgen.scan.python.name_uses`);
-    a relative import's names are the tree's own modules.  One read per name and
-    spelling, with all its lines."""
+    code uses that name bare (`ProcessGroup(...)`, see `docgen.scan.python.name_uses`)
+    or reads through it (`ProcessGroup.Options`), and a name a `from m import *` may
+    bind as `m.name` (the tree tells whether it does);
+    a relative import's names are read as written (`.distributed_c10d.all_reduce`):
+    the package they start from is the tree's to tell (`docgen.index.graph.absolute_name`).
+    One read per name and spelling, with all its lines."""
     imported = {
         DottedRead(_normal(target), name, (imp.line,))
         for imp in python.imports
-        if imp.is_from and not imp.level and not imp.star
+        if imp.is_from and not imp.star
         for name, target in imp.aliases
         if "." in target
     }
@@ -56,20 +59,24 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
             prefix = ".".join(parts[:depth])
             covered.update((prefix, line) for line in ref.lines)
     found: set[DottedRead] = imported
+    from_bound = {name for imp in python.imports if imp.is_from for name, _ in imp.aliases}
     for ref in python.code_refs:
         head, dot, rest = ref.name.partition(".")
         if not dot or head not in stands_for:
             continue
+        if head in from_bound:  # `DeviceMesh._concatenate(...)` uses the class it imports
+            for target in stands_for[head]:
+                found.add(DottedRead(_normal(target), head, ref.lines))
         lines = tuple(sorted({n for n in ref.lines if (ref.name, n) not in covered}))
         if not lines:
             continue
         for target in stands_for[head]:
-            if not target.startswith("."):
-                found.add(DottedRead(_normal(f"{target}.{rest}"), ref.name, lines))
+            found.add(DottedRead(_normal(f"{target}.{rest}"), ref.name, lines))
+    stars = [i.module for i in python.imports if i.star and i.module and i.module != "__future__"]
     for use in python.name_uses:  # `f(x)` after `from m import f`: a read of `m.f`
-        for target in stands_for.get(use.name, ()):
-            if not target.startswith("."):
-                found.add(DottedRead(_normal(target), use.name, use.lines))
+        named = stands_for.get(use.name) or [f"{module}.{use.name}" for module in stars]
+        for target in named:
+            found.add(DottedRead(_normal(target), use.name, use.lines))
     return _merged(found)
 
 

@@ -132,13 +132,23 @@ def absolute_module(imp: Import, package: str | None) -> str:
     """The absolute dotted module an import names; "" when it cannot be resolved."""
     if imp.level == 0:
         return imp.module or ""
+    return absolute_name(imp.module or "." * imp.level, package)
+
+
+def absolute_name(written: str, package: str | None) -> str:
+    """A dotted name as a relative import writes it (`..x.y`), made absolute from the
+    package its file's relative imports start from; "" when it climbs too far or the
+    package is not known.  An absolute name is itself."""
+    rest = written.lstrip(".")
+    level = len(written) - len(rest)
+    if level == 0:
+        return written
     if package is None:
         return ""
     parts = package.split(".") if package else []
-    if imp.level - 1 > len(parts):
+    if level - 1 > len(parts):
         return ""
-    base = parts[: len(parts) - (imp.level - 1)]
-    rest = (imp.module or "")[imp.level :]
+    base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, rest] if rest else base)
 
 

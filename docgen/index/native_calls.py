@@ -50,7 +50,7 @@ def call_key(row: CallRow) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-NATIVE_CALLS: Relation[CallRow] = Relation("native-calls", "2", call_key, _row, keyed=True)
+NATIVE_CALLS: Relation[CallRow] = Relation("native-calls", "3", call_key, _row, keyed=True)
 
 
 def call_rows(python: PythonFacts | None) -> tuple[CallRow, ...]:
@@ -101,7 +101,11 @@ def native_ends(
     named: Callable[[str], Sequence[DefinitionSite]],
     roots: Mapping[str, tuple[str, ...]],
 ) -> tuple[NativeEnd, ...]:
-    """Where the tree makes this Python name in C++ (see the module's docstring)."""
+    """Where the tree makes this Python name in C++ (see the module's docstring).  A
+    name read through a relative import (`.x.f`) is not matched: which package it
+    starts from is not in the row."""
+    if name.startswith("."):
+        return ()
     if name.startswith(OPS_PREFIX):
         return _operators(name.removeprefix(OPS_PREFIX), named)
     short = name.rsplit(".", 1)[-1]

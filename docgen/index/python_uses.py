@@ -4,7 +4,8 @@ index (`docgen find NAME --uses`) without parsing.
 The uses are the rows of the dotted-reads relation (`docgen.index.native_calls`):
 each dotted name a file's code reads, with its first name read as the file's imports
 make it (`dist.all_reduce` with `import torch.distributed as dist`, and `all_reduce`
-after `from torch.distributed import all_reduce`, see
+after `from torch.distributed import all_reduce` or a relative `from .c10d import
+all_reduce`, read from the file's package, see
 `docgen.scan.python.name_uses`), keyed by its last name.  A row is a use of a
 definition when its name leads there the way Python would import it: through the
 longest module of the tree that the name starts with, then through that module's
@@ -19,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docgen.analyze.summary import FileSummary
-from docgen.index.graph import ImportGraph, package_of
+from docgen.index.graph import ImportGraph, absolute_name, package_of
 from docgen.index.native_calls import CallRow, row_lines
 from docgen.index.top_bindings import FileBindings, star_binds, summary_bindings
 from docgen.index.trace_line import TraceLine
@@ -68,6 +69,14 @@ class DefinitionFinder:
     def __post_init__(self) -> None:
         for name, path in self.modules.items():
             self._names.setdefault(path, name)
+
+    def absolute(self, path: str, dotted: str) -> str:
+        """A name as the file at `path` reads it, made absolute: a relative import's
+        (`.distributed_c10d.all_reduce`) from the file's own package ("" if none)."""
+        if not dotted.startswith("."):
+            return dotted
+        name = self._names.get(path)
+        return absolute_name(dotted, package_of(path, name) if name is not None else None)
 
     def find(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
         parts = dotted.split(".")
@@ -148,11 +157,12 @@ def use_lines(
         return []
     lines: set[TraceLine] = set()
     for path, row in kept_of(name.rsplit(".", 1)[-1]):
-        if finder.find(row[0]) not in targets:
+        dotted = finder.absolute(path, row[0])
+        if not dotted or finder.find(dotted) not in targets:
             continue
         summary = finder.summary_of(path)
         imports = {imp.line for imp in summary.imports or ()} if summary is not None else set()
         for line in row_lines(row):
             how = "import" if line in imports else "use"
-            lines.add(TraceLine(path, line, f"{how} {row[1]} ({row[0]})"))
+            lines.add(TraceLine(path, line, f"{how} {row[1]} ({dotted})"))
     return sorted(lines, key=lambda t: (t.path, t.line, t.what))

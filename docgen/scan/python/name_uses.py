@@ -14,7 +14,8 @@ scope, as Python reads them.  One walk of the tree (under half the cost of parsi
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable, Iterator
+import builtins
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from docgen.model.facts import CodeRef
@@ -25,6 +26,15 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _SCOPES = (*_FUNCTIONS, ast.Lambda, ast.ClassDef, *_COMPREHENSIONS)
 _IMPORTS = (ast.Import, ast.ImportFrom)
+_BUILTINS = frozenset(dir(builtins))
+
+
+class _FreeNames:
+    """The names a module with a `from m import *` tracks: any but a builtin's, since
+    which names the star binds is the tree's to tell."""
+
+    def __contains__(self, name: object) -> bool:
+        return name not in _BUILTINS
 
 
 def _bound_by(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
@@ -42,6 +52,7 @@ class _Scope:
     bound: set[str] = field(default_factory=set)  # by anything but an import
     imports: set[str] = field(default_factory=set)  # by an import of its own
     declared: set[str] = field(default_factory=set)  # `global` and `nonlocal`
+    star: bool = False  # the module's: a `from m import *` may bind what nothing else does
 
     def reads_import(self, name: str) -> bool:
         """Whether `name` read here is what an import binds: the nearest scope that binds
@@ -61,21 +72,22 @@ class _Scope:
             scope, first = scope.parent, False
         while scope.parent is not None:
             scope = scope.parent
-        return name in scope.imports
+        return name in scope.imports or (scope.star and name not in scope.bound)
 
 
 def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
     """Each bare-name use of an import-bound name, by name and whether it is called,
-    with its lines, sorted: the head of a dotted chain is not one (the chain is)."""
-    imported = frozenset(
-        name
-        for node in _statements(tree.body)
-        if isinstance(node, _IMPORTS)
-        for name in _bound_by(node)
+    with its lines, sorted: the head of a dotted chain is not one (the chain is).  In a
+    module with a `from m import *`, a name nothing in the module binds (nor a
+    builtin's) is one too: the star's, if it binds it."""
+    statements = [node for node in _statements(tree.body) if isinstance(node, _IMPORTS)]
+    star = any(alias.name == "*" for node in statements for alias in node.names)
+    imported: Container[str] = (
+        _FreeNames() if star else frozenset(n for node in statements for n in _bound_by(node))
     )
-    if not imported:
+    if not star and not imported:
         return ()
-    module = _Scope(None)
+    module = _Scope(None, star=star)
     loads: list[tuple[ast.Name, _Scope]] = []
     not_bare: set[int] = set()  # the heads of chains
     called: set[int] = set()
@@ -112,7 +124,7 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
             continue
         elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
             name = getattr(node, "name", None)
-            if name in imported:
+            if isinstance(name, str) and name in imported:
                 scope.bound.add(name)
         for child_field in CHILD_FIELDS.get(kind, ()):
             value = getattr(node, child_field, None)
@@ -134,7 +146,7 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
 def _enter(
     node: ast.AST,
     scope: _Scope,
-    imported: frozenset[str],
+    imported: Container[str],
     push: Callable[[tuple[object, _Scope]], None],
 ) -> None:
     """A scope's parts read where it stands, pushed with that scope, and its own with a
