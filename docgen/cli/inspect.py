@@ -155,16 +155,15 @@ def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool, uses:
 def _traced(state: State, name: str) -> list[TraceLine]:
     """The chain of `name` (see `docgen.index.operator_trace`), from the stored index
     and the stored facts of the operator files it passes through."""
+    from docgen.cli.stored import StoredFacts
     from docgen.index.attached_rows import ATTACHED_DOCS
     from docgen.index.operator_trace import trace
 
-    facts: dict[str, FileFacts | None] = {}
+    stored = StoredFacts(state)
 
     def facts_of(path: str) -> FileFacts | None:
-        if path not in facts:
-            scanned = state.stored_file(path)
-            facts[path] = scanned.facts if scanned is not None else None
-        return facts[path]
+        scanned = stored.get(path)
+        return scanned.facts if scanned is not None else None
 
     operators: dict[str, StoredOperators] = {}
 
@@ -181,18 +180,11 @@ def _uses(state: State, name: str) -> list[TraceLine]:
     """The uses of `name` (see `docgen.index.python_uses`), from the stored index, the
     kept rows of the files' dotted reads and the stored summaries of the modules their
     names lead through."""
-    from docgen.analyze.summary import FileSummary, read_summary
+    from docgen.cli.stored import StoredSummaries
     from docgen.index.native_calls import NATIVE_CALLS
     from docgen.index.python_uses import MODULES_META, DefinitionFinder, read_modules, use_lines
 
-    def summary_of(path: str) -> FileSummary | None:
-        text = state.stored_summaries([path]).get(path)
-        try:
-            return read_summary(text) if text is not None else None
-        except (ValueError, TypeError, KeyError):  # a damaged row: the file is passed by
-            return None
-
-    finder = DefinitionFinder(read_modules(state.meta(MODULES_META)), summary_of)
+    finder = DefinitionFinder(read_modules(state.meta(MODULES_META)), StoredSummaries(state).get)
     kept_of = partial(NATIVE_CALLS.kept_of, state.kept_stamps(NATIVE_CALLS.name))
     return use_lines(name, state.find_sites, kept_of, finder)
 

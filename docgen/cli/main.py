@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from docgen.system.processes import StartedProcess
 
 from docgen import __version__
+from docgen.cli.affected import affected_command
 from docgen.cli.facts import facts_group
 from docgen.cli.hook import hook_command
 from docgen.cli.inspect import check_command, check_links_command, find
@@ -235,6 +236,7 @@ cli.add_command(facts_group)
 cli.add_command(hook_command)
 cli.add_command(check_command)
 cli.add_command(find)
+cli.add_command(affected_command)
 cli.add_command(check_links_command)
 
 

@@ -91,7 +91,7 @@ class DefinitionFinder:
             return path, ""
         if depth > REEXPORT_DEPTH:
             return None
-        bindings = self._of(path)
+        bindings = self.bindings(path)
         if bindings is None:
             return None
         name, tail = rest[0], "".join(f".{part}" for part in rest[1:])
@@ -107,14 +107,19 @@ class DefinitionFinder:
                 return found
         for module in bindings.stars:
             target = self.modules.get(module)
-            exported = self._of(target) if target is not None and target != path else None
+            exported = self.bindings(target) if target is not None and target != path else None
             if exported is not None and star_binds(exported, name):
                 found = self._follow(target or "", rest, depth + 1)
                 if found is not None:
                     return found
         return None
 
-    def _of(self, path: str) -> FileBindings | None:
+    def module_of(self, path: str) -> str | None:
+        """The dotted module the file at `path` is (None: none of the tree's)."""
+        return self._names.get(path)
+
+    def bindings(self, path: str) -> FileBindings | None:
+        """What the top level of the file at `path` binds, from its summary."""
         if path not in self._bindings:
             summary = self.summary_of(path)
             name = self._names.get(path)

@@ -206,3 +206,33 @@ def suite_view(
         hidden,
         hidden_by,
     )
+
+
+@dataclass(frozen=True, order=True)
+class RunnableTest:
+    """A test a runner collects from a file, with the command its page gives to run it
+    alone (for `docgen affected`)."""
+
+    line: int
+    function: str  # the function's qualified name in the file: `TestX.test_y`, `test_z`
+    command: str
+
+
+def runnable_tests(
+    path: str, suite: Suite, classes: tuple[CollectedClass, ...]
+) -> tuple[RunnableTest, ...]:
+    """The tests of `suite` that a runner collects, as its page lists them, by line."""
+    found = [
+        RunnableTest(t.line, t.function, command(path, t, "", suite.selects))
+        for t in suite.functions
+    ]
+    for info in classes:
+        cls = info.suite_class
+        if not info.collected or (cls.per_device and not cls.devices):
+            continue
+        owner = f"{cls.name}{cls.devices[0].upper()}" if cls.devices else cls.name
+        selects = suite.selects and not info.pytest_only
+        for t in cls.tests:
+            function = f"{t.defined_in or cls.name}.{t.function}"
+            found.append(RunnableTest(t.line, function, command(path, t, owner, selects)))
+    return tuple(sorted(found))
