@@ -377,6 +377,25 @@ def _requirement_evidence(suite: Suite, c: _Collector) -> None:
             c.add("gpu", r.line, f"{r.text} ({r.written})", first=True)
 
 
+def used_here(python: PythonFacts) -> tuple[str, ...]:
+    """The top-level classes and functions the file's own code uses outside their own
+    bodies (a recursive call is no use), from its bare-name uses of them."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for d in python.definitions:
+        if d.parent is None and d.kind in ("class", "function"):
+            spans.setdefault(d.name, []).append((d.line, d.end_line))
+    return tuple(
+        sorted(
+            {
+                use.name
+                for use in python.own_uses
+                if use.name in spans
+                and any(not any(a <= n <= b for a, b in spans[use.name]) for n in use.lines)
+            }
+        )
+    )
+
+
 def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:
     """A file's facts with its analysis, ready for the index, the cache and the pages.
 
@@ -391,9 +410,11 @@ def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:
             facts.python,
             code_refs=(),
             name_uses=(),
+            own_uses=(),
             string_args=(),
             main_guard_calls=(),
             reads=reads,
+            used_here=used_here(facts.python),
         )
         facts = replace(facts, python=slim)
     return ScannedFile(facts, analysis)

@@ -35,14 +35,19 @@ REEXPORT_DEPTH = 8  # re-exports followed before a name is given up
 
 
 def modules_text(graph: ImportGraph) -> str:
-    """The modules a dotted name can lead to, as JSON: each module of the tree, and each
-    stub (`.pyi`) whose module has no `.py` (`torch/_C/_distributed_c10d.pyi` stands for
-    a module made in C++)."""
+    """The modules a dotted name can lead to, as JSON (see `lead_modules`)."""
+    return json.dumps(lead_modules(graph), separators=(",", ":"))
+
+
+def lead_modules(graph: ImportGraph) -> dict[str, str]:
+    """The modules a dotted name can lead to: each module of the tree, and each stub
+    (`.pyi`) whose module has no `.py` (`torch/_C/_distributed_c10d.pyi` stands for a
+    module made in C++), sorted."""
     modules = dict(graph.modules)
     for path, name in graph.module_names.items():
         if path.endswith(".pyi"):
             modules.setdefault(name, path)
-    return json.dumps(dict(sorted(modules.items())), separators=(",", ":"))
+    return dict(sorted(modules.items()))
 
 
 def read_modules(text: str | None) -> dict[str, str]:
@@ -59,10 +64,12 @@ def read_modules(text: str | None) -> dict[str, str]:
 @dataclass
 class DefinitionFinder:
     """Follows a dotted name to the (path, qualified name) that defines it ("" for a
-    module), through the modules' summaries (`summary_of`, read once per file)."""
+    module), through the modules' summaries (`summary_of`, read once per file), or
+    what a build already knows of each file's top level (`bindings_of`)."""
 
     modules: Mapping[str, str]  # dotted module name -> path
     summary_of: Callable[[str], FileSummary | None]
+    bindings_of: Callable[[str], FileBindings | None] | None = None
     _names: dict[str, str] = field(default_factory=dict)
     _bindings: dict[str, FileBindings | None] = field(default_factory=dict)
 
@@ -120,6 +127,8 @@ class DefinitionFinder:
 
     def bindings(self, path: str) -> FileBindings | None:
         """What the top level of the file at `path` binds, from its summary."""
+        if self.bindings_of is not None:
+            return self.bindings_of(path)
         if path not in self._bindings:
             summary = self.summary_of(path)
             name = self._names.get(path)

@@ -62,6 +62,7 @@ DOCS_SUBSECTIONS: dict[str, str] = {
 KW_SECTIONS: dict[str, str] = {
     "info": "File Information",
     "keywords": "Keywords Extracted",
+    "uses": "Where Other Files Use Them",
 }
 
 #: Keyword groups on a keyword page: key -> heading text (level 3).
@@ -97,6 +98,20 @@ DEFINITION_LEVEL = 3  # a top-level definition's heading level
 def docs_title(path: str) -> str:
     """The plain text of a docs page's level-1 heading (the path is shown as code)."""
     return f"Documentation: {path}"
+
+
+def kw_title(path: str) -> str:
+    """The plain text of a keyword page's level-1 heading."""
+    return f"Keyword Index: {path}"
+
+
+def kw_use_anchors(path: str, headings: Iterable[str]) -> list[str]:
+    """The anchors of a keyword page's headings of uses (`definition_heading` text, one
+    per definition other files use, in page order), after its title and fixed headings."""
+    slugger = Slugger([kw_title(path)])
+    for text in (*KW_SECTIONS.values(), *KW_GROUPS.values()):
+        slugger.claim(text)
+    return [slugger.claim(text) for text in headings]
 
 
 def section_anchor(key: str) -> str:

@@ -188,6 +188,9 @@ class PythonFacts:
     #: bare-name uses of the names module-level imports bind, where no local name
     #: shadows them (see `docgen.scan.python.name_uses`); dropped with `code_refs`
     name_uses: tuple[CodeRef, ...] = ()
+    #: bare-name uses of the classes and functions of its own top level, where it reads
+    #: the module's binding; dropped with `code_refs`, once `used_here` is made of them
+    own_uses: tuple[CodeRef, ...] = ()
     string_args: tuple[StringArg, ...] = ()
     main_guard_calls: tuple[CodeRef, ...] = ()  # calls under `if __name__ == "__main__":`
     dunder_all: tuple[str, ...] | None = None
@@ -197,6 +200,9 @@ class PythonFacts:
     extensions: tuple[ExtensionModule, ...] = ()  # `CUDAExtension(name=..., sources=[...])`
     #: made from `code_refs` before they are dropped (see `docgen.analyze.dotted_reads`)
     reads: tuple[DottedRead, ...] = ()
+    #: its top-level classes and functions that its own code uses outside their own
+    #: bodies, sorted (see `docgen.analyze.tags.analyzed`)
+    used_here: tuple[str, ...] = ()
     attached: tuple[AttachedDoc, ...] = ()  # `add_docstr(torch.add, "...")`, by line
     #: the operators it registers through `torch.library`, as library blocks are read
     registrations: tuple[Registration, ...] = ()

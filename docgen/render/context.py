@@ -15,6 +15,7 @@ from docgen.render.attached_links import AttachedLinks
 from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
+from docgen.render.use_links import UseLinks
 from docgen.render.view_refs import LineRef, LinkView
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown"})
@@ -40,6 +41,8 @@ class RenderContext:
     #: the docstrings other files attach to each file's definitions at import (see
     #: `docgen.render.attached_links`)
     attached_links: AttachedLinks = field(default_factory=AttachedLinks)
+    #: the other files that use each Python definition (see `docgen.render.use_links`)
+    use_links: UseLinks = field(default_factory=UseLinks)
 
 
 #: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.

@@ -22,6 +22,9 @@ file's kind, tags and test suite as they were, those can differ only for:
 - the files defining a name that an edited file attaches a docstring to (`add_docstr`),
   now or before the edit, or that a file whose roles lead elsewhere now attaches one
   to (see `docgen.render.attached_links`);
+- the Python files defining a name an edited file's code reads, now or before the
+  edit, on lines that came, went or moved (their definitions list their uses, see
+  `docgen.render.use_links`; a re-export the edit changed is one of the above);
 
 and the pages of the folders above a changed file or a file it imports (their
 listings, diagrams, most imported files), and of those whose Public API is traced
@@ -70,14 +73,16 @@ def edit_scope(
     linked: Callable[[], set[str] | None] = lambda: None,
     called: Callable[[], set[str] | None] = lambda: None,
     documented: Callable[[set[str]], set[str] | None] = lambda linked: None,
+    used: Callable[[], set[str] | None] = lambda: None,
 ) -> EditScope | None:
     """The scope of these `edits` (path -> its summary before and after; None for a
     C-family file or one unknown before), given the last build's scope key and this
     one's, `linked`, the files whose roles may lead elsewhere now, and `called`, the
     C-family files whose bindings the edits' calls into C++ reached or now reach (None:
     unknown), and `documented(linked)`, the Python files whose definitions an edited or
-    a linked file's attached docstrings document or documented (None: unknown); None
-    when every page must be digested (see the module's docstring)."""
+    a linked file's attached docstrings document or documented (None: unknown), and
+    `used`, the Python files defining a name whose uses the edits' rows moved (None:
+    unknown); None when every page must be digested (see the module's docstring)."""
     index = lookup.index
     if not last_key or last_key != key:
         return None
@@ -109,11 +114,14 @@ def edit_scope(
     attached = documented(roles)
     if attached is None:
         return None
+    definers = used()
+    if definers is None:
+        return None
     changed = {*edits, *index.test_classes, *index.derived}  # facts, or evidence from others
     imported |= _reached_through(lookup, edits)
     markdown = {p for p, kind in kinds.items() if kind == "markdown"}
     return EditScope(
-        files=frozenset(changed | imported | markdown | roles | callees | attached),
+        files=frozenset(changed | imported | markdown | roles | callees | attached | definers),
         folders=frozenset(_folders_shown(lookup, changed, imported)),
     )
 

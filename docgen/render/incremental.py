@@ -24,6 +24,7 @@ from docgen.render.markdown_links import link_state_key
 from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
+from docgen.render.use_links import UseLinks
 
 if TYPE_CHECKING:
     from docgen.render.lookup import RepoLookup
@@ -48,11 +49,13 @@ class PageInputs:
         operator_links: OperatorLinks | None = None,
         native_links: NativeLinks | None = None,
         attached_links: AttachedLinks | None = None,
+        use_links: UseLinks | None = None,
     ) -> None:
         """`common`: see `shared_inputs`; `role_links`: where each file's roles lead;
         `operator_links`: where each YAML file's kernels and operators lead;
         `native_links`: where Python's calls into C++ lead, and back;
-        `attached_links`: the docstrings other files attach to a file's definitions."""
+        `attached_links`: the docstrings other files attach to a file's definitions;
+        `use_links`: the other files that use a file's definitions."""
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
@@ -61,6 +64,7 @@ class PageInputs:
         self._operators = operator_links or OperatorLinks()
         self._native = native_links or NativeLinks()
         self._attached = attached_links or AttachedLinks()
+        self._uses = use_links or UseLinks()
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -112,6 +116,8 @@ class PageInputs:
                 *self._native.inputs(path),
                 "attached",
                 *self._attached.inputs(path),
+                "uses",
+                *self._uses.inputs(path),
             ]
         )
 
@@ -204,7 +210,7 @@ class PageInputs:
         return f"{importer}:{lines}"
 
     def kw(self, path: str) -> str:
-        return parts_digest([self._common, "kw", self._fact(path)])
+        return parts_digest([self._common, "kw", self._fact(path), *self._uses.inputs(path)])
 
     def folder_index(self, folder: str) -> str:
         entry = self._lookup.folder(folder)

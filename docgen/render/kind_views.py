@@ -43,12 +43,14 @@ from docgen.render.python_views import (
 )
 from docgen.render.registration_views import registration_views
 from docgen.render.stub_views import operator_use_views
+from docgen.render.use_views import section_uses
 from docgen.render.views import (
     ArchitectureView,
     DetailedView,
     OverviewView,
     PatternsView,
     TextOverview,
+    UsesView,
 )
 from docgen.render.yaml_kw_views import yaml_groups
 from docgen.render.yaml_views import yaml_detailed, yaml_overview, yaml_summary
@@ -109,6 +111,16 @@ def views_of(kind: str) -> KindViews:
 # --------------------------------------------------------------------- Python
 
 
+def _uses(page: FilePage) -> dict[str, UsesView] | None:
+    """Where other files use the page's definitions; None when not looked for, and for
+    a test file (a runner, not other files, uses its tests)."""
+    path, links, python = page.facts.path, page.context.use_links, page.facts.python
+    if python is None or not links.looked_for(path) or path in page.lookup.test_files:
+        return None
+    found = links.of(path)
+    return section_uses(path, page.anchored, found, python, page.lookup.line_counts, page.linker)
+
+
 def _python_sections(page: FilePage) -> KindSections:
     facts, linker, lookup = page.facts, page.linker, page.lookup
     python, path = facts.python, facts.path
@@ -141,6 +153,7 @@ def _python_sections(page: FilePage) -> KindSections:
         operators,
         native,
         attached_doc_views(documented, linker) if documented else None,
+        _uses(page),
     )
     attaches = (
         attached_target_views(

@@ -12,12 +12,13 @@ from docgen.model.links import docs_page, folder_index, folder_of, kw_page
 from docgen.render.context import Linker, RenderContext
 from docgen.render.file_views import front_matter
 from docgen.render.keyword_views import KEYWORDS_PAGE
-from docgen.render.kind_views import FilePage, views_of
+from docgen.render.kind_views import FilePage, anchored_of, views_of
 from docgen.render.listing_views import (
     KwView,
 )
 from docgen.render.lookup import RepoLookup
 from docgen.render.problem_views import problem_views
+from docgen.render.use_views import every_use
 
 
 def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) -> KwView:
@@ -29,6 +30,8 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
     kind = views_of(facts.kind)
     page_of = FilePage(lookup, facts, linker, (), (), context, folder, None)
     groups = kind.keyword_groups(page_of)
+    used = context.use_links.of(path)
+    anchored = anchored_of(facts) if used else ()
     return KwView(
         page=page,
         path=path,
@@ -41,4 +44,5 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
         groups=tuple(groups),
         no_keywords="" if groups else kind.no_keywords(facts),
         problems=problem_views(facts, linker) if not facts.parsed else (),
+        uses=every_use(path, anchored, used, lookup.line_counts, linker),
     )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docgen.render.view_refs import LineRef, LinkView
-from docgen.render.views import FrontMatter, ProblemView
+from docgen.render.views import DefinitionUses, FrontMatter, ProblemView
 
 if TYPE_CHECKING:
     from docgen.render.diagram_views import DiagramView
@@ -60,6 +60,7 @@ class KwView:
     groups: tuple[KeywordGroup, ...]
     no_keywords: str  # why there are none ("" when there are groups)
     problems: tuple[ProblemView, ...]
+    uses: tuple[DefinitionUses, ...] = ()  # every use of each definition other files use
 
 
 # ---------------------------------------------------------------- folder pages

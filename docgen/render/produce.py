@@ -40,6 +40,7 @@ from docgen.render.operator_links import operator_links
 from docgen.render.pages import TEMPLATES, Renderer
 from docgen.render.parallel import render_all
 from docgen.render.role_links import NamedSites, RoleSites, role_links, sites_in_memory
+from docgen.render.use_links import use_links, used_definers
 from docgen.scan.decode import decode_python, decode_text
 
 T = TypeVar("T")
@@ -205,11 +206,13 @@ def plan_pages(
         linked = partial(roles.linked, index, edits, keyword.sites, keyword.changed)
         called = partial(native_callees, index, named, edits)
         documented = partial(attached_targets, index, named, edits)
-        scope = edit_scope(lookup, edits, last_scope, key, linked, called, documented)
+        used = partial(used_definers, index, named, edits)
+        scope = edit_scope(lookup, edits, last_scope, key, linked, called, documented, used)
     links = role_links(index, named, scope.files if scope else None)
     operators = operator_links(index, named, scope.files if scope else None)
     native = native_links(index, named, scope.files if scope else None)
     attached = attached_links(index, named, scope.files if scope else None)
+    uses = use_links(index, lookup, scope.files if scope else None)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
@@ -219,6 +222,7 @@ def plan_pages(
         operator_links=operators,
         native_links=native,
         attached_links=attached,
+        use_links=uses,
     )
     renderer = Renderer(
         environment or make_environment(options.templates),
@@ -227,7 +231,9 @@ def plan_pages(
         lambda path: source_text(sources.get(path), index.files[path]),
         lookup,
     )
-    digests = PageInputs(common, index, lookup, facts_digests, links, operators, native, attached)
+    digests = PageInputs(
+        common, index, lookup, facts_digests, links, operators, native, attached, uses
+    )
     pages: list[PageJob] = []
     add = pages.append
     docs_inputs, docs_text = digests.docs, renderer.docs_page

@@ -39,6 +39,7 @@ from docgen.render.views import (
     PatternsView,
     PythonOverview,
     UsageView,
+    UsesView,
 )
 
 DUNDER_ALL_SHOWN = 60  # names of `__all__` listed before "and N more"
@@ -176,13 +177,16 @@ def definition_views(
     operators: Mapping[str, tuple[OperatorUseView, ...]] | None = None,
     native: Mapping[str, tuple[NativeCallView, ...]] | None = None,
     attached: Mapping[str, tuple[AttachedDocView, ...]] | None = None,
+    used: Mapping[str, UsesView] | None = None,
 ) -> tuple[DefinitionView, ...]:
     """Each definition's section (`module`: the file's module name, which a docstring's
     role may write before a name; `attributes`: each class's, see `attribute_views`;
     `elsewhere`: where its roles lead in other files; `operators`: the C++ operators
     a stub's names run, by qualified name, see `stub_views`; `native`: the names each
     definition reads that the tree makes in C++, see `native_views`; `attached`: the
-    docstrings other files attach to a definition, by its anchor, see `attached_views`)."""
+    docstrings other files attach to a definition, by its anchor, see `attached_views`;
+    `used`: where other files use each, by qualified name, see `use_views`; None when
+    not looked for)."""
     anchors = definition_anchors(anchored)
     resolvers: dict[str | None, Resolve] = {}
     members: dict[str, list[MemberView]] = defaultdict(list)
@@ -222,6 +226,7 @@ def definition_views(
                 operators=(operators or {}).get(d.qualname, ()),
                 native_calls=(native or {}).get(d.qualname, ()),
                 attached_docs=(attached or {}).get(item.anchor, ()),
+                used=used.get(d.qualname) if used is not None else None,
             )
         )
     return tuple(views)

@@ -54,6 +54,18 @@ class _Scope:
     declared: set[str] = field(default_factory=set)  # `global` and `nonlocal`
     star: bool = False  # the module's: a `from m import *` may bind what nothing else does
 
+    def reads_module(self, name: str) -> bool:
+        """Whether `name` read here is the module's own binding: no function around it
+        (nor this scope, a class body included) binds it otherwise."""
+        scope, first = self, True
+        while scope.parent is not None:
+            if name in scope.declared:
+                return True
+            if (first or not scope.is_class) and (name in scope.bound or name in scope.imports):
+                return False
+            scope, first = scope.parent, False
+        return True
+
     def reads_import(self, name: str) -> bool:
         """Whether `name` read here is what an import binds: the nearest scope that binds
         it (this one, or a function around it: a class's names are not seen inside its
@@ -80,13 +92,20 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
     with its lines, sorted: the head of a dotted chain is not one (the chain is).  In a
     module with a `from m import *`, a name nothing in the module binds (nor a
     builtin's) is one too: the star's, if it binds it."""
+    return module_uses(tree)[0]
+
+
+def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, ...]]:
+    """`name_uses`, and each bare-name use of a class or function the module itself
+    defines at its top level (`if`, `try` and `with` blocks included), read where its
+    binding is the module's: one walk for both."""
     statements = [node for node in _statements(tree.body) if isinstance(node, _IMPORTS)]
     star = any(alias.name == "*" for node in statements for alias in node.names)
-    imported: Container[str] = (
-        _FreeNames() if star else frozenset(n for node in statements for n in _bound_by(node))
-    )
-    if not star and not imported:
-        return ()
+    imported = frozenset(n for node in statements for n in _bound_by(node))
+    own = frozenset(_module_definitions(tree.body))
+    tracked: Container[str] = _FreeNames() if star else imported | own
+    if not star and not imported and not own:
+        return (), ()
     module = _Scope(None, star=star)
     loads: list[tuple[ast.Name, _Scope]] = []
     not_bare: set[int] = set()  # the heads of chains
@@ -98,7 +117,7 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
         kind = type(node)
         if kind is ast.Name:
             assert isinstance(node, ast.Name)
-            if node.id in imported:
+            if node.id in tracked:
                 if type(node.ctx) is ast.Load:
                     loads.append((node, scope))
                 else:
@@ -112,7 +131,7 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
             assert isinstance(node, ast.Call)
             called.add(id(node.func))
         elif isinstance(node, _SCOPES):
-            _enter(node, scope, imported, push)
+            _enter(node, scope, tracked, push)
             continue
         elif kind is ast.Import or kind is ast.ImportFrom:
             assert isinstance(node, _IMPORTS)
@@ -124,7 +143,7 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
             continue
         elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
             name = getattr(node, "name", None)
-            if isinstance(name, str) and name in imported:
+            if isinstance(name, str) and name in tracked:
                 scope.bound.add(name)
         for child_field in CHILD_FIELDS.get(kind, ()):
             value = getattr(node, child_field, None)
@@ -134,13 +153,35 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
             elif value is not None:
                 push((value, scope))
     lines: dict[tuple[str, bool], set[int]] = {}
+    own_lines: dict[tuple[str, bool], set[int]] = {}
     for name, scope in loads:
-        if id(name) in not_bare or not scope.reads_import(name.id):
+        if id(name) in not_bare:
             continue
-        lines.setdefault((name.id, id(name) in called), set()).add(name.lineno)
+        key = (name.id, id(name) in called)
+        if (name.id in imported or star) and scope.reads_import(name.id):
+            lines.setdefault(key, set()).add(name.lineno)
+        elif name.id in own and scope.reads_module(name.id):
+            own_lines.setdefault(key, set()).add(name.lineno)
+    return _refs(lines), _refs(own_lines)
+
+
+def _refs(lines: dict[tuple[str, bool], set[int]]) -> tuple[CodeRef, ...]:
     return tuple(
         CodeRef(name, tuple(sorted(found)), call) for (name, call), found in sorted(lines.items())
     )
+
+
+def _module_definitions(body: Iterable[ast.stmt]) -> Iterator[str]:
+    """The names of the classes and functions a module's top level defines, in its
+    `if`, `try`, `with` and loop blocks too (not inside the definitions)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            yield node.name
+            continue
+        for name in STATEMENT_BODIES.get(type(node), ()):
+            stack.extend(getattr(node, name))
 
 
 def _enter(

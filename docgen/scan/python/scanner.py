@@ -47,7 +47,7 @@ from docgen.scan.python.cst_parse import parse_module
 from docgen.scan.python.cst_parse import prepare_for_many as prepare_for_many  # see scan.table
 from docgen.scan.python.extensions import extension_modules, name_aliases
 from docgen.scan.python.library_ops import library_ops
-from docgen.scan.python.name_uses import name_uses
+from docgen.scan.python.name_uses import module_uses
 from docgen.scan.python.refs import References, references
 from docgen.scan.python.signatures import Source
 from docgen.scan.python.statements import (
@@ -80,7 +80,8 @@ class _AstFacts:
     extensions: tuple[ExtensionModule, ...] = ()
     attached: tuple[AttachedDoc, ...] = ()
     registrations: tuple[Registration, ...] = ()
-    name_uses: tuple[CodeRef, ...] = ()  # bare-name uses of import-bound names
+    #: bare-name uses of import-bound names, and of the module's own top-level names
+    uses: tuple[tuple[CodeRef, ...], tuple[CodeRef, ...]] = ((), ())
 
 
 def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> FileFacts:
@@ -178,7 +179,8 @@ def _scan_text(
         attributes=twin.attributes if twin is not None else (),
         imports=tuple(imports),
         code_refs=refs.code_refs,
-        name_uses=twin.name_uses if twin is not None else (),
+        name_uses=twin.uses[0] if twin is not None else (),
+        own_uses=twin.uses[1] if twin is not None else (),
         string_args=refs.string_args,
         main_guard_calls=refs.main_guard_calls,
         dunder_all=dunder_all(module),
@@ -213,7 +215,8 @@ def _ast_facts(
         attributes=twin.attributes,
         imports=tuple(imports),
         code_refs=twin.refs.code_refs,
-        name_uses=twin.name_uses,
+        name_uses=twin.uses[0],
+        own_uses=twin.uses[1],
         string_args=twin.refs.string_args,
         main_guard_calls=twin.refs.main_guard_calls,
         findings=twin.refs.findings,
@@ -246,7 +249,7 @@ def _ast_pass(text: str, package: str | None = None) -> tuple[_AstFacts | None, 
         extensions=extension_modules(tree, text),
         attached=attached,
         registrations=library_ops(tree, text),
-        name_uses=name_uses(tree),
+        uses=module_uses(tree),
     )
     return facts, None
 

@@ -1,0 +1,153 @@
+"""Where each Python definition is used in the tree's other Python files: the "Used
+in" of its section and its uses on the keyword page.  They are the rows of the
+dotted-reads relation (`docgen.index.native_calls`) whose name leads to the
+definition the way `docgen find NAME --uses` follows it (`docgen.index.python_uses`):
+through imports, re-exports and stubs.  Resolved before the pages are digested, so
+that a page's digest covers its uses; an edit moves the keys of the rows it changed,
+and the pages of the files defining a name so keyed are the only others it changes
+(`used_definers`), besides those whose re-exports it changed (see
+`docgen.render.edit_scope`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from docgen.index.native_calls import call_key, row_lines
+from docgen.index.python_uses import DEFINITION_KINDS, DefinitionFinder, lead_modules
+from docgen.model.languages import language_for
+
+if TYPE_CHECKING:
+    from docgen.index.repo import RepoIndex
+    from docgen.render.lookup import RepoLookup
+    from docgen.render.role_links import NamedSites
+
+
+@dataclass(frozen=True, order=True)
+class FileUses:
+    """One file's uses of a definition of another: its lines that import or read it."""
+
+    path: str
+    lines: tuple[int, ...]
+
+    def key(self) -> str:
+        return f"{self.path}@{','.join(str(n) for n in self.lines)}"
+
+
+_NO_USES: Mapping[str, tuple[FileUses, ...]] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class UseLinks:
+    """Each Python file's definitions, by qualified name, with the other files that use
+    them, most uses first: looked for before the pages are digested for the files
+    whose pages a build may change (`known`), and on demand for any other page it
+    renders (one restored after a hand edit)."""
+
+    uses: Mapping[str, Mapping[str, tuple[FileUses, ...]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    known: frozenset[str] = frozenset()  # the files whose uses were looked for
+    later: Callable[[str], UseLinks] | None = None  # looks for one more file's
+    _more: dict[str, UseLinks] = field(default_factory=dict, compare=False, repr=False)
+
+    def _for(self, path: str) -> UseLinks:
+        if path in self.known or self.later is None:
+            return self
+        found = self._more.get(path)
+        if found is None:
+            found = self._more[path] = self.later(path)
+        return found
+
+    def of(self, path: str) -> Mapping[str, tuple[FileUses, ...]]:
+        return self._for(path).uses.get(path, _NO_USES)
+
+    def looked_for(self, path: str) -> bool:
+        """Whether the file's uses were looked for (a page says "none" only then)."""
+        return path in self._for(path).known
+
+    def inputs(self, path: str) -> list[str]:
+        """What a file's pages show of the files that use it, for their digests."""
+        return [f"{q}<{u.key()}" for q, found in sorted(self.of(path).items()) for u in found]
+
+
+def use_links(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | None) -> UseLinks:
+    """The uses of the definitions of the Python files among `paths` (None: every file),
+    and of any other file's when asked."""
+    found = _looked_for(index, lookup, paths)
+    return replace(found, later=lambda path: _looked_for(index, lookup, [path]))
+
+
+def _looked_for(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | None) -> UseLinks:
+    rows = index.native_rows
+    kinds = index.files.kinds()
+    wanted = sorted(
+        p for p in (kinds if paths is None else set(paths) & kinds.keys()) if kinds[p] == "python"
+    )
+    if rows is None or not wanted:
+        return UseLinks()
+    defined: dict[str, frozenset[str]] = {}
+    for path in wanted:
+        python = index.files[path].facts.python
+        own = (
+            {d.qualname for d in python.definitions if d.kind in DEFINITION_KINDS} if python else ()
+        )
+        if own:
+            defined[path] = frozenset(own)
+    keys = {q.rsplit(".", 1)[-1] for own in defined.values() for q in own}
+    finder = DefinitionFinder(lead_modules(index.graph), lambda _: None, lookup.bindings)
+    resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
+    found: dict[str, dict[str, dict[str, set[int]]]] = {}
+    held = rows.rows.rows_of(sorted(rows.holding(keys))) if keys else {}
+    for holder, made in sorted(held.items()):
+        for row in made:
+            if call_key(row) not in keys:
+                continue
+            name = row[0]
+            cache = (holder, name) if name.startswith(".") else ("", name)
+            if cache not in resolved:
+                dotted = finder.absolute(holder, name)
+                resolved[cache] = finder.find(dotted) if dotted else None
+            target = resolved[cache]
+            if target is None or target[0] == holder or target[1] not in defined.get(target[0], ()):
+                continue
+            by_file = found.setdefault(target[0], {}).setdefault(target[1], {})
+            by_file.setdefault(holder, set()).update(row_lines(row))
+    return UseLinks(
+        MappingProxyType(
+            {
+                path: MappingProxyType(
+                    {q: _most_first(by_file) for q, by_file in sorted(by_name.items())}
+                )
+                for path, by_name in sorted(found.items())
+            }
+        ),
+        frozenset(defined),
+    )
+
+
+def _most_first(by_file: Mapping[str, set[int]]) -> tuple[FileUses, ...]:
+    uses = [FileUses(p, tuple(sorted(lines))) for p, lines in by_file.items()]
+    return tuple(sorted(uses, key=lambda u: (-len(u.lines), u.path)))
+
+
+def used_definers(
+    index: RepoIndex, named: NamedSites, edits: Mapping[str, object]
+) -> set[str] | None:
+    """The Python files defining a name whose uses an edit of these files can have
+    changed: those defining a name whose rows came, went or moved; None when the rows
+    before the edit are not known."""
+    rows = index.native_rows
+    if rows is None:
+        return set()
+    keys = rows.moved(edits.keys())
+    if keys is None:
+        return None
+    return {
+        s.path
+        for key in sorted(keys)
+        for s in named(key)
+        if s.kind in DEFINITION_KINDS and language_for(s.path) == "python"
+    }
