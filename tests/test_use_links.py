@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import page_section, run_build, write_tree
 
-from docgen.analyze.tags import used_here
+from docgen.analyze.own_uses import used_here
 from docgen.scan.python.scanner import scan
 
 TREE = {

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.analyze.headers import TEST_HEADERS, cuda_header
+from docgen.analyze.own_uses import used_here
 from docgen.analyze.suite import collect
 from docgen.model.facts import (
     Analysis,
@@ -375,25 +376,6 @@ def _requirement_evidence(suite: Suite, c: _Collector) -> None:
     for r in requirements:
         if r.gpus:
             c.add("gpu", r.line, f"{r.text} ({r.written})", first=True)
-
-
-def used_here(python: PythonFacts) -> tuple[str, ...]:
-    """The top-level classes and functions the file's own code uses outside their own
-    bodies (a recursive call is no use), from its bare-name uses of them."""
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for d in python.definitions:
-        if d.parent is None and d.kind in ("class", "function"):
-            spans.setdefault(d.name, []).append((d.line, d.end_line))
-    return tuple(
-        sorted(
-            {
-                use.name
-                for use in python.own_uses
-                if use.name in spans
-                and any(not any(a <= n <= b for a, b in spans[use.name]) for n in use.lines)
-            }
-        )
-    )
 
 
 def analyzed(facts: FileFacts, text: str | None) -> ScannedFile:
