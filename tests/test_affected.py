@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from docgen.analyze.summary import summarize
 from docgen.cli.main import cli
-from docgen.index.affected import Reach, Reacher, importers_of, use_index
+from docgen.index.affected import Reach, Reacher, importers_of, reached_names, use_index
 from docgen.index.graph import map_modules
 from docgen.index.native_calls import call_rows
 from docgen.index.python_uses import DefinitionFinder
@@ -24,7 +24,18 @@ TREE = {
     "dist/__init__.py": "from .c10d import *\nfrom . import tools\n",
     "dist/c10d.py": "def all_reduce(t):\n    return t\n\nclass Group:\n    pass\n",
     "dist/tools.py": "def helper():\n    pass\n",
-    "lib/sync.py": "from dist import all_reduce\n\ndef sync(t):\n    return all_reduce(t)\n",
+    # `sync` uses the change, `other` does not: only `sync`'s users are a hop further
+    "lib/sync.py": (
+        "from dist import all_reduce\n\ndef sync(t):\n    return all_reduce(t)\n\n"
+        "def other():\n    return 0\n"
+    ),
+    "tests/test_other.py": "from lib.sync import other\n\ndef test_o():\n    other()\n",
+    # module-level code uses the change: it runs at import, so every definition is reached
+    "lib/boot.py": "from dist import all_reduce\nall_reduce(0)\n\ndef unrelated():\n    pass\n",
+    "tests/test_boot.py": "from lib.boot import unrelated\n\ndef test_b():\n    unrelated()\n",
+    # a stub runs nothing: what uses its names is not reached through it
+    "lib/kinds.pyi": "from dist.c10d import Group\n\ndef make() -> Group: ...\n",
+    "tests/test_stub.py": "from lib.kinds import make\n\ndef test_s():\n    make()\n",
     # the use is inside one test: that test alone
     "tests/test_direct.py": (
         "import unittest\nimport dist\n\nclass TestDirect(unittest.TestCase):\n"
@@ -62,14 +73,17 @@ def test_the_tests_a_change_reaches_nearest_first_with_their_commands(tmp_path: 
         "tests/test_module_level.py: 1 hop, uses dist/c10d.py (lines 1, 3); 2 of 2 tests",
         "    pytest tests/test_module_level.py::test_a",
         "    pytest tests/test_module_level.py::test_b",
+        "tests/test_boot.py: 2 hops, uses lib/boot.py (lines 1, 4); 1 of 1 tests",
+        "    pytest tests/test_boot.py::test_b",
         "tests/test_far.py: 2 hops, uses lib/sync.py (lines 1, 4); 1 of 1 tests",
         "    pytest tests/test_far.py::test_far",
     ]
-    assert _affected(out, "dist/c10d.py", "--depth", "1")[1] == lines[:-2]
+    assert _affected(out, "dist/c10d.py", "--depth", "1")[1] == lines[:-4]
     assert _affected(out, "dist/c10d.py", "--files")[1] == [
         "tests/test_direct.py",
         "tests/test_import_only.py",
         "tests/test_module_level.py",
+        "tests/test_boot.py",
         "tests/test_far.py",
     ]
     assert _affected(out, "dist/c10d.py", "--tests")[1] == [
@@ -99,12 +113,21 @@ def test_a_path_on_disk_is_read_relative_to_the_tree(tmp_path: Path) -> None:
         code, lines, _ = _affected(out, "sync.py", "--files")
     finally:
         os.chdir(here)
-    assert (code, lines) == (0, ["tests/test_far.py"])
+    assert (code, lines) == (0, ["tests/test_far.py", "tests/test_other.py"])
 
 
 def test_without_a_build_the_command_says_so(tmp_path: Path) -> None:
     code, lines, err = _affected(tmp_path / "none", "a.py")
     assert code == 2 and lines == [] and "run `docgen build` first" in err
+
+
+def test_a_file_s_reached_definitions_hold_its_uses_and_module_level_code_reaches_all() -> None:
+    source = b"import x\n\ndef a():\n    x.f()\n\ndef b():\n    pass\n"
+    summary = summarize(scan_data("m.py", source))
+    assert reached_names(summary, [1]) == frozenset()  # an import statement alone
+    assert reached_names(summary, [1, 4]) == {"a"}
+    assert reached_names(summary, [1, 4, 8]) is None  # line 8: module level
+    assert reached_names(None, [4]) is None
 
 
 def _reacher(files: dict[str, bytes]) -> Reacher:
@@ -113,7 +136,7 @@ def _reacher(files: dict[str, bytes]) -> Reacher:
     summaries = {path: summarize(s) for path, s in scanned.items()}
     finder = DefinitionFinder(modules, summaries.get)
     rows = [(p, row) for p, s in sorted(scanned.items()) for row in call_rows(s.facts.python)]
-    return Reacher(finder, use_index(rows), importers_of([]))
+    return Reacher(finder, use_index(rows), importers_of([]), summaries.get)
 
 
 @settings(max_examples=40, deadline=None)

@@ -39,6 +39,9 @@ class FileSummary:
     #: the top-level classes and functions, (name, kind), the first of each name, in order
     top_level: tuple[tuple[str, str], ...] = ()
     exported: tuple[str, ...] | None = None  # the module's `__all__`
+    #: each top-level class's and function's (name, first line, last line), by line
+    spans: tuple[tuple[str, int, int], ...] = ()
+    import_lines: tuple[int, ...] = ()  # the lines of its import statements, sorted
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,8 @@ class StoredSummary:
     links: tuple[str, ...]
     top_level: tuple[tuple[str, str], ...] = ()
     exported: tuple[str, ...] | None = None
+    spans: tuple[tuple[str, int, int], ...] = ()
+    import_lines: tuple[int, ...] = ()
 
 
 class LazyImports(Sequence[Import]):
@@ -140,7 +145,16 @@ def summarize(scanned: ScannedFile) -> FileSummary:
         links=tuple(link.target for link in facts.markdown.links) if facts.markdown else (),
         top_level=tuple(top_level(python).items()) if python is not None else (),
         exported=python.dunder_all if python is not None else None,
+        spans=top_level_spans(python) if python is not None else (),
+        import_lines=tuple(sorted({i.line for i in python.imports})) if python is not None else (),
     )
+
+
+def top_level_spans(python: PythonFacts) -> tuple[tuple[str, int, int], ...]:
+    """Each top-level class's and function's (name, first line, last line), by line:
+    which of them a line of the file is inside (see `docgen.index.affected`)."""
+    spans = {(d.name, d.line, d.end_line) for d in python.definitions if is_top_level(d)}
+    return tuple(sorted(spans, key=lambda span: (span[1], span[0])))
 
 
 def summary_import(imp: Import) -> Import:
@@ -169,7 +183,16 @@ def summary_text(scanned: ScannedFile) -> str:
         return ""
     s = summarize(scanned)
     head = StoredSummary(
-        s.kind, s.line_count, s.tags, s.problems, s.suite, s.links, s.top_level, s.exported
+        s.kind,
+        s.line_count,
+        s.tags,
+        s.problems,
+        s.suite,
+        s.links,
+        s.top_level,
+        s.exported,
+        s.spans,
+        s.import_lines,
     )
     return f"{dumps(head)}\n{dumps(s.imports)}"
 
@@ -186,7 +209,17 @@ def read_summary(text: str) -> FileSummary:
     )
     make = maker(FileSummary)
     return make(  # type: ignore[no-any-return]
-        s.kind, s.line_count, s.tags, s.problems, imports, s.suite, s.links, s.top_level, s.exported
+        s.kind,
+        s.line_count,
+        s.tags,
+        s.problems,
+        imports,
+        s.suite,
+        s.links,
+        s.top_level,
+        s.exported,
+        s.spans,
+        s.import_lines,
     )
 
 

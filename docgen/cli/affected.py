@@ -108,7 +108,7 @@ def _affected(
     uses = use_index(kept_rows(state, NATIVE_CALLS))
     importers = importers_of(kept_rows(state, IMPORTS))
 
-    reached = Reacher(finder, uses, importers).reach(changed, depth)
+    reached = Reacher(finder, uses, importers, summaries.get).reach(changed, depth)
     facts = StoredFacts(state)
     graph = ImportGraph(modules, {p: n for n, p in modules.items()}, {}, {})
     runner = RunnerClasses(facts, graph)
@@ -119,7 +119,7 @@ def _affected(
             continue
         tests = _tests(reach.path, facts, runner)
         if tests:
-            imports = frozenset(imp.line for imp in summary.imports or ())
+            imports = frozenset(summary.import_lines)
             reaching = _reaching(reach, imports, tests, facts)
             found.append(AffectedFile(reach, imports & set(reach.lines), reaching, len(tests)))
     return found

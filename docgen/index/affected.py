@@ -1,23 +1,25 @@
 """Which files a change reaches, nearest first (`docgen affected PATH...`), from the
 stored index without parsing: the relation of uses that `docgen find NAME --uses`
-reads (see `docgen.index.python_uses`) and the import rows.
+reads (see `docgen.index.python_uses`), the import rows and the stored summaries.
 
 A file is one hop from a changed file when it imports it (`import a.b.c`, `from a.b
 import c`, `from a.b.c import x`) or its code uses one of its top-level classes and
-functions, or the module itself, through imports and re-exports; a file is a hop
-further when it uses a definition of a file a hop nearer.  Beyond the first hop only
-uses count: a file that imports a reached file without using it re-exports its names
-at most (`torch/nn/__init__.py`), and the uses of those names lead through it to
-where they are defined.  Following imports further would reach every test through
-`import torch`.  Files are reached as wholes: a use of any definition of a reached
-file counts, whichever of its definitions the change touched.
+functions (or the module itself), through imports and re-exports.  A file is a hop
+further when its code uses a definition a hop nearer that was reached: a top-level
+class or function whose body holds a use of what was reached before it, or every
+definition of a file whose module-level code does (it runs at import).  An import
+statement alone reaches no definition: a file that only imports a reached file
+re-exports its names at most (`torch/nn/__init__.py`), and the uses of those names
+lead through it to where they are defined; following imports further would reach
+every test through `import torch`.  A stub (`.pyi`) runs nothing and reaches nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from docgen.analyze.summary import FileSummary
 from docgen.index.native_calls import CallRow, call_key, row_lines
 from docgen.index.python_uses import DefinitionFinder
 
@@ -32,15 +34,16 @@ class Reach:
     distance: int  # 0 for a changed file
     path: str
     via: tuple[str, ...]  # the files a hop nearer that it imports or uses, sorted
-    lines: tuple[int, ...]  # its lines that import them or use their definitions
+    lines: tuple[int, ...]  # its lines that import them or use their reached definitions
 
 
 def use_index(rows: Iterable[tuple[str, CallRow]]) -> dict[str, list[tuple[str, CallRow]]]:
     """The rows of every file by the last name they read (what `kept_of` reads one key
-    of), for a question that reads many keys."""
+    of), for a question that reads many keys; a stub's rows are left out."""
     found: dict[str, list[tuple[str, CallRow]]] = {}
     for path, row in rows:
-        found.setdefault(call_key(row), []).append((path, row))
+        if not path.endswith(".pyi"):
+            found.setdefault(call_key(row), []).append((path, row))
     return found
 
 
@@ -49,9 +52,26 @@ def importers_of(rows: Iterable[tuple[str, tuple[str, int]]]) -> dict[str, list[
     line))`."""
     found: dict[str, list[tuple[str, int]]] = {}
     for importer, (target, line) in rows:
-        if importer != target:
+        if importer != target and not importer.endswith(".pyi"):
             found.setdefault(target, []).append((importer, line))
     return found
+
+
+def reached_names(summary: FileSummary | None, lines: Iterable[int]) -> frozenset[str] | None:
+    """The top-level classes and functions of a file that its `lines` (of uses of what
+    reached it) reach: those whose bodies hold one; None (every one) when a line that
+    is no import statement's is outside them all."""
+    if summary is None:
+        return None
+    imports = set(summary.import_lines)
+    found: set[str] = set()
+    for line in lines:
+        inside = [name for name, first, last in summary.spans if first <= line <= last]
+        if inside:
+            found.update(inside)
+        elif line not in imports:
+            return None
+    return frozenset(found)
 
 
 @dataclass
@@ -61,58 +81,73 @@ class Reacher:
     finder: DefinitionFinder
     uses: Mapping[str, Sequence[tuple[str, CallRow]]]  # `use_index`
     importers: Importers
+    summary_of: Callable[[str], FileSummary | None]
 
     def __post_init__(self) -> None:
-        self._resolved: dict[tuple[str, str], str | None] = {}
+        self._resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def reach(self, changed: Iterable[str], depth: int | None = None) -> list[Reach]:
         """Every file `changed` reaches within `depth` hops (None: any), nearest first,
         then by path; the changed files themselves at distance 0."""
         found = {path: Reach(0, path, (), ()) for path in sorted(set(changed))}
-        frontier = sorted(found)
+        # the reached definitions of each file of the frontier (None: all of them)
+        frontier: dict[str, frozenset[str] | None] = dict.fromkeys(found)
         distance = 0
         while frontier and (depth is None or distance < depth):
             distance += 1
             lines = self._hop(frontier, with_imports=distance == 1, known=found)
+            frontier = {}
             for path in sorted(lines):
                 by_via = lines[path]
                 every = {n for via_lines in by_via.values() for n in via_lines}
                 found[path] = Reach(distance, path, tuple(sorted(by_via)), tuple(sorted(every)))
-            frontier = sorted(lines)
+                names = reached_names(self.summary_of(path), every)
+                if names is None or names:
+                    frontier[path] = names
         return sorted(found.values())
 
     def _hop(
-        self, frontier: Sequence[str], with_imports: bool, known: Mapping[str, Reach]
+        self,
+        frontier: Mapping[str, frozenset[str] | None],
+        with_imports: bool,
+        known: Mapping[str, Reach],
     ) -> dict[str, dict[str, set[int]]]:
-        """The files not yet `known` that reach one of `frontier`: via which, on which lines."""
-        targets = set(frontier)
+        """The files not yet `known` that reach one of `frontier`'s reached definitions:
+        via which file, on which lines."""
         found: dict[str, dict[str, set[int]]] = {}
         if with_imports:
-            for target in frontier:
+            for target in sorted(frontier):
                 for path, line in self.importers.get(target, ()):
                     if path not in known:
                         found.setdefault(path, {}).setdefault(target, set()).add(line)
-        for key in sorted({k for path in frontier for k in self._keys(path)}):
+        keys = sorted({k for path, names in frontier.items() for k in self._keys(path, names)})
+        for key in keys:
             for path, row in self.uses.get(key, ()):
                 if path in known:
                     continue
                 to = self._leads_to(path, row[0])
-                if to is not None and to in targets:
-                    found.setdefault(path, {}).setdefault(to, set()).update(row_lines(row))
+                if to is None or to[0] not in frontier:
+                    continue
+                names = frontier[to[0]]
+                if names is None or to[1].partition(".")[0] in names:
+                    found.setdefault(path, {}).setdefault(to[0], set()).update(row_lines(row))
         return found
 
-    def _keys(self, path: str) -> list[str]:
-        """The last names a use of the file's definitions or of the module reads."""
-        summary = self.finder.summary_of(path)  # its definitions, without its imports
+    def _keys(self, path: str, names: frozenset[str] | None) -> list[str]:
+        """The last names a use of the file's reached definitions reads: all its
+        definitions' and the module's own (None), or those `names`."""
+        if names is not None:
+            return sorted(names)
+        summary = self.summary_of(path)
         module = self.finder.module_of(path)
         keys = [name for name, _ in summary.top_level] if summary is not None else []
         return [*keys, module.rsplit(".", 1)[-1]] if module else keys
 
-    def _leads_to(self, path: str, name: str) -> str | None:
-        """The file the name a file reads is defined in (None: none of the tree's)."""
+    def _leads_to(self, path: str, name: str) -> tuple[str, str] | None:
+        """The (file, qualified name) the name a file reads is defined as (None: none
+        of the tree's)."""
         cache = (path, name) if name.startswith(".") else ("", name)
         if cache not in self._resolved:
             dotted = self.finder.absolute(path, name)
-            found = self.finder.find(dotted) if dotted else None
-            self._resolved[cache] = found[0] if found is not None else None
+            self._resolved[cache] = self.finder.find(dotted) if dotted else None
         return self._resolved[cache]
