@@ -165,7 +165,7 @@ def test_a_damaged_summary_is_refused(text: str) -> None:
 def test_damaged_imports_are_damage_of_the_state() -> None:
     from docgen.state import StateDamaged
 
-    read = read_summary('["python",1,[],[],false,[],[],null]\n[[1,2]]')
+    read = read_summary('["python",1,[],[],false,[],[],null,[],[]]\n[[1,2]]')
     assert read.kind == "python"
     with pytest.raises(StateDamaged):
         len(read.imports or ())

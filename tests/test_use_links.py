@@ -53,6 +53,10 @@ def test_a_definition_says_which_files_use_it_and_which_are_dead_code(tmp_path: 
     assert "dead-code" not in page_section(other, "### function `public`")  # no `__all__`
     assert "a dead-code candidate" in page_section(other, "### function `_private`")
     kw = (out / "lib" / "core.py_kw.md").read_text(encoding="utf-8")
+    entry = next(line for line in kw.splitlines() if line.startswith("- **`run`**"))
+    assert entry.endswith("; used in 3 other files, on 9 lines")
+    helper = next(line for line in kw.splitlines() if line.startswith("- **`helper`**"))
+    assert "used in" not in helper
     every = page_section(kw, "### function `run`")
     assert "used in 3 other files, on 9 lines:" in every
     assert every.count("[L") == 9  # every line, none cut

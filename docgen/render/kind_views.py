@@ -198,7 +198,8 @@ def _python_sections(page: FilePage) -> KindSections:
 
 
 def _python_keywords(page: FilePage) -> list[KeywordGroup]:
-    return python_groups(page.facts.path, page.facts, page.linker)
+    path = page.facts.path
+    return python_groups(path, page.facts, page.linker, page.context.use_links.of(path))
 
 
 def _python_no_keywords(facts: FileFacts) -> str:

@@ -34,6 +34,8 @@ class KeywordEntry:
     more: int = 0  # places beyond `targets` and `more_lines`
     count: int = 0  # every place of the name
     more_lines: tuple[int, ...] = ()  # further places by line number
+    use_files: int = 0  # other files that use its definitions (see `use_links`)
+    uses: int = 0  # their lines that do
 
 
 @dataclass(frozen=True)
