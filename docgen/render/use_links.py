@@ -49,7 +49,7 @@ class UseLinks:
     uses: Mapping[str, Mapping[str, tuple[FileUses, ...]]] = field(
         default_factory=lambda: MappingProxyType({})
     )
-    known: frozenset[str] = frozenset()  # the files whose uses were looked for
+    known: frozenset[str] = frozenset()  # the files whose uses were looked for (not a test's)
     later: Callable[[str], UseLinks] | None = None  # looks for one more file's
     _more: dict[str, UseLinks] = field(default_factory=dict, compare=False, repr=False)
 
@@ -89,7 +89,10 @@ def _looked_for(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | Non
     if rows is None or not wanted:
         return UseLinks()
     defined: dict[str, frozenset[str]] = {}
+    tests = lookup.test_files
     for path in wanted:
+        if path in tests:
+            continue  # a runner runs a test file's tests: its pages list no uses
         python = index.files[path].facts.python
         own = (
             {d.qualname for d in python.definitions if d.kind in DEFINITION_KINDS} if python else ()
@@ -124,7 +127,7 @@ def _looked_for(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | Non
                 for path, by_name in sorted(found.items())
             }
         ),
-        frozenset(defined),
+        frozenset(wanted),
     )
 
 
