@@ -43,6 +43,10 @@ TREE = {
         "def run():\n    tools.helper()\n    return all_reduce(1)\n"
     ),
     "app/opts.py": "from dist.c10d import ProcessGroup\n\nOPTS = ProcessGroup.allreduce\n",
+    "app/sub.py": (
+        "from dist.c10d import ProcessGroup\n\nclass Mine(ProcessGroup):\n"
+        "    def allreduce(self, t):\n        return super().allreduce(t)\n"
+    ),
     "dist/_C.pyi": "class Store:\n    def get(self, key: str) -> bytes: ...\n",
     "dist/store.py": "from dist._C import Store\n\ndef make():\n    return Store()\n",
     "tests/test_train.py": (
@@ -82,11 +86,14 @@ def test_a_class_and_a_submodule_s_function(tmp_path: Path) -> None:
     assert _uses(out, "ProcessGroup")[1] == [
         "app/opts.py:1: import ProcessGroup (dist.c10d.ProcessGroup)",
         "app/opts.py:3: use ProcessGroup (dist.c10d.ProcessGroup)",  # read through
+        "app/sub.py:1: import ProcessGroup (dist.c10d.ProcessGroup)",
+        "app/sub.py:3: use ProcessGroup (dist.c10d.ProcessGroup)",  # a base
         "app/train.py:3: import PG (dist.c10d.ProcessGroup)",
         "app/train.py:8: use PG (dist.c10d.ProcessGroup)",
     ]
     assert _uses(out, "allreduce")[1] == [
-        "app/opts.py:3: use ProcessGroup.allreduce (dist.c10d.ProcessGroup.allreduce)"
+        "app/opts.py:3: use ProcessGroup.allreduce (dist.c10d.ProcessGroup.allreduce)",
+        "app/sub.py:5: use super().allreduce (dist.c10d.ProcessGroup.allreduce)",
     ]
     assert _uses(out, "helper")[1] == [
         "app/other.py:8: use tools.helper (dist.tools.helper)",

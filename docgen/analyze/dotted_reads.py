@@ -28,8 +28,9 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
     binds, on the import's line (`from torch._C._distributed_c10d import ProcessGroup`
     is a use of `torch._C._distributed_c10d.ProcessGroup`), and on the lines where the
     code uses that name bare (`ProcessGroup(...)`, see `docgen.scan.python.name_uses`)
-    or reads through it (`ProcessGroup.Options`), and a name a `from m import *` may
-    bind as `m.name` (the tree tells whether it does);
+    or reads through it (`ProcessGroup.Options`), a name a `from m import *` may bind
+    as `m.name` (the tree tells whether it does), and a method's `super().forward` as
+    `forward` of its class's first base;
     a relative import's names are read as written (`.distributed_c10d.all_reduce`):
     the package they start from is the tree's to tell (`docgen.index.graph.absolute_name`).
     One read per name and spelling, with all its lines."""
@@ -74,9 +75,11 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
             found.add(DottedRead(_normal(f"{target}.{rest}"), ref.name, lines))
     stars = [i.module for i in python.imports if i.star and i.module and i.module != "__future__"]
     for use in python.name_uses:  # `f(x)` after `from m import f`: a read of `m.f`
-        named = stands_for.get(use.name) or [f"{module}.{use.name}" for module in stars]
+        head, dot, rest = use.name.partition(".")  # `Base.forward`: `super().forward`
+        named = stands_for.get(head) or [f"{module}.{head}" for module in stars]
+        written = f"super().{rest.rpartition('.')[2]}" if dot else use.name
         for target in named:
-            found.add(DottedRead(_normal(target), use.name, use.lines))
+            found.add(DottedRead(_normal(f"{target}{dot}{rest}"), written, use.lines))
     return _merged(found)
 
 

@@ -53,6 +53,7 @@ class _Scope:
     imports: set[str] = field(default_factory=set)  # by an import of its own
     declared: set[str] = field(default_factory=set)  # `global` and `nonlocal`
     star: bool = False  # the module's: a `from m import *` may bind what nothing else does
+    first_base: str = ""  # a class body's: its first base as written, when a dotted name
 
     def reads_module(self, name: str) -> bool:
         """Whether `name` read here is the module's own binding: no function around it
@@ -91,7 +92,9 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
     """Each bare-name use of an import-bound name, by name and whether it is called,
     with its lines, sorted: the head of a dotted chain is not one (the chain is).  In a
     module with a `from m import *`, a name nothing in the module binds (nor a
-    builtin's) is one too: the star's, if it binds it."""
+    builtin's) is one too: the star's, if it binds it.  A method's `super().name` is a
+    use of `name` of its class's first base, when an import binds the base's first
+    name: named `Base.name` (the one kind of use whose name holds a dot)."""
     return module_uses(tree)[0]
 
 
@@ -108,6 +111,7 @@ def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, .
         return (), ()
     module = _Scope(None, star=star)
     loads: list[tuple[ast.Name, _Scope]] = []
+    supers: list[tuple[ast.Attribute, _Scope]] = []  # `super().name` in a method
     not_bare: set[int] = set()  # the heads of chains
     called: set[int] = set()
     stack: list[tuple[object, _Scope]] = [(node, module) for node in tree.body]
@@ -127,6 +131,8 @@ def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, .
             assert isinstance(node, ast.Attribute)
             if type(node.value) is ast.Name:
                 not_bare.add(id(node.value))
+            elif _is_super(node.value):
+                supers.append((node, scope))
         elif kind is ast.Call:
             assert isinstance(node, ast.Call)
             called.add(id(node.func))
@@ -162,7 +168,37 @@ def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, .
             lines.setdefault(key, set()).add(name.lineno)
         elif name.id in own and scope.reads_module(name.id):
             own_lines.setdefault(key, set()).add(name.lineno)
+    for attribute, scope in supers:  # read through the class's first base
+        owner = scope.parent
+        if owner is None or not owner.is_class or not owner.first_base or owner.parent is None:
+            continue
+        head = owner.first_base.partition(".")[0]
+        if (head in imported or star) and owner.parent.reads_import(head):
+            key = (f"{owner.first_base}.{attribute.attr}", id(attribute) in called)
+            lines.setdefault(key, set()).add(attribute.lineno)
     return _refs(lines), _refs(own_lines)
+
+
+def _is_super(node: ast.expr) -> bool:
+    """`super()`, or `super(Class, self)`."""
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and node.func.id == "super"
+        and len(node.args) in (0, 2)
+    )
+
+
+def _dotted(node: ast.expr) -> str:
+    """A dotted name as written (`nn.Module`), "" for any other expression."""
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def _refs(lines: dict[tuple[str, bool], set[int]]) -> tuple[CodeRef, ...]:
@@ -193,6 +229,8 @@ def _enter(
     """A scope's parts read where it stands, pushed with that scope, and its own with a
     scope of its own (its name bound where it stands; its parameters in it)."""
     inner = _Scope(scope, is_class=isinstance(node, ast.ClassDef))
+    if isinstance(node, ast.ClassDef) and node.bases:
+        inner.first_base = _dotted(node.bases[0])
     outer: list[object]
     own: list[object]
     if isinstance(node, (*_FUNCTIONS, ast.ClassDef)) and node.name in imported:
