@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from docgen.cli.shared import out_option
-from docgen.cli.stored import StoredFacts, StoredSummaries, kept_rows
+from docgen.cli.stored import KeptUses, StoredFacts, StoredSummaries, kept_rows
 from docgen.model.errors import UsageError
 from docgen.model.options import DEFAULT_OUT
 from docgen.state import StateDamaged, missing_state, read_state
@@ -87,7 +87,7 @@ def affected_command(paths: tuple[str, ...], out: str, depth: int | None, show: 
 def _affected(
     state: State, out: Path, paths: Sequence[str], depth: int | None
 ) -> list[AffectedFile]:
-    from docgen.index.affected import Reacher, importers_of, use_index
+    from docgen.index.affected import Reacher, importers_of
     from docgen.index.graph import ImportGraph
     from docgen.index.import_rows import IMPORTS
     from docgen.index.native_calls import NATIVE_CALLS
@@ -105,7 +105,7 @@ def _affected(
             changed.append(path)
         else:
             click.echo(f"docgen: {given}: no Python module of the last build", err=True)
-    uses = use_index(kept_rows(state, NATIVE_CALLS))
+    uses = KeptUses(state.kept_stamps(NATIVE_CALLS.name))
     importers = importers_of(kept_rows(state, IMPORTS))
 
     reached = Reacher(finder, uses, importers, summaries.get).reach(changed, depth)

@@ -3,13 +3,14 @@ part read once when first asked for."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from docgen.index.kept_rows import Row
+from docgen.index.kept_rows import LazyKept, Row
 
 if TYPE_CHECKING:
     from docgen.analyze.summary import FileSummary
+    from docgen.index.native_calls import CallRow
     from docgen.index.relations import Relation
     from docgen.model.facts import ScannedFile
     from docgen.state import State
@@ -68,3 +69,29 @@ class StoredFacts(Mapping[str, "ScannedFile"]):
 
     def __len__(self) -> int:
         return sum(1 for f in self._read.values() if f is not None)
+
+
+class KeptUses:
+    """The kept rows of the uses relation (`docgen.index.native_calls`) of the files
+    holding some last names, found by the state's keys: each file's rows read once."""
+
+    def __init__(self, kept: LazyKept) -> None:
+        self._kept = kept
+        self._rows: dict[str, dict[str, list[CallRow]]] = {}  # path -> last name -> rows
+
+    def __call__(self, keys: Collection[str]) -> Iterator[tuple[str, CallRow]]:
+        from docgen.index.native_calls import NATIVE_CALLS, call_key
+
+        paths = sorted(self._kept.holding(keys))
+        unread = [p for p in paths if p not in self._rows]
+        for path, text in self._kept.texts(unread).items():
+            by_key: dict[str, list[CallRow]] = {}
+            for row in NATIVE_CALLS.decode(text) or ():
+                by_key.setdefault(call_key(row), []).append(row)
+            self._rows[path] = by_key
+        wanted = set(keys)
+        for path in paths:
+            for key, rows in self._rows.get(path, {}).items():
+                if key in wanted:
+                    for row in rows:
+                        yield path, row

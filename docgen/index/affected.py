@@ -16,7 +16,7 @@ every test through `import torch`.  A stub (`.pyi`) runs nothing and reaches not
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from docgen.analyze.summary import FileSummary
@@ -37,14 +37,18 @@ class Reach:
     lines: tuple[int, ...]  # its lines that import them or use their reached definitions
 
 
-def use_index(rows: Iterable[tuple[str, CallRow]]) -> dict[str, list[tuple[str, CallRow]]]:
-    """The rows of every file by the last name they read (what `kept_of` reads one key
-    of), for a question that reads many keys; a stub's rows are left out."""
+#: the rows of the files holding any of some last names, with their files
+RowsFor = Callable[[Collection[str]], Iterable[tuple[str, CallRow]]]
+
+
+def use_index(rows: Iterable[tuple[str, CallRow]]) -> RowsFor:
+    """The rows of `rows` by the last name they read (what `kept_of` reads one key of),
+    for a question that reads many keys; a stub's rows are left out."""
     found: dict[str, list[tuple[str, CallRow]]] = {}
     for path, row in rows:
         if not path.endswith(".pyi"):
             found.setdefault(call_key(row), []).append((path, row))
-    return found
+    return lambda keys: (item for key in sorted(keys) for item in found.get(key, ()))
 
 
 def importers_of(rows: Iterable[tuple[str, tuple[str, int]]]) -> dict[str, list[tuple[str, int]]]:
@@ -79,7 +83,7 @@ class Reacher:
     """Follows a change out to the files that use it (see the module's docstring)."""
 
     finder: DefinitionFinder
-    uses: Mapping[str, Sequence[tuple[str, CallRow]]]  # `use_index`
+    uses: RowsFor  # the rows of some last names (`use_index`, or the kept rows' keys)
     importers: Importers
     summary_of: Callable[[str], FileSummary | None]
 
@@ -120,17 +124,16 @@ class Reacher:
                 for path, line in self.importers.get(target, ()):
                     if path not in known:
                         found.setdefault(path, {}).setdefault(target, set()).add(line)
-        keys = sorted({k for path, names in frontier.items() for k in self._keys(path, names)})
-        for key in keys:
-            for path, row in self.uses.get(key, ()):
-                if path in known:
-                    continue
-                to = self._leads_to(path, row[0])
-                if to is None or to[0] not in frontier:
-                    continue
-                names = frontier[to[0]]
-                if names is None or to[1].partition(".")[0] in names:
-                    found.setdefault(path, {}).setdefault(to[0], set()).update(row_lines(row))
+        keys = {k for path, names in frontier.items() for k in self._keys(path, names)}
+        for path, row in self.uses(keys):
+            if path in known or path.endswith(".pyi") or call_key(row) not in keys:
+                continue
+            to = self._leads_to(path, row[0])
+            if to is None or to[0] not in frontier:
+                continue
+            names = frontier[to[0]]
+            if names is None or to[1].partition(".")[0] in names:
+                found.setdefault(path, {}).setdefault(to[0], set()).update(row_lines(row))
         return found
 
     def _keys(self, path: str, names: frozenset[str] | None) -> list[str]:
