@@ -208,3 +208,52 @@ def test_a_build_stopped_after_storing_the_index_leaves_no_stale_letter_page(
         build(resolve_options(repo, out, 1))
         build(resolve_options(repo, clean, 1))
     assert pages_and_rows(out) == pages_and_rows(clean)
+
+
+def _with_uses(repo: Path, used: list[str]) -> None:
+    """`BASE` and a file that imports and calls `used` of `pkg/a.py` and `pkg/c.py`."""
+    write_tree(repo, BASE)
+    lines = [f"from pkg.{'a' if n in BASE['pkg/a.py'] else 'c'} import {n}\n" for n in used]
+    lines += [f"{n}()\n" for n in used]
+    (repo / "app.py").write_text("".join(lines), encoding="utf-8")
+
+
+def test_a_name_whose_uses_changed_makes_its_letter_again_and_equals_a_clean_build(
+    tmp_path: Path,
+) -> None:
+    repo, out, clean = tmp_path / "repo", tmp_path / "out", tmp_path / "clean"
+    with small_pages():
+        _with_uses(repo, ["alpha"])
+        build(resolve_options(repo, out, 1))
+        text = (out / "keywords-a.md").read_text(encoding="utf-8")
+        assert "used in 1 other file (2 lines)" in text
+        _with_uses(repo, ["alpha", "cedar"])  # `cedar` is used now: letter `c` changes
+        with mock.patch.object(State, "stored_sites", side_effect=AssertionError("read all")):
+            report = build(resolve_options(repo, out, 1))
+        build(resolve_options(repo, clean, 1))
+    keyword_pages = sorted(p for p in report.written if p.startswith("keywords"))
+    assert keyword_pages == ["keywords-c.md"]
+    assert "used in 1 other file (2 lines)" in (out / "keywords-c.md").read_text(encoding="utf-8")
+    assert pages_and_rows(out) == pages_and_rows(clean)
+
+
+NAMES = st.sampled_from([*BASE["pkg/a.py"], *BASE["pkg/c.py"]])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(NAMES, max_size=4, unique=True), st.lists(NAMES, max_size=4, unique=True))
+def test_any_change_of_uses_in_a_split_index_equals_a_clean_build(
+    before: list[str], after: list[str]
+) -> None:
+    root = Path(tempfile.mkdtemp(prefix="docgen-uses-"))
+    try:
+        repo, out, clean = root / "repo", root / "out", root / "clean"
+        with small_pages(single=2, letter=2):
+            _with_uses(repo, before)
+            build(resolve_options(repo, out, 1))
+            _with_uses(repo, after)
+            build(resolve_options(repo, out, 1))
+            build(resolve_options(repo, clean, 1))
+        assert pages_and_rows(out) == pages_and_rows(clean)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

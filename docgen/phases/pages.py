@@ -18,7 +18,9 @@ from docgen.model.report import BuildReport, BuildWarning
 from docgen.model.sources import Discovery
 from docgen.phases.scan import ScanResult
 from docgen.render.inputs import source_root
+from docgen.render.keyword_sites import KeywordSites
 from docgen.render.produce import PageMade, PagePlan, make_pages, plan_pages
+from docgen.render.use_counts import USE_COUNTS_META, Counts, UseCounts, read_counts
 from docgen.state import State, open_state
 from docgen.state.facts import StoredFacts
 from docgen.write.pages import PageOutcome, WriteResult
@@ -70,6 +72,7 @@ def plan_and_write(
             scan.edits,
             scan.last_scope,
             roles,
+            StateCounts(state),
         )
         written = prune_pages(options.out, plan.names, state, scan.manifest)
     relations = kept_relations(scan, index, plan, options)
@@ -113,6 +116,7 @@ def keep_for_next(
             state.keep_relations(*relations)
         keep_rows(state, index)
         keep_modules(state, index)
+        keep_counts(state, plan.counts)
         close_readers(scan)
         if not unwritten:  # a page left as it was would be missed by a digest kept
             state.keep_page_scope(plan.scope_key)
@@ -165,6 +169,29 @@ def keep_rows(state: State, index: RepoIndex) -> None:
     files gone are forgotten."""
     for rows in index.relation_rows():
         state.keep_per_file(rows.relation.name, rows.to_keep(), rows.gone, rows.keys_to_keep())
+
+
+class StateCounts:
+    """The last build's counts of uses and its keyword letters, from the state (see
+    `docgen.render.use_counts.KeptCounts`)."""
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+
+    def stored(self) -> Counts | None:
+        return read_counts(self._state.meta(USE_COUNTS_META))
+
+    def with_letters(self, keyword: KeywordSites, letters: set[str]) -> KeywordSites:
+        from docgen.render.keyword_sites import with_letters
+
+        return with_letters(self._state, keyword, letters)
+
+
+def keep_counts(state: State, counts: UseCounts) -> None:
+    """Keep the counts of uses for the next build, where they changed."""
+    text = counts.text()
+    if state.meta(USE_COUNTS_META) != text:
+        state.set_meta(USE_COUNTS_META, text)
 
 
 def keep_modules(state: State, index: RepoIndex) -> None:

@@ -15,6 +15,7 @@ from docgen.render.attached_links import AttachedLinks
 from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
+from docgen.render.use_counts import UseCounts
 from docgen.render.use_links import UseLinks
 from docgen.render.view_refs import LineRef, LinkView
 
@@ -43,6 +44,8 @@ class RenderContext:
     attached_links: AttachedLinks = field(default_factory=AttachedLinks)
     #: the other files that use each Python definition (see `docgen.render.use_links`)
     use_links: UseLinks = field(default_factory=UseLinks)
+    #: every Python definition's count of uses (see `docgen.render.use_counts`)
+    use_counts: UseCounts = field(default_factory=UseCounts)
 
 
 #: Kept under this name for the renderer's callers; `docgen.model.links` holds the logic.

@@ -46,6 +46,7 @@ class KeywordSites:
         default_factory=lambda: MappingProxyType({})
     )
     changed: list[DefinitionSite] | None = None  # None: `sites` are every site
+    changed_paths: frozenset[str] = frozenset()  # the files whose sites changed
     #: what each file's stored sites were made from, as read (None: not read)
     marks: Mapping[str, str] | None = None
 
@@ -114,7 +115,23 @@ def _changed_letters(
     names = len({site.name for site in sites}) + sum(p[2] for ps in kept.values() for p in ps)
     if names <= keyword_views.SINGLE_PAGE_LIMIT:
         return None
-    return KeywordSites(sites, MappingProxyType(kept), new)
+    return KeywordSites(sites, MappingProxyType(kept), new, changed_paths=frozenset(changed))
+
+
+def with_letters(state: State, keyword: KeywordSites, letters: Set[str]) -> KeywordSites:
+    """The sites with these letters made again too (where the counts of uses of a name
+    on them changed): their pages are no longer kept."""
+    more = {letter for letter in letters if letter in keyword.kept}
+    if not more:
+        return keyword
+    sites = [
+        *keyword.sites,
+        *state.letter_sites(more, keyword.changed_paths),
+        *(s for s in keyword.changed or () if letter_of(s.name) in more),
+    ]
+    sites.sort(key=site_order)
+    kept = {letter: parts for letter, parts in keyword.kept.items() if letter not in more}
+    return replace(keyword, sites=sites, kept=MappingProxyType(kept))
 
 
 def last_letters(state: State, common: str) -> dict[str, tuple[PartSummary, ...]]:

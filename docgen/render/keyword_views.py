@@ -18,6 +18,7 @@ from docgen.model.letters import LETTERS, letter_of, letter_page, name_order
 from docgen.model.links import docs_page, folder_index
 from docgen.render.context import Linker, RenderContext
 from docgen.render.listing_views import KeywordPart, KeywordsView, NameEntry, SiteView
+from docgen.render.use_counts import UseCounts
 from docgen.render.view_refs import LinkView
 from docgen.render.views import FrontMatter
 
@@ -161,16 +162,18 @@ def _site_inputs(
     names: Iterable[str],
     by_name: Mapping[str, list[DefinitionSite]],
     line_counts: Mapping[str, int],
+    counts: UseCounts,
     head: str,
 ) -> list[str]:
     """`head`, then what a page shows of each site: a line is linked only where it is in
-    the file."""
+    the file; a Python definition's count of uses."""
     parts = [head]
     for name in names:
         parts.append(name)
         for s in by_name[name]:
             linked = 1 <= s.line <= line_counts.get(s.path, 0)
-            parts.append(f"{s.kind}|{s.qualname}|{s.path}|{s.line}|{s.anchor}|{linked}")
+            used = counts.of(s.path, s.qualname)
+            parts.append(f"{s.kind}|{s.qualname}|{s.path}|{s.line}|{s.anchor}|{linked}|{used}")
     return parts
 
 
@@ -182,6 +185,7 @@ def _entries(
     names: Iterable[str],
     by_name: Mapping[str, list[DefinitionSite]],
     line_counts: Mapping[str, int],
+    counts: UseCounts,
     linker: Linker,
 ) -> tuple[NameEntry, ...]:
     entries = []
@@ -189,6 +193,7 @@ def _entries(
         sites = []
         for site in sorted(by_name[name], key=lambda s: (s.path, s.line, s.qualname, s.anchor)):
             line = linker.line(site.path, site.line, line_counts.get(site.path, 0))
+            files, lines = counts.of(site.path, site.qualname) or (0, 0)
             sites.append(
                 SiteView(
                     kind=site.kind,
@@ -196,6 +201,8 @@ def _entries(
                     href=linker.to_page(docs_page(site.path), site.anchor),
                     location=f"{site.path}:{site.line}",
                     line_href=line.href,
+                    use_files=files,
+                    uses=lines,
                 )
             )
         entries.append(NameEntry(name, tuple(sites)))
@@ -237,6 +244,7 @@ def keywords_view_jobs(
     single_limit = SINGLE_PAGE_LIMIT if single_page_limit is None else single_page_limit
     letter_limit = LETTER_PAGE_LIMIT if letter_page_limit is None else letter_page_limit
     kept = kept or {}
+    counts = context.use_counts
     by_name: dict[str, list[DefinitionSite]] = {}
     for site in sites:
         by_name.setdefault(site.name, []).append(site)
@@ -271,10 +279,10 @@ def keywords_view_jobs(
             raise ValueError("kept letter pages, but the index fits on one page")
 
         def single() -> KeywordsView:
-            entries = _entries(names, by_name, line_counts, linker)
+            entries = _entries(names, by_name, line_counts, counts, linker)
             return replace(entry, names=total_names, definitions=total_definitions, entries=entries)
 
-        inputs = partial(_site_inputs, names, by_name, line_counts, str(total_definitions))
+        inputs = partial(_site_inputs, names, by_name, line_counts, counts, str(total_definitions))
         return KeywordPlan([KeywordJob(KEYWORDS_PAGE, inputs, single)], (), {})
     chunks = _chunks(names, letter_limit, lambda name: len(by_name[name]), LETTER_PAGE_PLACES)
     made: dict[str, list[PartSummary]] = {}
@@ -303,13 +311,13 @@ def keywords_view_jobs(
             parts=c.parts,
             names=len(c.names),
             definitions=definitions(c.names),
-            entries=_entries(c.names, by_name, line_counts, linker),
+            entries=_entries(c.names, by_name, line_counts, counts, linker),
             entry_page=LinkView(KEYWORDS_PAGE, linker.to_page(KEYWORDS_PAGE)),
         )
 
     for c in chunks:
         head = f"{c.letter}|{c.part}|{c.parts}"
-        inputs = partial(_site_inputs, c.names, by_name, line_counts, head)
+        inputs = partial(_site_inputs, c.names, by_name, line_counts, counts, head)
         jobs.append(KeywordJob(c.page, inputs, partial(letter, c)))
     kept_pages = tuple(
         sorted(letter_page(label, i) for label, ps in kept.items() for i in range(1, len(ps) + 1))

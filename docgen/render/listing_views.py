@@ -242,6 +242,8 @@ class SiteView:
     href: str  # the definition's anchor on the file's docs page
     location: str  # "path:line", the source link's text
     line_href: str  # the source line, "" when it cannot be linked
+    use_files: int = 0  # other files that use it (a Python definition, see `use_counts`)
+    uses: int = 0  # their lines that do
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import jinja2
 
@@ -23,6 +23,7 @@ from docgen.discover.readfile import read_source
 from docgen.index.repo import RepoIndex
 from docgen.model.errors import DocgenError
 from docgen.model.facts import ScannedFile
+from docgen.model.letters import letter_of
 from docgen.model.links import docs_page, folder_doc, folder_index, folder_of, kw_page
 from docgen.model.options import BuildOptions
 from docgen.model.sources import Discovery, SourceFile
@@ -40,7 +41,8 @@ from docgen.render.operator_links import operator_links
 from docgen.render.pages import TEMPLATES, Renderer
 from docgen.render.parallel import render_all
 from docgen.render.role_links import NamedSites, RoleSites, role_links, sites_in_memory
-from docgen.render.use_links import use_links, used_definers
+from docgen.render.use_counts import Counts, UseCounts, use_counts
+from docgen.render.use_links import UseLinks, use_links, used_definers
 from docgen.scan.decode import decode_python, decode_text
 
 T = TypeVar("T")
@@ -91,6 +93,8 @@ class PagePlan:
     #: digest (see `docgen.render.edit_scope`)
     scope: EditScope | None = None
     scope_key: str = ""  # what the scope of the next build's edit rests on
+    #: every Python definition's count of uses, kept for the next build
+    counts: UseCounts = field(default_factory=UseCounts)
 
     def must_digest(self, job: PageJob) -> bool:
         """Whether the page's inputs must be digested (or else are those it was last
@@ -185,6 +189,7 @@ def plan_pages(
     edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None = None,
     last_scope: str = "",
     roles: RoleSites | None = None,
+    kept_counts: KeptCounts | None = None,
 ) -> PagePlan:
     """Every page of the build, with how to digest its inputs and how to render it; pages
     whose inputs' digest is that of the page already written (`previous`) are not
@@ -194,7 +199,8 @@ def plan_pages(
     before and after) and `last_scope` (the last build's scope key) tell the pages an
     edit can change (see `docgen.render.edit_scope`); `roles`: the keyword index the
     docstrings' roles are resolved through, as stored and as scanned now (None: the
-    keyword pages' sites, when they are every site)."""
+    keyword pages' sites, when they are every site); `kept_counts`: the last build's
+    counts of uses, for the keyword index (None: counted whole)."""
     sources = {source.path: source for source in discovery.files}
     lookup = RepoLookup(index)
     common = shared_inputs(common_inputs(options, index.project), lookup)
@@ -213,6 +219,7 @@ def plan_pages(
     native = native_links(index, named, scope.files if scope else None)
     attached = attached_links(index, named, scope.files if scope else None)
     uses = use_links(index, lookup, scope.files if scope else None)
+    counts, keyword = _counted(index, lookup, uses, scope is not None, keyword, kept_counts)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
@@ -223,6 +230,7 @@ def plan_pages(
         native_links=native,
         attached_links=attached,
         use_links=uses,
+        use_counts=counts,
     )
     renderer = Renderer(
         environment or make_environment(options.templates),
@@ -270,7 +278,39 @@ def plan_pages(
         digests,
         scope,
         key,
+        counts,
     )
+
+
+class KeptCounts(Protocol):
+    """What a build reads of the last build's counts of uses, and how it makes the
+    keyword letters whose counts changed again (both from the state)."""
+
+    def stored(self) -> Counts | None: ...
+
+    def with_letters(self, keyword: KeywordSites, letters: set[str]) -> KeywordSites: ...
+
+
+def _counted(
+    index: RepoIndex,
+    lookup: RepoLookup,
+    uses: UseLinks,
+    scoped: bool,
+    keyword: KeywordSites,
+    kept: KeptCounts | None,
+) -> tuple[UseCounts, KeywordSites]:
+    """The counts of uses of every Python definition (see `docgen.render.use_counts`),
+    and the keyword sites with the letters whose counts changed made again."""
+    kinds = index.files.kinds()
+    python = [p for p, kind in kinds.items() if kind == "python"]
+    stored = kept.stored() if kept is not None else None
+    if stored is None and scoped:  # an edit, with no counts kept: count every file
+        uses = use_links(index, lookup, None)
+    counts = use_counts(stored or {}, uses, python)
+    letters = {letter_of(name) for name in counts.changed}
+    if kept is not None and letters & keyword.kept.keys():
+        keyword = kept.with_letters(keyword, letters)
+    return counts, keyword
 
 
 def _named(roles: RoleSites | None, keyword: KeywordSites) -> NamedSites:

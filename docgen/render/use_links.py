@@ -64,6 +64,10 @@ class UseLinks:
     def of(self, path: str) -> Mapping[str, tuple[FileUses, ...]]:
         return self._for(path).uses.get(path, _NO_USES)
 
+    def has(self, path: str) -> bool:
+        """Whether the file's uses were looked for before the pages (none looked for now)."""
+        return path in self.known
+
     def looked_for(self, path: str) -> bool:
         """Whether the file's uses were looked for (a page says "none" only then)."""
         return path in self._for(path).known
