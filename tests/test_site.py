@@ -196,6 +196,26 @@ def test_every_word_of_every_name_finds_it_in_one_shard(names: list[str], budget
             assert any(f"search shard {key!r}" in w for w in index.warnings), name
 
 
+def test_a_used_definition_s_entry_counts_the_files_that_use_it() -> None:
+    from docgen.model.sites import DefinitionSite
+    from docgen.site import search
+
+    sites = [
+        DefinitionSite("used", "p/m.py", 1, "function", "used", "function-used"),
+        DefinitionSite("alone", "p/m.py", 5, "function", "alone", "function-alone"),
+    ]
+    files = search.search_index(sites, {"p/m.py": {"used": (3, 7)}}).files
+    entries = [e for name, text in files.items() if "manifest" not in name for e in shard(text)]
+    assert ["used", "function", "used", "p/m.py", "function-used", "", 3] in entries
+    assert ["alone", "function", "alone", "p/m.py", "function-alone"] in entries
+
+
+def shard(text: str) -> list[object]:
+    found = loaded({"s": text}, "s")
+    assert isinstance(found, list)
+    return found
+
+
 def test_words_split_names_as_a_reader_does() -> None:
     from docgen.site.search import words
 
@@ -407,4 +427,4 @@ def test_a_name_too_long_for_its_pages_suffixes_gets_pages_all_links_land(
     publish_site(out, site)
     assert check_site(site) == []
     shards = "".join(p.read_text() for p in (site / "_search").glob("*.js"))
-    assert f'"{stem}"]' in shards  # the search leads to the page's own name
+    assert f'"{stem}"' in shards  # the search leads to the page's own name

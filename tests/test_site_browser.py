@@ -135,7 +135,9 @@ def test_a_function_is_found_first_and_enter_lands_on_its_definition(
     base = site.resolve().as_uri() if how == "file" else served
     watched = Watched(browser, base)
     shown = search_and_enter(watched, f"{base}/minitorch/index.html", "relu")
-    assert shown.split() == ["function", "relu", "minitorch/nn/functional.py"]
+    # kind, name, file, and how many other files use it (`minitorch/nn/__init__.py`)
+    used = ["used", "in", "1", "file"]
+    assert shown.split() == ["function", "relu", "minitorch/nn/functional.py", *used]
     page = watched.page
     assert page.url.endswith("/minitorch/nn/functional.py_docs.html#function-relu")
     assert page.locator("[id='function-relu']").count() == 1

@@ -19,6 +19,7 @@ from docgen.model.errors import DocgenError
 from docgen.model.links import docs_page, kw_page
 from docgen.model.sites import DefinitionSite
 from docgen.render.environment import make_environment
+from docgen.render.use_counts import USE_COUNTS_META, Counts, read_counts
 from docgen.site import SEARCH_FOLDER, STATIC_FOLDER, fulltext
 from docgen.site.html import html_page, source_page
 from docgen.site.pages import LAYOUT, STYLE, PageMaker, template_text
@@ -75,6 +76,7 @@ def plan_site(
         source_root = state.meta("source_root") or ""
         project = state.meta("project") or ""
         sites = state.all_sites()
+        counted = state.meta(USE_COUNTS_META) or ""
         hashed = state.content_digests()  # the build hashed every source already
     repo = Path(os.path.normpath(out / source_root))
     sources = frozenset(path for path in hashed if docs_page(path) in manifest)
@@ -100,7 +102,7 @@ def plan_site(
         made_from[name] = _digest(text)
         work[name] = partial(str, text)
     plan = SitePlan(made_from, work, "", indexed)
-    _plan_search(plan, sites, records)
+    _plan_search(plan, sites, records, counted)
     if with_fulltext:
         plan.fulltext = _digest(*(f"{t}={made_from[t]}" for t in indexed))
     return plan
@@ -121,11 +123,13 @@ def _lines_shown(repo: Path, sources: frozenset[str]) -> dict[str, int]:
 
 
 def _plan_search(
-    plan: SitePlan, sites: list[DefinitionSite], records: Mapping[str, SiteRecord]
+    plan: SitePlan, sites: list[DefinitionSite], records: Mapping[str, SiteRecord], counted: str
 ) -> None:
-    """The search shards: those recorded when the keyword index is still what they were
-    made from (the index is cut again only when a shard is missing), else cut anew."""
-    searched = _digest(__version__, *(repr(s) for s in sites), code_digest())
+    """The search shards: those recorded when the keyword index and the counts of uses
+    (`counted`, as kept) are still what they were made from (the index is cut again
+    only when a shard is missing), else cut anew."""
+    searched = _digest(__version__, *(repr(s) for s in sites), counted, code_digest())
+    counts = read_counts(counted)
     manifest_path = f"{SEARCH_FOLDER}/manifest.js"
     shards = {
         path: record.made_from
@@ -134,12 +138,12 @@ def _plan_search(
     }
     # Reused only when every shard recorded is of this index (none half put in place).
     if manifest_path in shards and set(shards.values()) == {searched}:
-        cut = _SearchCut(sites)
+        cut = _SearchCut(sites, counts)
         for path in sorted(shards):
             plan.made_from[path] = searched
             plan.work[path] = partial(cut.file, path)
         return
-    index = search_index(sites)
+    index = search_index(sites, counts)
     plan.warnings.extend(index.warnings)
     for name, text in index.files.items():
         plan.made_from[name] = searched
@@ -149,13 +153,14 @@ def _plan_search(
 class _SearchCut:
     """The search shards cut only when one of them is asked for."""
 
-    def __init__(self, sites: list[DefinitionSite]) -> None:
+    def __init__(self, sites: list[DefinitionSite], counts: Counts | None) -> None:
         self.sites = sites
+        self.counts = counts
         self.files: dict[str, str] | None = None
 
     def file(self, path: str) -> str:
         if self.files is None:
-            self.files = search_index(self.sites).files
+            self.files = search_index(self.sites, self.counts).files
         return self.files.get(path, "")
 
 

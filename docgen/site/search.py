@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from docgen.model.links import page_stem
 from docgen.model.sites import DefinitionSite
+from docgen.render.use_counts import Counts
 from docgen.site import SEARCH_FOLDER
 
 #: A shard may not be larger than this; the build warns about one it cannot cut.
@@ -65,7 +66,7 @@ class _Row:
     """One site: the tokens that find it (as keys), its entry in a shard, its size there."""
 
     tokens: tuple[str, ...]
-    entry: tuple[str, ...]  # name, kind, qualname, path, anchor (, page stem if not path)
+    entry: tuple[str | int, ...]  # name, kind, qualname, path, anchor (see `_entry`)
     size: int
     order: int  # its place among all entries, which are sorted
 
@@ -78,15 +79,16 @@ class SearchIndex:
     warnings: tuple[str, ...]  # shards over the budget that could not be cut
 
 
-def search_index(sites: Iterable[DefinitionSite]) -> SearchIndex:
-    """The manifest and every shard, deterministic for the same sites."""
+def search_index(sites: Iterable[DefinitionSite], counts: Counts | None = None) -> SearchIndex:
+    """The manifest and every shard, deterministic for the same sites and `counts` (how
+    many other files use each Python definition, see `docgen.render.use_counts`)."""
     entries = sorted(
-        (*site, stem) if (stem := page_stem(site[3])) != site[3] else site
+        _entry(site, counts or {})
         for site in {(s.name, s.kind, s.qualname, s.path, s.anchor) for s in sites}
     )
     rows = [
         _Row(
-            tuple(sorted({key_of(t, len(t)) for t in tokens(e[0], e[2])})),
+            tuple(sorted({key_of(t, len(t)) for t in tokens(str(e[0]), str(e[2]))})),
             e,
             len(json.dumps(e, ensure_ascii=True, separators=(",", ":"))) + 1,
             order,
@@ -104,6 +106,16 @@ def search_index(sites: Iterable[DefinitionSite]) -> SearchIndex:
     manifest = {"split": sorted(split), "keys": sorted(shards), "first": FIRST_KEY}
     files[f"{SEARCH_FOLDER}/manifest.js"] = _script("manifest", "", manifest)
     return SearchIndex(files, tuple(warnings))
+
+
+def _entry(site: tuple[str, str, str, str, str], counts: Counts) -> tuple[str | int, ...]:
+    """name, kind, qualname, path, anchor, then the page stem when it is not the path,
+    then (its stem or "") the number of other files that use it, when any do."""
+    stem = page_stem(site[3])
+    used = counts.get(site[3], {}).get(site[2])
+    if used:
+        return (*site, stem if stem != site[3] else "", used[0])
+    return (*site, stem) if stem != site[3] else site
 
 
 def _fill(

@@ -69,6 +69,11 @@
       a.appendChild(kind); a.appendChild(document.createTextNode(" "));
       a.appendChild(qual); a.appendChild(document.createTextNode(" "));
       a.appendChild(file);
+      if (entry[6]) {  /* other files that use it */
+        var uses = document.createElement("span"); uses.className = "uses";
+        uses.textContent = "used in " + entry[6] + (entry[6] === 1 ? " file" : " files");
+        a.appendChild(document.createTextNode(" ")); a.appendChild(uses);
+      }
       li.appendChild(a);
       if (i === chosen) { li.className = "chosen"; }
       list.appendChild(li);
