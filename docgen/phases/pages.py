@@ -189,9 +189,8 @@ class StateCounts:
 
 def keep_counts(state: State, counts: UseCounts) -> None:
     """Keep the counts of uses for the next build, where they changed."""
-    text = counts.text()
-    if state.meta(USE_COUNTS_META) != text:
-        state.set_meta(USE_COUNTS_META, text)
+    if not counts.as_kept:
+        state.set_meta(USE_COUNTS_META, counts.text())
 
 
 def keep_modules(state: State, index: RepoIndex) -> None:

@@ -306,7 +306,7 @@ def _counted(
     stored = kept.stored() if kept is not None else None
     if stored is None and scoped:  # an edit, with no counts kept: count every file
         uses = use_links(index, lookup, None)
-    counts = use_counts(stored or {}, uses, python)
+    counts = use_counts(stored, uses, python)
     letters = {letter_of(name) for name in counts.changed}
     if kept is not None and letters & keyword.kept.keys():
         keyword = kept.with_letters(keyword, letters)

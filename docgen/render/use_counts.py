@@ -29,6 +29,7 @@ class UseCounts:
 
     counts: Counts = field(default_factory=lambda: MappingProxyType({}))
     changed: frozenset[str] = frozenset()  # last names
+    as_kept: bool = False  # the same as the counts the state keeps (nothing to write)
 
     def of(self, path: str, qualname: str) -> Count | None:
         return self.counts.get(path, {}).get(qualname)
@@ -56,9 +57,11 @@ def read_counts(text: str | None) -> dict[str, dict[str, Count]] | None:
         return None
 
 
-def use_counts(stored: Counts, links: UseLinks, paths: Collection[str]) -> UseCounts:
+def use_counts(stored: Counts | None, links: UseLinks, paths: Collection[str]) -> UseCounts:
     """The counts of the tree's Python files (`paths`): counted again for the files
-    `links` looked for, the last build's (`stored`) for the others."""
+    `links` looked for, the last build's (`stored`, None: none kept) for the others."""
+    kept = stored is not None
+    stored = stored or {}
     merged: dict[str, Mapping[str, Count]] = {}
     changed: set[str] = set()
     for path in sorted(set(paths)):
@@ -73,4 +76,4 @@ def use_counts(stored: Counts, links: UseLinks, paths: Collection[str]) -> UseCo
             merged[path] = MappingProxyType(now)
     for path in stored.keys() - set(paths):  # a file gone: its names' counts with it
         changed.update(q.rsplit(".", 1)[-1] for q in stored[path])
-    return UseCounts(MappingProxyType(merged), frozenset(changed))
+    return UseCounts(MappingProxyType(merged), frozenset(changed), kept and not changed)
