@@ -169,3 +169,12 @@ def test_damaged_imports_are_damage_of_the_state() -> None:
     assert read.kind == "python"
     with pytest.raises(StateDamaged):
         len(read.imports or ())
+
+
+def test_a_summary_s_row_keeps_every_field_but_its_imports_in_order() -> None:
+    from dataclasses import fields
+
+    from docgen.analyze.summary import FileSummary, StoredSummary
+
+    kept = [f.name for f in fields(FileSummary) if f.name != "imports"]
+    assert kept == [f.name for f in fields(StoredSummary)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import overload
 
 from docgen.discover.readfile import hash_source
@@ -182,18 +182,7 @@ def summary_text(scanned: ScannedFile) -> str:
     if is_cfamily(scanned.facts.path):
         return ""
     s = summarize(scanned)
-    head = StoredSummary(
-        s.kind,
-        s.line_count,
-        s.tags,
-        s.problems,
-        s.suite,
-        s.links,
-        s.top_level,
-        s.exported,
-        s.spans,
-        s.import_lines,
-    )
+    head = StoredSummary(*(getattr(s, name) for name in _STORED))
     return f"{dumps(head)}\n{dumps(s.imports)}"
 
 
@@ -208,20 +197,13 @@ def read_summary(text: str) -> FileSummary:
         None if tail == "null" else () if tail == "[]" else LazyImports(tail)
     )
     make = maker(FileSummary)
-    return make(  # type: ignore[no-any-return]
-        s.kind,
-        s.line_count,
-        s.tags,
-        s.problems,
-        imports,
-        s.suite,
-        s.links,
-        s.top_level,
-        s.exported,
-        s.spans,
-        s.import_lines,
-    )
+    parts = (imports if name == "imports" else getattr(s, name) for name in _SUMMARY)
+    return make(*parts)  # type: ignore[no-any-return]
 
+
+#: the fields of a summary and of its row's head, in order (the head has all but `imports`)
+_SUMMARY = tuple(f.name for f in fields(FileSummary))
+_STORED = tuple(f.name for f in fields(StoredSummary))
 
 #: How the state keeps each file beside its facts: its summary, and its bytes' digest.
 FILES = FileCodec(summary_text, read_summary, hash_source)

@@ -10,7 +10,7 @@ covers where its links lead."""
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
@@ -29,6 +29,7 @@ from docgen.index.native_calls import (
     target_sites,
 )
 from docgen.model.binding_names import binds_lambda, bound_binding
+from docgen.model.sites import DefinitionSite
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
@@ -287,16 +288,28 @@ def native_callees(
     build script was edited or a file's rows before the edit are not known."""
     if any(posixpath.basename(p) == BUILD_SCRIPT for p in edits):
         return None
+    kinds = index.files.kinds()
+    return moved_definers(
+        index,
+        named,
+        edits,
+        lambda s: s.kind in ("binding", "op") and kinds.get(s.path) == "cfamily",
+    )
+
+
+def moved_definers(
+    index: RepoIndex,
+    named: NamedSites,
+    edits: Mapping[str, object],
+    wanted: Callable[[DefinitionSite], bool],
+) -> set[str] | None:
+    """The files of the `wanted` sites named by a key that an edit of these files moved
+    a row of the dotted-reads relation to or from; None when a file's rows before the
+    edit are not known."""
     rows = index.native_rows
     if rows is None:
         return set()
     keys = rows.moved(edits.keys())
     if keys is None:
         return None
-    kinds = index.files.kinds()
-    return {
-        s.path
-        for key in sorted(keys)
-        for s in named(key)
-        if s.kind in ("binding", "op") and kinds.get(s.path) == "cfamily"
-    }
+    return {s.path for key in sorted(keys) for s in named(key) if wanted(s)}

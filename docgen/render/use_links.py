@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from docgen.index.native_calls import call_key, row_lines
 from docgen.index.python_uses import DEFINITION_KINDS, DefinitionFinder, lead_modules
 from docgen.model.languages import language_for
+from docgen.render.native_links import moved_definers
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
@@ -146,15 +147,9 @@ def used_definers(
     """The Python files defining a name whose uses an edit of these files can have
     changed: those defining a name whose rows came, went or moved; None when the rows
     before the edit are not known."""
-    rows = index.native_rows
-    if rows is None:
-        return set()
-    keys = rows.moved(edits.keys())
-    if keys is None:
-        return None
-    return {
-        s.path
-        for key in sorted(keys)
-        for s in named(key)
-        if s.kind in DEFINITION_KINDS and language_for(s.path) == "python"
-    }
+    return moved_definers(
+        index,
+        named,
+        edits,
+        lambda s: s.kind in DEFINITION_KINDS and language_for(s.path) == "python",
+    )
