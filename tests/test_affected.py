@@ -99,10 +99,35 @@ def test_a_changed_test_file_is_its_own_and_unknown_paths_are_said(tmp_path: Pat
         "tests/test_far.py: changed; 1 of 1 tests",
         "    pytest tests/test_far.py::test_far",
     ]
-    assert err == "docgen: README.md: no Python module of the last build\n"
+    assert err == (
+        "docgen: README.md: neither a Python module nor a file binding names for Python,"
+        " in the last build\n"
+    )
     code, lines, err = _affected(out, "dist/tools.py")  # only `test_unrelated` uses it
     assert code == 0 and lines[0].startswith("tests/test_unrelated.py: 1 hop, uses")
     assert _affected(out, "nothing.py")[0] == 1
+
+
+def test_a_c_family_file_s_bindings_reach_the_python_that_reads_them(tmp_path: Path) -> None:
+    from test_native_calls import TREE as BOUND
+
+    tests = {
+        # `forward` reads the binding `fast_cuda.fwd`, `scaled` the operator
+        # `fast_ops::scale` and the binding `helper`; `untouched` reads none of them
+        "tests/test_iface.py": "from pkg.iface import forward\n\ndef test_f():\n    forward(1)\n",
+        "tests/test_scaled.py": "from pkg.iface import scaled\n\ndef test_s():\n    scaled(1)\n",
+        "tests/test_other.py": "from pkg.iface import untouched\n\ndef test_u():\n    untouched\n",
+    }
+    out = built_tree(tmp_path, {**BOUND, **tests})
+    code, lines, _ = _affected(out, "csrc/api.cpp")
+    assert code == 0
+    assert lines == [
+        "tests/test_iface.py: 2 hops, uses pkg/iface.py (lines 1, 4); 1 of 1 tests",
+        "    pytest tests/test_iface.py::test_f",
+        "tests/test_scaled.py: 2 hops, uses pkg/iface.py (lines 1, 4); 1 of 1 tests",
+        "    pytest tests/test_scaled.py::test_s",
+    ]
+    assert _affected(out, "csrc/api.cpp", "--depth", "1")[1] == []  # `pkg/iface.py`: no test
 
 
 def test_a_path_on_disk_is_read_relative_to_the_tree(tmp_path: Path) -> None:

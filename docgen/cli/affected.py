@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -20,11 +20,15 @@ from docgen.state import StateDamaged, missing_state, read_state
 
 if TYPE_CHECKING:
     from docgen.index.affected import Reach
+    from docgen.index.native_calls import NativeEnd
     from docgen.index.suites import RunnerClasses
+    from docgen.model.facts import FileFacts
     from docgen.render.suite_views import RunnableTest
     from docgen.state import State
 
 LINES_SHOWN = 5  # of a file's lines that reach the change, before "and N more"
+#: said of a path whose change nothing follows from
+NOT_FOLLOWED = "neither a Python module nor a file binding names for Python, in the last build"
 
 AFFECTED_EXAMPLES = """
 \b
@@ -87,7 +91,7 @@ def affected_command(paths: tuple[str, ...], out: str, depth: int | None, show: 
 def _affected(
     state: State, out: Path, paths: Sequence[str], depth: int | None
 ) -> list[AffectedFile]:
-    from docgen.index.affected import Reacher, importers_of
+    from docgen.index.affected import Reacher, binding_readers, importers_of
     from docgen.index.graph import ImportGraph
     from docgen.index.import_rows import IMPORTS
     from docgen.index.native_calls import NATIVE_CALLS
@@ -99,17 +103,24 @@ def _affected(
     finder = DefinitionFinder(modules, summaries.get)
     known = set(modules.values())
     changed = []
+    uses = KeptUses(state.kept_stamps(NATIVE_CALLS.name))
+    seeds: dict[str, dict[str, set[int]]] = {}
+    facts = StoredFacts(state)
     for given in paths:
         path = _tree_path(given, out, state.meta("source_root"))
+        made = [] if path in known else state.sites_of_files([path])
         if path in known:
             changed.append(path)
+        elif any(site.kind in ("binding", "op") for site in made):
+            changed.append(path)
+            for reader, by_via in binding_readers(path, made, uses, _ends(state, facts)).items():
+                seeds.setdefault(reader, {}).update(by_via)
         else:
-            click.echo(f"docgen: {given}: no Python module of the last build", err=True)
-    uses = KeptUses(state.kept_stamps(NATIVE_CALLS.name))
+            click.echo(f"docgen: {given}: {NOT_FOLLOWED}", err=True)
     importers = importers_of(kept_rows(state, IMPORTS))
 
-    reached = Reacher(finder, uses, importers, summaries.get).reach(changed, depth)
-    facts = StoredFacts(state)
+    reacher = Reacher(finder, uses, importers, summaries.get)
+    reached = reacher.reach(changed, depth, seeds)
     graph = ImportGraph(modules, {p: n for n, p in modules.items()}, {}, {})
     runner = RunnerClasses(facts, graph)
     found = []
@@ -123,6 +134,22 @@ def _affected(
             reaching = _reaching(reach, imports, tests, facts)
             found.append(AffectedFile(reach, imports & set(reach.lines), reaching, len(tests)))
     return found
+
+
+def _ends(state: State, facts: StoredFacts) -> Callable[[str], Sequence[NativeEnd]]:
+    """Where the tree makes a Python name in C++, as the pages' links read it, from the
+    stored index and the stored facts of the build scripts that name its module."""
+    from docgen.index.native_calls import native_ends
+    from docgen.index.native_trace import roots_for
+
+    def facts_of(path: str) -> FileFacts | None:
+        scanned = facts.get(path)
+        return scanned.facts if scanned is not None else None
+
+    def ends(name: str) -> Sequence[NativeEnd]:
+        return native_ends(name, state.find_sites, roots_for(name, state.find_sites, facts_of))
+
+    return ends
 
 
 def _tree_path(given: str, out: Path, source_root: str | None) -> str:

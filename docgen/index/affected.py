@@ -12,6 +12,8 @@ statement alone reaches no definition: a file that only imports a reached file
 re-exports its names at most (`torch/nn/__init__.py`), and the uses of those names
 lead through it to where they are defined; following imports further would reach
 every test through `import torch`.  A stub (`.pyi`) runs nothing and reaches nothing.
+A C-family file that binds names for Python (pybind11, `PyMethodDef`, `m.def` of a
+`TORCH_LIBRARY` block) is one hop from the Python files that read those names.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from docgen.analyze.summary import FileSummary
-from docgen.index.native_calls import CallRow, call_key, row_lines
+from docgen.index.native_calls import CallRow, NativeEnd, call_key, row_lines
 from docgen.index.python_uses import DefinitionFinder
+from docgen.model.sites import DefinitionSite
 
 #: (the file that imports, the line of the import), for each file imported
 Importers = Mapping[str, Sequence[tuple[str, int]]]
@@ -90,9 +93,16 @@ class Reacher:
     def __post_init__(self) -> None:
         self._resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
 
-    def reach(self, changed: Iterable[str], depth: int | None = None) -> list[Reach]:
+    def reach(
+        self,
+        changed: Iterable[str],
+        depth: int | None = None,
+        seeds: Mapping[str, Mapping[str, set[int]]] | None = None,
+    ) -> list[Reach]:
         """Every file `changed` reaches within `depth` hops (None: any), nearest first,
-        then by path; the changed files themselves at distance 0."""
+        then by path; the changed files themselves at distance 0.  `seeds`: files one
+        hop away that no Python use of a changed file's shows (the readers of names a
+        changed C-family file binds, see `binding_readers`), via which, on which lines."""
         found = {path: Reach(0, path, (), ()) for path in sorted(set(changed))}
         # the reached definitions of each file of the frontier (None: all of them)
         frontier: dict[str, frozenset[str] | None] = dict.fromkeys(found)
@@ -100,6 +110,11 @@ class Reacher:
         while frontier and (depth is None or distance < depth):
             distance += 1
             lines = self._hop(frontier, with_imports=distance == 1, known=found)
+            if distance == 1:
+                for path, by_via in (seeds or {}).items():
+                    if path not in found:
+                        for via, via_lines in by_via.items():
+                            lines.setdefault(path, {}).setdefault(via, set()).update(via_lines)
             frontier = {}
             for path in sorted(lines):
                 by_via = lines[path]
@@ -154,3 +169,32 @@ class Reacher:
             dotted = self.finder.absolute(path, name)
             self._resolved[cache] = self.finder.find(dotted) if dotted else None
         return self._resolved[cache]
+
+
+def binding_readers(
+    path: str,
+    made: Sequence[DefinitionSite],
+    uses: RowsFor,
+    ends_of: Callable[[str], Sequence[NativeEnd]],
+) -> dict[str, dict[str, set[int]]]:
+    """The Python files that read a name the C-family file `path` makes for Python
+    (`made`: its `binding` and `op` sites), where the name leads there as the pages'
+    links from Python into C++ read it (`ends_of`, see `native_calls.native_ends`):
+    one hop from a change of the file, via it, on those lines."""
+    made = [site for site in made if site.kind in ("binding", "op")]
+    keys = {site.name for site in made}
+    # the last part of a bound name as Python reads it (`CacheEntry.code`: `code`
+    # after `CacheEntry`), or an operator's (`fast_ops::scale`: `fast_ops.scale`)
+    tails = {site.qualname.replace("::", ".") for site in made}
+    leads: dict[str, bool] = {}
+    found: dict[str, dict[str, set[int]]] = {}
+    for holder, row in uses(keys):
+        name = row[0]
+        if holder == path or holder.endswith(".pyi") or call_key(row) not in keys:
+            continue
+        if name not in leads:
+            near = any(name == t or f".{t}" in f"{name}." for t in tails)
+            leads[name] = near and any(end.path == path for end in ends_of(name))
+        if leads[name]:
+            found.setdefault(holder, {}).setdefault(path, set()).update(row_lines(row))
+    return found
