@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from docgen.analyze.summary import summarize
 from docgen.cli.main import cli
-from docgen.index.affected import Reach, Reacher, importers_of, reached_names, use_index
+from docgen.index.affected import Reach, Reacher, RowsFor, importers_of, reached_names
 from docgen.index.graph import map_modules
-from docgen.index.native_calls import call_rows
+from docgen.index.native_calls import CallRow, call_key, call_rows
 from docgen.index.python_uses import DefinitionFinder
 from docgen.scan.workers import scan_data
 
@@ -153,6 +153,14 @@ def test_a_file_s_reached_definitions_hold_its_uses_and_module_level_code_reache
     assert reached_names(summary, [1, 4]) == {"a"}
     assert reached_names(summary, [1, 4, 8]) is None  # line 8: module level
     assert reached_names(None, [4]) is None
+
+
+def use_index(rows: list[tuple[str, CallRow]]) -> RowsFor:
+    """The rows by the last name they read, in memory (as the state's keys find them)."""
+    found: dict[str, list[tuple[str, CallRow]]] = {}
+    for path, row in rows:
+        found.setdefault(call_key(row), []).append((path, row))
+    return lambda keys: (item for key in sorted(keys) for item in found.get(key, ()))
 
 
 def _reacher(files: dict[str, bytes]) -> Reacher:

@@ -4,6 +4,7 @@ code of the tree uses (a dead-code candidate)."""
 
 from __future__ import annotations
 
+from docgen.analyze.summary import is_top_level
 from docgen.model.facts import PythonFacts
 
 
@@ -12,7 +13,7 @@ def used_here(python: PythonFacts) -> tuple[str, ...]:
     bodies (a recursive call is no use), from its bare-name uses of them."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for d in python.definitions:
-        if d.parent is None and d.kind in ("class", "function"):
+        if is_top_level(d):
             spans.setdefault(d.name, []).append((d.line, d.end_line))
     return tuple(
         sorted(

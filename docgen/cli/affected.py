@@ -185,19 +185,14 @@ def _reaching(
     if reach.distance == 0 or not uses or python is None:
         return tests
     spans = {d.qualname: (d.line, d.end_line) for d in python.definitions}
-    inside = {
-        t
-        for t in tests
-        for line in uses
-        if t.function in spans and spans[t.function][0] <= line <= spans[t.function][1]
-    }
-    covered = {
-        line
-        for line in uses
-        for t in inside
-        if spans[t.function][0] <= line <= spans[t.function][1]
-    }
-    return tuple(sorted(inside)) if covered == uses else tests
+    bodies = [(t, spans[t.function]) for t in tests if t.function in spans]
+    inside: set[RunnableTest] = set()
+    for line in uses:
+        holding = {t for t, (first, last) in bodies if first <= line <= last}
+        if not holding:  # a use outside every test: at module level, in a helper
+            return tests
+        inside |= holding
+    return tuple(sorted(inside))
 
 
 def _lines(found: Sequence[AffectedFile], show: str | None) -> Iterator[str]:

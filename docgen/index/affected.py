@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from docgen.analyze.summary import FileSummary
-from docgen.index.native_calls import CallRow, NativeEnd, call_key, row_lines
+from docgen.index.native_calls import CallRow, NativeEnd, row_lines
 from docgen.index.python_uses import DefinitionFinder
 from docgen.model.sites import DefinitionSite
 
@@ -40,18 +40,8 @@ class Reach:
     lines: tuple[int, ...]  # its lines that import them or use their reached definitions
 
 
-#: the rows of the files holding any of some last names, with their files
+#: the rows whose last name (`call_key`) is one of some names, with their files
 RowsFor = Callable[[Collection[str]], Iterable[tuple[str, CallRow]]]
-
-
-def use_index(rows: Iterable[tuple[str, CallRow]]) -> RowsFor:
-    """The rows of `rows` by the last name they read (what `kept_of` reads one key of),
-    for a question that reads many keys; a stub's rows are left out."""
-    found: dict[str, list[tuple[str, CallRow]]] = {}
-    for path, row in rows:
-        if not path.endswith(".pyi"):
-            found.setdefault(call_key(row), []).append((path, row))
-    return lambda keys: (item for key in sorted(keys) for item in found.get(key, ()))
 
 
 def importers_of(rows: Iterable[tuple[str, tuple[str, int]]]) -> dict[str, list[tuple[str, int]]]:
@@ -86,12 +76,9 @@ class Reacher:
     """Follows a change out to the files that use it (see the module's docstring)."""
 
     finder: DefinitionFinder
-    uses: RowsFor  # the rows of some last names (`use_index`, or the kept rows' keys)
+    uses: RowsFor  # the rows of some last names (the kept rows, by the state's keys)
     importers: Importers
     summary_of: Callable[[str], FileSummary | None]
-
-    def __post_init__(self) -> None:
-        self._resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
 
     def reach(
         self,
@@ -141,9 +128,9 @@ class Reacher:
                         found.setdefault(path, {}).setdefault(target, set()).add(line)
         keys = {k for path, names in frontier.items() for k in self._keys(path, names)}
         for path, row in self.uses(keys):
-            if path in known or path.endswith(".pyi") or call_key(row) not in keys:
+            if path in known or path.endswith(".pyi"):
                 continue
-            to = self._leads_to(path, row[0])
+            to = self.finder.leads_to(path, row[0])
             if to is None or to[0] not in frontier:
                 continue
             names = frontier[to[0]]
@@ -160,15 +147,6 @@ class Reacher:
         module = self.finder.module_of(path)
         keys = [name for name, _ in summary.top_level] if summary is not None else []
         return [*keys, module.rsplit(".", 1)[-1]] if module else keys
-
-    def _leads_to(self, path: str, name: str) -> tuple[str, str] | None:
-        """The (file, qualified name) the name a file reads is defined as (None: none
-        of the tree's)."""
-        cache = (path, name) if name.startswith(".") else ("", name)
-        if cache not in self._resolved:
-            dotted = self.finder.absolute(path, name)
-            self._resolved[cache] = self.finder.find(dotted) if dotted else None
-        return self._resolved[cache]
 
 
 def binding_readers(
@@ -190,7 +168,7 @@ def binding_readers(
     found: dict[str, dict[str, set[int]]] = {}
     for holder, row in uses(keys):
         name = row[0]
-        if holder == path or holder.endswith(".pyi") or call_key(row) not in keys:
+        if holder == path or holder.endswith(".pyi"):
             continue
         if name not in leads:
             near = any(name == t or f".{t}" in f"{name}." for t in tails)

@@ -72,6 +72,7 @@ class DefinitionFinder:
     bindings_of: Callable[[str], FileBindings | None] | None = None
     _names: dict[str, str] = field(default_factory=dict)
     _bindings: dict[str, FileBindings | None] = field(default_factory=dict)
+    _led: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, path in self.modules.items():
@@ -84,6 +85,15 @@ class DefinitionFinder:
             return dotted
         name = self._names.get(path)
         return absolute_name(dotted, package_of(path, name) if name is not None else None)
+
+    def leads_to(self, path: str, dotted: str) -> tuple[str, str] | None:
+        """`find` for a name as the file at `path` reads it (see `absolute`), each name
+        followed once (a relative one once per file)."""
+        key = (path, dotted) if dotted.startswith(".") else ("", dotted)
+        if key not in self._led:
+            absolute = self.absolute(path, dotted)
+            self._led[key] = self.find(absolute) if absolute else None
+        return self._led[key]
 
     def find(self, dotted: str, depth: int = 0) -> tuple[str, str] | None:
         parts = dotted.split(".")
@@ -171,11 +181,11 @@ def use_lines(
         return []
     lines: set[TraceLine] = set()
     for path, row in kept_of(name.rsplit(".", 1)[-1]):
-        dotted = finder.absolute(path, row[0])
-        if not dotted or finder.find(dotted) not in targets:
+        if finder.leads_to(path, row[0]) not in targets:
             continue
+        dotted = finder.absolute(path, row[0])
         summary = finder.summary_of(path)
-        imports = {imp.line for imp in summary.imports or ()} if summary is not None else set()
+        imports = set(summary.import_lines) if summary is not None else set()
         for line in row_lines(row):
             how = "import" if line in imports else "use"
             lines.add(TraceLine(path, line, f"{how} {row[1]} ({dotted})"))

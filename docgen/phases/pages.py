@@ -173,7 +173,7 @@ def keep_rows(state: State, index: RepoIndex) -> None:
 
 class StateCounts:
     """The last build's counts of uses and its keyword letters, from the state (see
-    `docgen.render.use_counts.KeptCounts`)."""
+    `docgen.render.produce.KeptCounts`)."""
 
     def __init__(self, state: State) -> None:
         self._state = state

@@ -307,9 +307,8 @@ def _counted(
     if stored is None and scoped:  # an edit, with no counts kept: count every file
         uses = use_links(index, lookup, None)
     counts = use_counts(stored, uses, python)
-    letters = {letter_of(name) for name in counts.changed}
-    if kept is not None and letters & keyword.kept.keys():
-        keyword = kept.with_letters(keyword, letters)
+    if kept is not None and counts.changed:  # only the letters still kept are made again
+        keyword = kept.with_letters(keyword, {letter_of(name) for name in counts.changed})
     return counts, keyword
 
 

@@ -106,19 +106,13 @@ def _looked_for(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | Non
             defined[path] = frozenset(own)
     keys = {q.rsplit(".", 1)[-1] for own in defined.values() for q in own}
     finder = DefinitionFinder(lead_modules(index.graph), lambda _: None, lookup.bindings)
-    resolved: dict[tuple[str, str], tuple[str, str] | None] = {}
     found: dict[str, dict[str, dict[str, set[int]]]] = {}
     held = rows.rows.rows_of(sorted(rows.holding(keys))) if keys else {}
     for holder, made in sorted(held.items()):
         for row in made:
             if call_key(row) not in keys:
                 continue
-            name = row[0]
-            cache = (holder, name) if name.startswith(".") else ("", name)
-            if cache not in resolved:
-                dotted = finder.absolute(holder, name)
-                resolved[cache] = finder.find(dotted) if dotted else None
-            target = resolved[cache]
+            target = finder.leads_to(holder, row[0])
             if target is None or target[0] == holder or target[1] not in defined.get(target[0], ()):
                 continue
             by_file = found.setdefault(target[0], {}).setdefault(target[1], {})

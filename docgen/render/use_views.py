@@ -82,7 +82,7 @@ def section_uses(
     stub = path.endswith(".pyi")
     for item in anchored:
         d = item.definition
-        if d.parent is not None or d.kind == "method" or d.qualname in found:
+        if d.parent is not None or d.qualname in found:  # a method, or nested
             continue
         candidate = not stub and d.name not in here and _unexported(d, python)
         found[d.qualname] = UsesView(0, 0, (), "", d.name in here, candidate)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from docgen.model.facts import CodeRef
+from docgen.model.python_names import dotted_name
 from docgen.scan.python.ast_names import STATEMENT_BODIES
 from docgen.scan.python.refs import CHILD_FIELDS
 
@@ -189,18 +190,6 @@ def _is_super(node: ast.expr) -> bool:
     )
 
 
-def _dotted(node: ast.expr) -> str:
-    """A dotted name as written (`nn.Module`), "" for any other expression."""
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _refs(lines: dict[tuple[str, bool], set[int]]) -> tuple[CodeRef, ...]:
     return tuple(
         CodeRef(name, tuple(sorted(found)), call) for (name, call), found in sorted(lines.items())
@@ -230,7 +219,7 @@ def _enter(
     scope of its own (its name bound where it stands; its parameters in it)."""
     inner = _Scope(scope, is_class=isinstance(node, ast.ClassDef))
     if isinstance(node, ast.ClassDef) and node.bases:
-        inner.first_base = _dotted(node.bases[0])
+        inner.first_base = dotted_name(node.bases[0]) or ""
     outer: list[object]
     own: list[object]
     if isinstance(node, (*_FUNCTIONS, ast.ClassDef)) and node.name in imported:
