@@ -100,8 +100,7 @@ def test_a_changed_test_file_is_its_own_and_unknown_paths_are_said(tmp_path: Pat
         "    pytest tests/test_far.py::test_far",
     ]
     assert err == (
-        "docgen: README.md: neither a Python module nor a file binding names for Python,"
-        " in the last build\n"
+        "docgen: README.md: neither a Python module nor a C, C++ or CUDA file, in the last build\n"
     )
     code, lines, err = _affected(out, "dist/tools.py")  # only `test_unrelated` uses it
     assert code == 0 and lines[0].startswith("tests/test_unrelated.py: 1 hop, uses")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from docgen.analyze.dotted_reads import dotted_reads
 from docgen.model.binding_facts import DottedRead
-from docgen.scan.python.name_uses import name_uses
+from docgen.scan.python.name_uses import module_uses, name_uses
 from docgen.scan.python.scanner import scan
 
 UNITS = Path(__file__).resolve().parent / "name_uses_units"
@@ -93,3 +93,32 @@ def test_a_name_no_function_binds_is_a_use_wherever_it_is_read(
 
 if __name__ == "__main__":
     print("\n".join(found(UNITS / sys.argv[1])))
+
+
+def test_a_method_s_self_reads_are_its_class_s_own_names_or_its_first_base_s() -> None:
+    source = (
+        "from torch.nn import Module\n\n"  # 1-2
+        "class Linear(Module):\n"  # 3
+        "    scale = 2\n"  # 4
+        "    def __init__(self):\n"  # 5
+        "        self.bias = 1\n"  # 6
+        "        self.reset()\n"  # 7
+        "        self.bias, self.scale\n"  # 8
+        "        def later():\n"  # 9
+        "            self.cuda()\n"  # 10
+        "    def reset(this):\n"  # 11
+        "        this.to(None)\n"  # 12
+        "    @staticmethod\n"  # 13
+        "    def make(self):\n"  # 14
+        "        self.half()\n"  # 15
+    )
+    imported, own = module_uses(ast.parse(source))
+    assert [(u.name, u.lines, u.call) for u in imported] == [
+        ("Module", (3,), False),
+        ("Module.cuda", (10,), True),  # from a function inside the method
+        ("Module.to", (12,), True),  # the first parameter, whatever its name
+    ]
+    assert [(u.name, u.lines, u.call) for u in own] == [
+        ("Linear.reset", (7,), True),
+        ("Linear.scale", (8,), False),
+    ]

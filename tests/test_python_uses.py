@@ -142,3 +142,31 @@ def test_the_stored_modules_read_back_with_stubs_for_modules_without_code() -> N
     assert (
         read_modules("{not json") == {} and read_modules("[1]") == {} and read_modules(None) == {}
     )
+
+
+def test_a_method_called_through_self_in_a_subclass_and_in_its_own_class(tmp_path: Path) -> None:
+    out = built_tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": "class Base:\n    def helper(self):\n        pass\n",
+            "pkg/sub.py": (
+                "from pkg.base import Base\n\n"  # 1-2
+                "class Sub(Base):\n"  # 3
+                "    def run(self):\n"  # 4
+                "        self.helper()\n"  # 5
+                "        self.own()\n"  # 6
+                "    def own(self):\n"  # 7
+                "        pass\n"
+            ),
+        },
+    )
+    result = CliRunner().invoke(cli, ["find", "helper", "--uses", "--out", str(out)])
+    assert result.stdout.splitlines() == ["pkg/sub.py:5: use self.helper (pkg.base.Base.helper)"]
+    base = (out / "pkg/base.py_docs.md").read_text(encoding="utf-8")
+    assert "- Used in 1 other file, on 1 line:" in base
+    sub = (out / "pkg/sub.py_docs.md").read_text(encoding="utf-8")
+    own = sub[sub.index("#### method `Sub.own`") :]
+    assert "- Used in: this file, through `self`;" in own
+    run = sub[sub.index("#### method `Sub.run`") : sub.index("#### method `Sub.own`")]
+    assert "Used in" not in run  # nothing says where an object of `Sub` runs it

@@ -77,7 +77,7 @@ def dotted_reads(python: PythonFacts) -> tuple[DottedRead, ...]:
     for use in python.name_uses:  # `f(x)` after `from m import f`: a read of `m.f`
         head, dot, rest = use.name.partition(".")  # `Base.forward`: `super().forward`
         named = stands_for.get(head) or [f"{module}.{head}" for module in stars]
-        written = f"super().{rest.rpartition('.')[2]}" if dot else use.name
+        written = use.written or use.name
         for target in named:
             found.add(DottedRead(_normal(f"{target}{dot}{rest}"), written, use.lines))
     return _merged(found)

@@ -10,11 +10,13 @@ from docgen.model.facts import PythonFacts
 
 def used_here(python: PythonFacts) -> tuple[str, ...]:
     """The top-level classes and functions the file's own code uses outside their own
-    bodies (a recursive call is no use), from its bare-name uses of them."""
+    bodies (a recursive call is no use), from its bare-name uses of them, and the
+    methods of its top-level classes it calls through `self` outside their own bodies
+    (as `Class.method`)."""
     spans: dict[str, list[tuple[int, int]]] = {}
     for d in python.definitions:
-        if is_top_level(d):
-            spans.setdefault(d.name, []).append((d.line, d.end_line))
+        if is_top_level(d) or (d.parent is not None and d.qualname.count(".") == 1):
+            spans.setdefault(d.qualname, []).append((d.line, d.end_line))
     return tuple(
         sorted(
             {

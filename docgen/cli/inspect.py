@@ -113,8 +113,9 @@ Examples:
 @click.option(
     "--uses",
     is_flag=True,
-    help="Print every use of the Python definitions named NAME (or the one a dotted NAME "
-    "leads to) in the tree's Python code, as `path:line: import|use WRITTEN (NAME)`.",
+    help="Print every use of the definitions named NAME (or the one a dotted NAME leads "
+    "to, or a qualified C++ NAME spells) in the tree's Python and C-family code, as "
+    "`path:line: import|use WRITTEN (NAME)`.",
 )
 def find(name: str, out: str, kind: str | None, prefix: bool, trace: bool, uses: bool) -> None:
     """Print every definition of NAME as `path:line: kind qualified.name`, and every
@@ -180,13 +181,19 @@ def _uses(state: State, name: str) -> list[TraceLine]:
     """The uses of `name` (see `docgen.index.python_uses`), from the stored index, the
     kept rows of the files' dotted reads and the stored summaries of the modules their
     names lead through."""
-    from docgen.cli.stored import StoredSummaries
+    from docgen.cli.stored import StoredSummaries, stored_visibility
+    from docgen.index.cfamily_use_rows import CFAMILY_USES
+    from docgen.index.cfamily_uses import use_lines as c_use_lines
     from docgen.index.native_calls import NATIVE_CALLS
     from docgen.index.python_uses import MODULES_META, DefinitionFinder, read_modules, use_lines
 
     finder = DefinitionFinder(read_modules(state.meta(MODULES_META)), StoredSummaries(state).get)
     kept_of = partial(NATIVE_CALLS.kept_of, state.kept_stamps(NATIVE_CALLS.name))
-    return use_lines(name, state.find_sites, kept_of, finder)
+    # a C++ qualified name (`c10::DeviceGuard`) names no Python definition
+    python = use_lines(name, state.find_sites, kept_of, finder) if "::" not in name else []
+    c_kept_of = partial(CFAMILY_USES.kept_of, state.kept_stamps(CFAMILY_USES.name))
+    c_family = c_use_lines(name, state.find_sites, c_kept_of, partial(stored_visibility, state))
+    return sorted([*python, *c_family], key=lambda t: (t.path, t.line, t.what))
 
 
 @click.command(name="check-links")

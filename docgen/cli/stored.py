@@ -3,15 +3,17 @@ part read once when first asked for."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic
 
 from docgen.index.kept_rows import LazyKept, Row
+from docgen.state import StateDamaged
 
 if TYPE_CHECKING:
     from docgen.analyze.summary import FileSummary
-    from docgen.index.native_calls import CallRow
     from docgen.index.relations import Relation
+    from docgen.index.visibility import Visibility
     from docgen.model.facts import ScannedFile
     from docgen.state import State
 
@@ -71,23 +73,24 @@ class StoredFacts(Mapping[str, "ScannedFile"]):
         return sum(1 for f in self._read.values() if f is not None)
 
 
-class KeptUses:
-    """The kept rows of the uses relation (`docgen.index.native_calls`) of the files
-    holding some last names, found by the state's keys: each file's rows read once."""
+class KeptUses(Generic[Row]):
+    """The kept rows of a keyed relation of uses (`docgen.index.native_calls`,
+    `docgen.index.cfamily_uses`) of the files holding some last names, found by the
+    state's keys: each file's rows read once."""
 
-    def __init__(self, kept: LazyKept) -> None:
+    def __init__(self, kept: LazyKept, relation: Relation[Row]) -> None:
         self._kept = kept
-        self._rows: dict[str, dict[str, list[CallRow]]] = {}  # path -> last name -> rows
+        self._relation = relation
+        self._rows: dict[str, dict[str, list[Row]]] = {}  # path -> last name -> rows
 
-    def __call__(self, keys: Collection[str]) -> Iterator[tuple[str, CallRow]]:
-        from docgen.index.native_calls import NATIVE_CALLS, call_key
-
+    def __call__(self, keys: Collection[str]) -> Iterator[tuple[str, Row]]:
         paths = sorted(self._kept.holding(keys))
         unread = [p for p in paths if p not in self._rows]
+        key_of = self._relation.key_of
         for path, text in self._kept.texts(unread).items():
-            by_key: dict[str, list[CallRow]] = {}
-            for row in NATIVE_CALLS.decode(text) or ():
-                by_key.setdefault(call_key(row), []).append(row)
+            by_key: dict[str, list[Row]] = {}
+            for row in self._relation.decode(text) or ():
+                by_key.setdefault(key_of(row), []).append(row)
             self._rows[path] = by_key
         wanted = set(keys)
         for path in paths:
@@ -95,3 +98,25 @@ class KeptUses:
                 if key in wanted:
                     for row in rows:
                         yield path, row
+
+
+def stored_visibility(state: State, users: Collection[str]) -> Visibility:
+    """Which files each of `users` sees through its includes, from the kept include rows
+    of the files it reaches (read a level of includes at a time)."""
+    from docgen.index.cfamily_rows import INCLUDES
+    from docgen.index.visibility import Visibility
+
+    kept = state.kept_stamps(INCLUDES.name)
+    includes: dict[str, tuple[str, ...]] = {}
+    frontier = sorted(set(users))
+    while frontier:
+        texts = kept.texts(frontier)
+        for path in frontier:
+            text = texts.get(path)
+            try:  # an include row's fourth field is the file it names ("" for none)
+                rows = json.loads(text) if text is not None else []
+                includes[path] = tuple(sorted({str(r[3]) for r in rows if r[3]}))
+            except (ValueError, TypeError, IndexError, KeyError):
+                raise StateDamaged(f"the kept includes of {path} cannot be read") from None
+        frontier = sorted({t for p in frontier for t in includes[p]} - includes.keys())
+    return Visibility(users, lambda path: includes.get(path, ()))

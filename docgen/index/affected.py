@@ -13,7 +13,9 @@ re-exports its names at most (`torch/nn/__init__.py`), and the uses of those nam
 lead through it to where they are defined; following imports further would reach
 every test through `import torch`.  A stub (`.pyi`) runs nothing and reaches nothing.
 A C-family file that binds names for Python (pybind11, `PyMethodDef`, `m.def` of a
-`TORCH_LIBRARY` block) is one hop from the Python files that read those names.
+`TORCH_LIBRARY` block) is one hop from the Python files that read those names, and a
+changed C-family file reaches other C-family files first (see
+`docgen.index.cfamily_affected`).
 """
 
 from __future__ import annotations
@@ -84,24 +86,33 @@ class Reacher:
         self,
         changed: Iterable[str],
         depth: int | None = None,
-        seeds: Mapping[str, Mapping[str, set[int]]] | None = None,
+        seeds: Mapping[int, Mapping[str, Mapping[str, set[int]]]] | None = None,
+        entries: Iterable[tuple[Reach, frozenset[str]]] = (),
     ) -> list[Reach]:
         """Every file `changed` reaches within `depth` hops (None: any), nearest first,
-        then by path; the changed files themselves at distance 0.  `seeds`: files one
-        hop away that no Python use of a changed file's shows (the readers of names a
-        changed C-family file binds, see `binding_readers`), via which, on which lines."""
+        then by path; the changed files themselves at distance 0.  `seeds`: by
+        distance, files that no Python use of a changed file's shows (the readers of
+        names a reached C-family file binds, see `binding_readers`), via which, on which
+        lines; `entries`: files reached another way (C-family files, operator files,
+        the stubs binding operators), with their names whose uses go on from there."""
         found = {path: Reach(0, path, (), ()) for path in sorted(set(changed))}
+        joining: dict[int, list[tuple[Reach, frozenset[str]]]] = {}
+        for entry in entries:
+            joining.setdefault(entry[0].distance, []).append(entry)
         # the reached definitions of each file of the frontier (None: all of them)
         frontier: dict[str, frozenset[str] | None] = dict.fromkeys(found)
+        frontier.update(self._joined(joining.pop(0, ()), found))
+        pending = dict(seeds or {})
         distance = 0
-        while frontier and (depth is None or distance < depth):
+        while (frontier or max([*pending, *joining], default=0) > distance) and (
+            depth is None or distance < depth
+        ):
             distance += 1
             lines = self._hop(frontier, with_imports=distance == 1, known=found)
-            if distance == 1:
-                for path, by_via in (seeds or {}).items():
-                    if path not in found:
-                        for via, via_lines in by_via.items():
-                            lines.setdefault(path, {}).setdefault(via, set()).update(via_lines)
+            for path, by_via in pending.pop(distance, {}).items():
+                if path not in found:
+                    for via, via_lines in by_via.items():
+                        lines.setdefault(path, {}).setdefault(via, set()).update(via_lines)
             frontier = {}
             for path in sorted(lines):
                 by_via = lines[path]
@@ -110,7 +121,22 @@ class Reacher:
                 names = reached_names(self.summary_of(path), every)
                 if names is None or names:
                     frontier[path] = names
+            frontier.update(self._joined(joining.pop(distance, ()), found))
         return sorted(found.values())
+
+    @staticmethod
+    def _joined(
+        entries: Iterable[tuple[Reach, frozenset[str]]], found: dict[str, Reach]
+    ) -> dict[str, frozenset[str] | None]:
+        """The entries not reached yet, put with what was found; those with names to
+        follow, for the frontier."""
+        frontier: dict[str, frozenset[str] | None] = {}
+        for reach, names in entries:
+            if reach.path not in found:
+                found[reach.path] = reach
+                if names:
+                    frontier[reach.path] = names
+        return frontier
 
     def _hop(
         self,

@@ -19,6 +19,7 @@ from docgen.index.attached_rows import ATTACHED_DOCS, AttachedRow, attached_rows
 from docgen.index.cfamily_keyed import Includes, Pairs
 from docgen.index.cfamily_relations import CFamilyRelations, CFileSummary, dispatch_stubs
 from docgen.index.cfamily_rows import RELATIONS, CFamilyRows, affected_by, kept_side, made_side
+from docgen.index.cfamily_use_rows import CFAMILY_USES, CUseRow, use_rows
 from docgen.index.file_table import FileTable
 from docgen.index.folder_edges import FolderWeights, edge_weights
 from docgen.index.graph import SOURCE_ROOTS as DEFAULT_SOURCE_ROOTS
@@ -35,7 +36,13 @@ from docgen.model.links import folder_chain, folder_of
 
 #: the relations whose kept rows a build reads only when it asks for them (the import
 #: rows, which every build reads, are read at once)
-READ_LAZILY: tuple[Relation[Any], ...] = (*RELATIONS, ROLES, NATIVE_CALLS, ATTACHED_DOCS)
+READ_LAZILY: tuple[Relation[Any], ...] = (
+    *RELATIONS,
+    ROLES,
+    NATIVE_CALLS,
+    ATTACHED_DOCS,
+    CFAMILY_USES,
+)
 
 
 @dataclass(frozen=True)
@@ -90,11 +97,19 @@ class RepoIndex:
     #: the docstrings each Python file attaches to names made elsewhere (see
     #: `docgen.index.attached_rows`)
     attached_rows: RelationRows[AttachedRow] | None = None
+    #: the names each C-family file's code writes (see `docgen.index.cfamily_uses`)
+    c_use_rows: RelationRows[CUseRow] | None = None
 
     def relation_rows(self) -> list[RelationRows[Any]]:
         """Every relation's rows of this build, for the next one to keep."""
         found: list[RelationRows[Any]] = list(self.c_family.every())
-        kept = (self.import_rows, self.role_rows, self.native_rows, self.attached_rows)
+        kept = (
+            self.import_rows,
+            self.role_rows,
+            self.native_rows,
+            self.attached_rows,
+            self.c_use_rows,
+        )
         python = [r for r in kept if r is not None]
         return [*python, *found]
 
@@ -226,6 +241,7 @@ def build_index(
         role_rows=roles,
         native_rows=_python_rows(NATIVE_CALLS, call_rows, files, python, kept, code),
         attached_rows=_python_rows(ATTACHED_DOCS, attached_rows, files, python, kept, code),
+        c_use_rows=_c_use_rows(files, kept, code),
     )
 
 
@@ -246,6 +262,18 @@ def _python_rows(
         return rows_of(files[path].facts.python)
 
     return RelationRows(relation, kept.rows.get(relation.name, {}), sources, make)
+
+
+def _c_use_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[CUseRow]:
+    """Every C-family file's names as its code writes them: the kept rows where its facts
+    are as they were."""
+    paths = [p for p in files if is_cfamily(p)]
+    sources = made_from(CFAMILY_USES.context(code), kept.digests, paths)
+
+    def make(path: str) -> tuple[CUseRow, ...]:
+        return use_rows(files[path].facts.cfamily)
+
+    return RelationRows(CFAMILY_USES, kept.rows.get(CFAMILY_USES.name, {}), sources, make)
 
 
 def _sharers(

@@ -131,6 +131,30 @@ class CodeUse:
     line: int
 
 
+#: the scope of a name a `#define`'s body writes (it is read where the macro expands)
+MACRO_BODY = "#define"
+#: the kinds of `CNameUse` that are no use: what a namespace's own lines say of a name
+DIRECTIVE, FORWARD, USING = "directive", "forward", "using"
+
+
+@dataclass(frozen=True, slots=True)
+class CNameUse:
+    """Lines where a file's code writes a name one way, in one scope: what the index
+    looks up across files (see `docgen.scan.cfamily.name_uses`)."""
+
+    name: str  # as written, blanks removed: `at::native::add_out`, `::c10::Device`, `Tensor`
+    #: the innermost namespace or class the lines stand in, "" at file scope, `MACRO_BODY`
+    scope: str
+    #: the `using namespace n;` (as `n::`) and `using n::name;` open on the lines
+    usings: tuple[str, ...]
+    call: bool  # followed by `(` or `<`: a call, a construction or a template's arguments
+    lines: tuple[int, ...]
+    #: "" for a use; at namespace scope (`scope`: the namespace, "" at file scope), what
+    #: else names it: `DIRECTIVE` (`using namespace name;`, `name` the namespace it
+    #: nominates), `FORWARD` (`class name;`) or `USING` (`using name;`, `name` qualified)
+    kind: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class CFacts:
     """What the C, C++ and CUDA scanner learns."""
@@ -149,6 +173,7 @@ class CFacts:
     test_cases: tuple[CodeUse, ...] = ()
     error_lines: tuple[int, ...] = ()  # lines where the grammar found a syntax error
     neutralised: tuple[str, ...] = ()  # macro names blanked before parsing, sorted
+    uses: tuple[CNameUse, ...] = ()  # the names the code writes, by name
 
 
 #: every fact class of this module, so that a new one is never left to the slow way

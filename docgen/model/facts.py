@@ -122,6 +122,9 @@ class CodeRef:
     #: the lines where the name is only part of a type annotation (`x: torch.cuda.Stream`),
     #: which says what a value may be, not what the code does
     annotation_lines: tuple[int, ...] = ()
+    #: how the code writes a use read through a class's first base (`super().forward`,
+    #: `self.helper` for `Base.helper`), "" when it writes `name` itself
+    written: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,10 @@ from __future__ import annotations
 from docgen.model.kinds import CALLABLE_KINDS
 from docgen.model.yaml_facts import OperatorEntry
 
+#: the module torchgen binds an op's function variant in, without `python_module`
+FUNCTIONS_MODULE = "torch._C._VariableFunctions"
+#: the class whose methods are the ops' method variants, and its module
+METHODS_MODULE, METHODS_CLASS = "torch._C", "TensorBase"
 #: the C++ namespace torchgen declares the kernels of `native_functions.yaml` in
 NATIVE = "at::native"
 #: the dispatch keys whose kernels of a structured op are structs (torchgen's
@@ -66,3 +70,18 @@ def bound_variants(operator: OperatorEntry) -> tuple[str, frozenset[str]]:
     return fields.get("python_module", "").strip(), frozenset(
         v.strip() for v in written if v.strip()
     )
+
+
+def bound_as(operator: OperatorEntry) -> list[tuple[str, str]]:
+    """(module, Python name) of each binding torchgen makes of an op: its function in
+    `torch._C._VariableFunctions` (or `torch._C._<python_module>`), its method of
+    `TensorBase`."""
+    python_module, variants = bound_variants(operator)
+    base = operator.name.split(".", 1)[0]
+    bound = []
+    if "function" in variants:
+        module = f"{METHODS_MODULE}._{python_module}" if python_module else FUNCTIONS_MODULE
+        bound.append((module, base))
+    if "method" in variants:
+        bound.append((METHODS_MODULE, f"{METHODS_CLASS}.{base}"))
+    return bound

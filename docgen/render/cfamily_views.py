@@ -20,7 +20,7 @@ from docgen.render.context import Linker
 from docgen.render.lookup import RepoLookup
 from docgen.render.native_views import NativeCallerView
 from docgen.render.operator_links import KernelUse
-from docgen.render.view_refs import LineRef, LinkView
+from docgen.render.view_refs import LineRef, LinkView, UsesView
 from docgen.scan.cfamily.reader_macros import gtest_body_scope
 
 #: kind -> (singular, plural) in the overview's counts, in this order
@@ -100,6 +100,7 @@ class CDefinitionView:
     #: how many overloads of its name one file declares (a dispatch line names a
     #: kernel, not which overload)
     kernel_shared: int = 0
+    used: UsesView | None = None  # where other files use it, for its first section
 
 
 @dataclass(frozen=True)
@@ -198,10 +199,13 @@ def definition_views(
     linker: Linker,
     lookup: RepoLookup,
     kernels: Mapping[str, tuple[KernelUse, ...]] | None = None,
+    used: Mapping[str, UsesView] | None = None,
 ) -> tuple[CDefinitionView, ...]:
     """Each definition's section; `kernels`: the operator dispatch lines that name a
-    kernel of the file (see `operator_links`)."""
+    kernel of the file (see `operator_links`); `used`: where other files use each
+    qualified name, shown on its first section."""
     parents = _parents(items)
+    shown_uses: set[str] = set()
     callables = {i.definition.qualname: i for i in items if i.definition.kind in CALLABLE_KINDS}
     tests = _test_scopes(facts)
     views = []
@@ -254,9 +258,20 @@ def definition_views(
                 kernel_shared=max(
                     (u.shared for u in (kernels or {}).get(d.qualname, ())), default=0
                 ),
+                used=_first_uses(d.qualname, used, shown_uses),
             )
         )
     return tuple(views)
+
+
+def _first_uses(
+    qualname: str, used: Mapping[str, UsesView] | None, shown: set[str]
+) -> UsesView | None:
+    """A qualified name's uses on the first of its sections (its overloads share them)."""
+    if used is None or qualname in shown or qualname not in used:
+        return None
+    shown.add(qualname)
+    return used[qualname]
 
 
 def _test_scopes(facts: FileFacts) -> dict[str, str]:

@@ -43,14 +43,14 @@ from docgen.render.python_views import (
 )
 from docgen.render.registration_views import registration_views
 from docgen.render.stub_views import operator_use_views
-from docgen.render.use_views import section_uses
+from docgen.render.use_views import c_section_uses, section_uses
+from docgen.render.view_refs import UsesView
 from docgen.render.views import (
     ArchitectureView,
     DetailedView,
     OverviewView,
     PatternsView,
     TextOverview,
-    UsesView,
 )
 from docgen.render.yaml_kw_views import yaml_groups
 from docgen.render.yaml_views import yaml_detailed, yaml_overview, yaml_summary
@@ -236,9 +236,20 @@ def _cfamily_sections(page: FilePage) -> KindSections:
     native = page.context.native_links
     found = native.callers_of(facts.path)
     callers = native_caller_views(found, lookup.line_counts, linker) if found else {}
+    links = page.context.use_links
+    used = (
+        c_section_uses(facts.path, c_items, links.of(facts.path), lookup.line_counts, linker)
+        if links.looked_for(facts.path)
+        else None
+    )
     detailed = DetailedView(
         c_definitions=cfamily_views.definition_views(
-            facts, c_items, linker, lookup, page.context.operator_links.kernels_in(facts.path)
+            facts,
+            c_items,
+            linker,
+            lookup,
+            page.context.operator_links.kernels_in(facts.path),
+            used,
         ),
         registrations=registration_views(
             facts,

@@ -31,7 +31,7 @@ def kw_view(scanned: ScannedFile, context: RenderContext, lookup: RepoLookup) ->
     page_of = FilePage(lookup, facts, linker, (), (), context, folder, None)
     groups = kind.keyword_groups(page_of)
     used = context.use_links.of(path)
-    anchored = anchored_of(facts) if used else ()
+    anchored = (anchored_of(facts) or lookup.c_items(path)) if used else ()
     return KwView(
         page=page,
         path=path,

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docgen.render.view_refs import LineRef, LinkView
-from docgen.render.views import DefinitionUses, FrontMatter, ProblemView
+from docgen.render.view_refs import DefinitionUses, LineRef, LinkView
+from docgen.render.views import FrontMatter, ProblemView
 
 if TYPE_CHECKING:
     from docgen.render.diagram_views import DiagramView

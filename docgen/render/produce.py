@@ -218,8 +218,8 @@ def plan_pages(
     operators = operator_links(index, named, scope.files if scope else None)
     native = native_links(index, named, scope.files if scope else None)
     attached = attached_links(index, named, scope.files if scope else None)
-    uses = use_links(index, lookup, scope.files if scope else None)
-    counts, keyword = _counted(index, lookup, uses, scope is not None, keyword, kept_counts)
+    uses = use_links(index, lookup, named, scope.files if scope else None)
+    counts, keyword = _counted(index, lookup, named, uses, scope is not None, keyword, kept_counts)
     context = RenderContext(
         project=index.project,
         generator=f"docgen {__version__}",
@@ -294,6 +294,7 @@ class KeptCounts(Protocol):
 def _counted(
     index: RepoIndex,
     lookup: RepoLookup,
+    named: NamedSites,
     uses: UseLinks,
     scoped: bool,
     keyword: KeywordSites,
@@ -302,11 +303,11 @@ def _counted(
     """The counts of uses of every Python definition (see `docgen.render.use_counts`),
     and the keyword sites with the letters whose counts changed made again."""
     kinds = index.files.kinds()
-    python = [p for p, kind in kinds.items() if kind == "python"]
+    counted = [p for p, kind in kinds.items() if kind in ("python", "cfamily")]
     stored = kept.stored() if kept is not None else None
     if stored is None and scoped:  # an edit, with no counts kept: count every file
-        uses = use_links(index, lookup, None)
-    counts = use_counts(stored, uses, python)
+        uses = use_links(index, lookup, named, None)
+    counts = use_counts(stored, uses, counted)
     if kept is not None and counts.changed:  # only the letters still kept are made again
         keyword = kept.with_letters(keyword, {letter_of(name) for name in counts.changed})
     return counts, keyword

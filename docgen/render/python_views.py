@@ -29,7 +29,7 @@ from docgen.render.import_text import module_as_written
 from docgen.render.native_views import NativeCallView
 from docgen.render.stub_views import OperatorUseView
 from docgen.render.suite_views import FileSuiteView
-from docgen.render.view_refs import LinkView
+from docgen.render.view_refs import LinkView, UsesView
 from docgen.render.views import (
     ArchitectureView,
     AttributeView,
@@ -39,7 +39,6 @@ from docgen.render.views import (
     PatternsView,
     PythonOverview,
     UsageView,
-    UsesView,
 )
 
 DUNDER_ALL_SHOWN = 60  # names of `__all__` listed before "and N more"

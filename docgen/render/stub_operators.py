@@ -14,17 +14,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from docgen.model.anchors import anchored_definitions, subsection_anchor
-from docgen.model.kernel_names import bound_variants, dispatch_kernels, operator_qualname
+from docgen.model.kernel_names import (
+    FUNCTIONS_MODULE,
+    METHODS_MODULE,
+    bound_as,
+    dispatch_kernels,
+    operator_qualname,
+)
 
 if TYPE_CHECKING:
     from docgen.index.repo import RepoIndex
     from docgen.model.yaml_facts import OperatorEntry
     from docgen.render.operator_files import OperatorFile
-
-#: the module torchgen binds an op's function variant in, without `python_module`
-FUNCTIONS_MODULE = "torch._C._VariableFunctions"
-#: the class whose methods are the ops' method variants, and its module
-METHODS_MODULE, METHODS_CLASS = "torch._C", "TensorBase"
 
 
 @dataclass(frozen=True, order=True)
@@ -67,7 +68,7 @@ def stub_operators(
     for path, yaml, anchored in files():
         for operator, anchor in anchored.operators:
             use = _use(path, anchor, yaml.namespace, operator)
-            for module, name in _bound_as(operator):
+            for module, name in bound_as(operator):
                 stub = modules.get(module)
                 if stub in stubs:
                     found.setdefault(stub, {}).setdefault(name, []).append(use)
@@ -82,21 +83,6 @@ def stub_operators(
 def _extension(module: str) -> bool:
     """Whether a module is PyTorch's C extension or one of its submodules."""
     return module == METHODS_MODULE or module.startswith(f"{METHODS_MODULE}.")
-
-
-def _bound_as(operator: OperatorEntry) -> list[tuple[str, str]]:
-    """(module, Python name) of each binding torchgen makes of an op: its function in
-    `torch._C._VariableFunctions` (or `torch._C._<python_module>`), its method of
-    `TensorBase`."""
-    python_module, variants = bound_variants(operator)
-    base = operator.name.split(".", 1)[0]
-    bound = []
-    if "function" in variants:
-        module = f"{METHODS_MODULE}._{python_module}" if python_module else FUNCTIONS_MODULE
-        bound.append((module, base))
-    if "method" in variants:
-        bound.append((METHODS_MODULE, f"{METHODS_CLASS}.{base}"))
-    return bound
 
 
 def _use(path: str, anchor: str, namespace: str, operator: OperatorEntry) -> OperatorUse:
@@ -137,7 +123,7 @@ def bound_names(
         made: dict[str, tuple[tuple[str, str, int, str], ...]] = {}
         for operator in yaml.operators:
             bound: list[tuple[str, str, int, str]] = []
-            for module, name in _bound_as(operator):
+            for module, name in bound_as(operator):
                 stub = stubs.get(module)
                 if stub is None:
                     if module != FUNCTIONS_MODULE:

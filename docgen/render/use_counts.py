@@ -1,4 +1,4 @@
-"""How many other files use each Python definition of the tree, and on how many lines,
+"""How many other files use each Python and C-family definition of the tree, and on how many lines,
 for the repository keyword index (whose pages list every definition): kept in the
 state between builds.  A build counts again the files whose uses it looked for (see
 `docgen.render.use_links`: every file for a first build, an edit's scope after it);
@@ -16,7 +16,7 @@ from types import MappingProxyType
 from docgen.render.use_links import UseLinks
 
 #: the state's meta key of the counts: {path: [[qualified name, files, lines], ...]}
-USE_COUNTS_META = "python-use-counts"
+USE_COUNTS_META = "use-counts"
 #: (other files, their lines) of one definition's uses
 Count = tuple[int, int]
 Counts = Mapping[str, Mapping[str, Count]]  # path -> qualified name -> count
@@ -57,8 +57,13 @@ def read_counts(text: str | None) -> dict[str, dict[str, Count]] | None:
         return None
 
 
+def _last(qualname: str) -> str:
+    """The last name of a Python (`a.b`) or C-family (`a::b`) qualified name."""
+    return qualname.rpartition("::")[2].rpartition(".")[2]
+
+
 def use_counts(stored: Counts | None, links: UseLinks, paths: Collection[str]) -> UseCounts:
-    """The counts of the tree's Python files (`paths`): counted again for the files
+    """The counts of the tree's Python and C-family files (`paths`): counted again for the files
     `links` looked for, the last build's (`stored`, None: none kept) for the others."""
     kept = stored is not None
     stored = stored or {}
@@ -69,11 +74,11 @@ def use_counts(stored: Counts | None, links: UseLinks, paths: Collection[str]) -
         if links.has(path):
             now = {q: (len(u), sum(len(x.lines) for x in u)) for q, u in links.of(path).items()}
             moved = {q for q in before.keys() | now.keys() if before.get(q) != now.get(q)}
-            changed.update(q.rsplit(".", 1)[-1] for q in moved)
+            changed.update(_last(q) for q in moved)
         else:
             now = dict(before)
         if now:
             merged[path] = MappingProxyType(now)
     for path in stored.keys() - set(paths):  # a file gone: its names' counts with it
-        changed.update(q.rsplit(".", 1)[-1] for q in stored[path])
+        changed.update(_last(q) for q in stored[path])
     return UseCounts(MappingProxyType(merged), frozenset(changed), kept and not changed)

@@ -10,14 +10,17 @@ and the pages of the files defining a name so keyed are the only others it chang
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from docgen.index.cfamily_use_rows import DIRECTIVE_KEY, use_key
+from docgen.index.cfamily_uses import resolved_uses
 from docgen.index.native_calls import call_key, row_lines
 from docgen.index.python_uses import DEFINITION_KINDS, DefinitionFinder, lead_modules
-from docgen.model.languages import language_for
+from docgen.index.visibility import Visibility
+from docgen.model.languages import is_cfamily, language_for
 from docgen.render.native_links import moved_definers
 
 if TYPE_CHECKING:
@@ -78,19 +81,66 @@ class UseLinks:
         return [f"{q}<{u.key()}" for q, found in sorted(self.of(path).items()) for u in found]
 
 
-def use_links(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | None) -> UseLinks:
-    """The uses of the definitions of the Python files among `paths` (None: every file),
-    and of any other file's when asked."""
-    found = _looked_for(index, lookup, paths)
-    return replace(found, later=lambda path: _looked_for(index, lookup, [path]))
+def use_links(
+    index: RepoIndex, lookup: RepoLookup, named: NamedSites, paths: Iterable[str] | None
+) -> UseLinks:
+    """The uses of the definitions of the Python and C-family files among `paths` (None:
+    every file), and of any other file's when asked."""
+    found = _looked_for(index, lookup, named, paths)
+    return replace(found, later=lambda path: _looked_for(index, lookup, named, [path]))
 
 
-def _looked_for(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | None) -> UseLinks:
-    rows = index.native_rows
+def _looked_for(
+    index: RepoIndex, lookup: RepoLookup, named: NamedSites, paths: Iterable[str] | None
+) -> UseLinks:
     kinds = index.files.kinds()
-    wanted = sorted(
-        p for p in (kinds if paths is None else set(paths) & kinds.keys()) if kinds[p] == "python"
-    )
+    chosen = kinds if paths is None else set(paths) & kinds.keys()
+    python = _python_looked_for(index, lookup, sorted(p for p in chosen if kinds[p] == "python"))
+    c_paths = sorted(p for p in chosen if kinds[p] == "cfamily")
+    if not c_paths:
+        return python
+    c_uses = c_family_uses(index, named, c_paths)
+    return UseLinks(MappingProxyType({**python.uses, **c_uses}), python.known | frozenset(c_paths))
+
+
+def c_family_uses(
+    index: RepoIndex, named: NamedSites, paths: Sequence[str]
+) -> dict[str, Mapping[str, tuple[FileUses, ...]]]:
+    """The uses other files make of the C-family files' declarations (see
+    `docgen.index.cfamily_uses`), by file and qualified name."""
+    rows = index.c_use_rows
+    if rows is None:
+        return {}
+    every = [p for p in index.files if is_cfamily(p)]
+    if len(paths) == len(every):  # every file: every row, no file's facts decoded for keys
+        held = rows.rows.rows_of(every)
+        keys = {use_key(r) for found in held.values() for r in found}
+    else:
+        keys = set()
+        for path in paths:
+            c = index.files[path].facts.cfamily
+            if c is not None:
+                keys.update(d.name.lstrip("~") for d in c.definitions)
+        held = rows.rows.rows_of(sorted(rows.holding(keys | {DIRECTIVE_KEY}))) if keys else {}
+    if not keys:
+        return {}
+    includes = index.includes
+    visibility = Visibility(held, includes.includes_of)  # what each user sees, no more
+    specialized = {q for q, _ in index.c_family.specialized}
+    wanted = set(paths)
+    found: dict[str, dict[str, dict[str, set[int]]]] = {}
+    for use in resolved_uses(held, keys, named, visibility, specialized):
+        for path in wanted.intersection(use.listed_on):
+            by_file = found.setdefault(path, {}).setdefault(use.qualname, {})
+            by_file.setdefault(use.user, set()).update(use.lines)
+    return {
+        path: MappingProxyType({q: _most_first(by_file) for q, by_file in sorted(by_name.items())})
+        for path, by_name in sorted(found.items())
+    }
+
+
+def _python_looked_for(index: RepoIndex, lookup: RepoLookup, wanted: list[str]) -> UseLinks:
+    rows = index.native_rows
     if rows is None or not wanted:
         return UseLinks()
     defined: dict[str, frozenset[str]] = {}
@@ -107,7 +157,7 @@ def _looked_for(index: RepoIndex, lookup: RepoLookup, paths: Iterable[str] | Non
     keys = {q.rsplit(".", 1)[-1] for own in defined.values() for q in own}
     finder = DefinitionFinder(lead_modules(index.graph), lambda _: None, lookup.bindings)
     found: dict[str, dict[str, dict[str, set[int]]]] = {}
-    held = rows.rows.rows_of(sorted(rows.holding(keys))) if keys else {}
+    held = rows.rows.rows_of(sorted(rows.holding(keys | {DIRECTIVE_KEY}))) if keys else {}
     for holder, made in sorted(held.items()):
         for row in made:
             if call_key(row) not in keys:

@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from docgen.model.anchors import AnchoredDefinition, definition_heading, kw_use_anchors
+from docgen.model.anchors import AnchoredCDefinition, AnchoredDefinition, kw_use_anchors
 from docgen.model.facts import Definition, PythonFacts
 from docgen.model.links import docs_page, kw_page
 from docgen.render.context import Linker
 from docgen.render.use_links import FileUses
-from docgen.render.view_refs import LinkView
-from docgen.render.views import DefinitionUses, UsedInView, UsesView
+from docgen.render.view_refs import DefinitionUses, LinkView, UsedInView, UsesView
 
 FILES_SHOWN = 5  # files a section lists before linking to the keyword page's whole list
 LINES_SHOWN = 3  # lines of each file a section lists
 
+#: a definition of either language with its anchor
+Anchored = AnchoredDefinition | AnchoredCDefinition
+
 
 def used_anchored(
-    anchored: Iterable[AnchoredDefinition], used: Mapping[str, tuple[FileUses, ...]]
-) -> list[AnchoredDefinition]:
+    anchored: Iterable[Anchored], used: Mapping[str, tuple[FileUses, ...]]
+) -> list[Anchored]:
     """The definitions other files use, the first of each qualified name, in page order."""
     seen: set[str] = set()
     found = []
@@ -31,9 +33,11 @@ def used_anchored(
     return found
 
 
-def kw_anchors(path: str, items: list[AnchoredDefinition]) -> dict[str, str]:
-    """Where the keyword page lists every use of each of `items` (see `used_anchored`)."""
-    anchors = kw_use_anchors(path, (definition_heading(i.definition) for i in items))
+def kw_anchors(path: str, items: list[Anchored]) -> dict[str, str]:
+    """Where the keyword page lists every use of each of `items` (see `used_anchored`):
+    each heading's text is `kind qualname`, in either language."""
+    headings = (f"{i.definition.kind} {i.definition.qualname}" for i in items)
+    anchors = kw_use_anchors(path, headings)
     return {i.definition.qualname: a for i, a in zip(items, anchors, strict=True)}
 
 
@@ -82,7 +86,11 @@ def section_uses(
     stub = path.endswith(".pyi")
     for item in anchored:
         d = item.definition
-        if d.parent is not None or d.qualname in found:  # a method, or nested
+        if d.qualname in found:
+            continue
+        if d.parent is not None:  # a method: used here through `self`, or not said
+            if d.qualname in here:
+                found[d.qualname] = UsesView(0, 0, (), "", through_self=True)
             continue
         candidate = not stub and d.name not in here and _unexported(d, python)
         found[d.qualname] = UsesView(0, 0, (), "", d.name in here, candidate)
@@ -104,9 +112,25 @@ def _unexported(definition: Definition, python: PythonFacts) -> bool:
     return name.startswith("_") if exported is None else name not in exported
 
 
+def c_section_uses(
+    path: str,
+    items: tuple[AnchoredCDefinition, ...],
+    used: Mapping[str, tuple[FileUses, ...]],
+    line_counts: Mapping[str, int],
+    linker: Linker,
+) -> dict[str, UsesView]:
+    """Each C-family definition's "Used in", by qualified name: those other files use."""
+    used_items = used_anchored(items, used)
+    anchors = kw_anchors(path, used_items)
+    return {
+        q: uses_view(used[q], line_counts, linker, linker.to_page(kw_page(path), anchors[q]))
+        for q in anchors
+    }
+
+
 def every_use(
     path: str,
-    anchored: Iterable[AnchoredDefinition],
+    anchored: Iterable[Anchored],
     used: Mapping[str, tuple[FileUses, ...]],
     line_counts: Mapping[str, int],
     linker: Linker,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from docgen.render.counts import DefinitionCounts
-from docgen.render.view_refs import LineRef, LinkView
+from docgen.render.view_refs import LineRef, LinkView, UsesView
 
 if TYPE_CHECKING:
     from docgen.render.attached_views import AttachedDocView, AttachedTargetView
@@ -215,40 +215,6 @@ class DefinitionView:
     native_calls: tuple[NativeCallView, ...] = ()  # the names it reads made in C++
     attached_docs: tuple[AttachedDocView, ...] = ()  # docstrings other files attach to it
     used: UsesView | None = None  # where other files use it (None: not looked for)
-
-
-@dataclass(frozen=True)
-class UsedInView:
-    """One other file's uses of a definition: how many lines, the first ones linked."""
-
-    page: LinkView  # the file, linked to its docs page
-    count: int  # its lines that import or read the definition
-    lines: tuple[LineRef, ...]  # the first of them (all of them on the keyword page)
-
-
-@dataclass(frozen=True)
-class UsesView:
-    """Where a definition is used in the tree's other Python files."""
-
-    files: int
-    uses: int  # lines, over every file
-    shown: tuple[UsedInView, ...]  # the files with the most uses first
-    more_href: str  # the keyword page's list of them all ("" when all are shown)
-    here: bool = False  # no other file uses it, and its own file does
-    #: no file uses it, and nothing says code outside the tree may: private, or left
-    #: out of its module's `__all__`, undecorated, not a hook by its name
-    candidate: bool = False
-
-
-@dataclass(frozen=True)
-class DefinitionUses:
-    """Every use of one definition, for the keyword page."""
-
-    kind: str
-    qualname: str
-    anchor: str  # on the keyword page (its heading's)
-    definition: LinkView  # its section on the docs page
-    uses: UsesView
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,9 @@ class KeptPerFile:
                 marks = ",".join("?" * len(chunk))
                 rows += conn.execute(f"{query} AND path IN ({marks})", (self._kind, *chunk))
         found: dict[str, str] = {}
+        stamps = self.stamps
         for path, stamp, text in rows:
-            if self.stamps.get(path, stamp) != stamp:
+            if stamps.get(path, stamp) != stamp:
                 # `docgen.state.StateDamaged`: the build starts afresh
                 raise sqlite3.DatabaseError(f"the kept {self._kind} rows changed meanwhile")
             found[path] = text

@@ -25,6 +25,7 @@ from docgen.model.languages import language_for
 from docgen.scan.cfamily import walk as cfamily_walk
 from docgen.scan.cfamily.bindings import bindings_in_order
 from docgen.scan.cfamily.code import in_order
+from docgen.scan.cfamily.name_uses import name_uses
 from docgen.scan.cfamily.names import Walked, outside_bodies
 from docgen.scan.cfamily.preprocess.blanking import (
     Blanked,
@@ -384,6 +385,7 @@ def scan(path: str, data: bytes, settings: ScanSettings = DEFAULT_SETTINGS) -> F
         test_cases=tuple(CodeUse(name, line) for line, name in sorted(walked.test_cases)),
         error_lines=lines,
         neutralised=tuple(sorted({*blanked.names, *lone})),
+        uses=name_uses(data, definitions),
     )
     return FileFacts(
         path=path,

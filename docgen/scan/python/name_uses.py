@@ -55,6 +55,10 @@ class _Scope:
     declared: set[str] = field(default_factory=set)  # `global` and `nonlocal`
     star: bool = False  # the module's: a `from m import *` may bind what nothing else does
     first_base: str = ""  # a class body's: its first base as written, when a dotted name
+    name: str = ""  # a class body's: the class's name
+    members: frozenset[str] = frozenset()  # a class body's: the names its body binds
+    #: a method's: its first parameter (`self`), through which it reads its class's names
+    self_name: str = ""
 
     def reads_module(self, name: str) -> bool:
         """Whether `name` read here is the module's own binding: no function around it
@@ -95,14 +99,17 @@ def name_uses(tree: ast.Module) -> tuple[CodeRef, ...]:
     module with a `from m import *`, a name nothing in the module binds (nor a
     builtin's) is one too: the star's, if it binds it.  A method's `super().name` is a
     use of `name` of its class's first base, when an import binds the base's first
-    name: named `Base.name` (the one kind of use whose name holds a dot)."""
+    name: named `Base.name` (the one kind of use whose name holds a dot); so is its
+    `self.name` of a name its class's body does not bind nor any method sets through
+    `self` (an instance's attribute)."""
     return module_uses(tree)[0]
 
 
 def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, ...]]:
     """`name_uses`, and each bare-name use of a class or function the module itself
     defines at its top level (`if`, `try` and `with` blocks included), read where its
-    binding is the module's: one walk for both."""
+    binding is the module's, and each `self.name` of a method of a top-level class
+    whose body binds `name` (as `Class.name`): one walk for all."""
     statements = [node for node in _statements(tree.body) if isinstance(node, _IMPORTS)]
     star = any(alias.name == "*" for node in statements for alias in node.names)
     imported = frozenset(n for node in statements for n in _bound_by(node))
@@ -113,6 +120,8 @@ def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, .
     module = _Scope(None, star=star)
     loads: list[tuple[ast.Name, _Scope]] = []
     supers: list[tuple[ast.Attribute, _Scope]] = []  # `super().name` in a method
+    selfs: list[tuple[ast.Attribute, _Scope]] = []  # `self.name` in a method
+    stored: set[tuple[int, str]] = set()  # (class scope, name) of each `self.name = ...`
     not_bare: set[int] = set()  # the heads of chains
     called: set[int] = set()
     stack: list[tuple[object, _Scope]] = [(node, module) for node in tree.body]
@@ -132,6 +141,12 @@ def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, .
             assert isinstance(node, ast.Attribute)
             if type(node.value) is ast.Name:
                 not_bare.add(id(node.value))
+                method = _method_of(scope, node.value.id)
+                if method is not None and method.parent is not None:
+                    if type(node.ctx) is ast.Load:
+                        selfs.append((node, method))
+                    else:
+                        stored.add((id(method.parent), node.attr))
             elif _is_super(node.value):
                 supers.append((node, scope))
         elif kind is ast.Call:
@@ -169,15 +184,63 @@ def module_uses(tree: ast.Module) -> tuple[tuple[CodeRef, ...], tuple[CodeRef, .
             lines.setdefault(key, set()).add(name.lineno)
         elif name.id in own and scope.reads_module(name.id):
             own_lines.setdefault(key, set()).add(name.lineno)
+    based: dict[tuple[str, bool, str], set[int]] = {}  # read through a base, as written
     for attribute, scope in supers:  # read through the class's first base
-        owner = scope.parent
-        if owner is None or not owner.is_class or not owner.first_base or owner.parent is None:
-            continue
-        head = owner.first_base.partition(".")[0]
-        if (head in imported or star) and owner.parent.reads_import(head):
-            key = (f"{owner.first_base}.{attribute.attr}", id(attribute) in called)
-            lines.setdefault(key, set()).add(attribute.lineno)
-    return _refs(lines), _refs(own_lines)
+        _read_through_base(attribute, scope.parent, imported, star, called, based)
+    for attribute, method in selfs:  # the class's own name, else its first base's
+        owner = method.parent
+        assert owner is not None
+        if (id(owner), attribute.attr) in stored:
+            continue  # an instance's attribute, set through `self`
+        if attribute.attr in owner.members:
+            if owner.parent is not None and owner.parent.parent is None:  # a top-level class
+                key = (f"{owner.name}.{attribute.attr}", id(attribute) in called)
+                own_lines.setdefault(key, set()).add(attribute.lineno)
+        else:
+            _read_through_base(attribute, owner, imported, star, called, based)
+    through = tuple(
+        CodeRef(name, tuple(sorted(found)), call, written=written)
+        for (name, call, written), found in sorted(based.items())
+    )
+    return tuple(sorted((*_refs(lines), *through), key=_ref_order)), _refs(own_lines)
+
+
+def _ref_order(ref: CodeRef) -> tuple[str, bool, str]:
+    return ref.name, ref.call, ref.written
+
+
+def _method_of(scope: _Scope, name: str) -> _Scope | None:
+    """The method whose first parameter `name` read in `scope` is (a function inside it
+    reads the method's), None when none is or another scope binds the name."""
+    while scope.parent is not None:
+        if scope.self_name:
+            return scope if scope.self_name == name else None
+        if scope.is_class:
+            return None
+        scope = scope.parent
+    return None
+
+
+def _read_through_base(
+    attribute: ast.Attribute,
+    owner: _Scope | None,
+    imported: Container[str],
+    star: bool,
+    called: set[int],
+    based: dict[tuple[str, bool, str], set[int]],
+) -> None:
+    """`name` read through a class's first base (`super().name`, `self.name` the class
+    does not bind): a use of `Base.name` when an import binds the base's first name,
+    kept with how the code writes it (`super().name`, `self.name`)."""
+    if owner is None or not owner.is_class or not owner.first_base or owner.parent is None:
+        return
+    head = owner.first_base.partition(".")[0]
+    if (head in imported or star) and owner.parent.reads_import(head):
+        value = attribute.value
+        through = value.id if isinstance(value, ast.Name) else "super()"
+        written = f"{through}.{attribute.attr}"
+        key = (f"{owner.first_base}.{attribute.attr}", id(attribute) in called, written)
+        based.setdefault(key, set()).add(attribute.lineno)
 
 
 def _is_super(node: ast.expr) -> bool:
@@ -218,8 +281,13 @@ def _enter(
     """A scope's parts read where it stands, pushed with that scope, and its own with a
     scope of its own (its name bound where it stands; its parameters in it)."""
     inner = _Scope(scope, is_class=isinstance(node, ast.ClassDef))
-    if isinstance(node, ast.ClassDef) and node.bases:
-        inner.first_base = dotted_name(node.bases[0]) or ""
+    if isinstance(node, ast.ClassDef):
+        inner.first_base = (dotted_name(node.bases[0]) or "") if node.bases else ""
+        inner.name, inner.members = node.name, frozenset(_class_members(node.body))
+    elif isinstance(node, _FUNCTIONS) and scope.is_class:
+        leading = [*node.args.posonlyargs, *node.args.args][:1]
+        static = any(dotted_name(d) == "staticmethod" for d in node.decorator_list)
+        inner.self_name = leading[0].arg if leading and not static else ""
     outer: list[object]
     own: list[object]
     if isinstance(node, (*_FUNCTIONS, ast.ClassDef)) and node.name in imported:
@@ -251,6 +319,16 @@ def _enter(
         push((child, scope))
     for child in own:
         push((child, inner))
+
+
+def _class_members(body: Iterable[ast.stmt]) -> Iterator[str]:
+    """The names a class body binds: its methods, classes and attributes."""
+    for node in body:
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            yield from (t.id for t in targets if isinstance(t, ast.Name))
 
 
 def _statements(body: Iterable[ast.AST]) -> Iterator[ast.AST]:
