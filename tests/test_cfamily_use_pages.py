@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import built_tree
+from conftest import built_tree, page_files, run_build, write_tree
 
 from docgen.cli.main import cli
 
@@ -126,3 +126,26 @@ def test_a_header_s_change_reaches_its_includers_and_users(tmp_path: Path) -> No
     assert (
         lines[0] == "csrc/test/lerp_test.cpp: 1 hop, uses csrc/Lerp.h (lines 1, 3, 4); 1 of 1 tests"
     )
+
+
+def test_an_edit_of_a_user_renders_the_declaring_page_again_only_when_its_uses_moved(
+    tmp_path: Path,
+) -> None:
+    repo, out = tmp_path / "repo", tmp_path / "out"
+    write_tree(repo, TREE)
+    run_build(repo, out, jobs=1)
+    other = repo / "csrc/other.cpp"
+    other.write_text(TREE["csrc/other.cpp"] + "// a comment\n", encoding="utf-8")
+    report = run_build(repo, out, jobs=1)
+    assert "csrc/other.cpp_docs.md" in report.written
+    assert "csrc/Lerp.h_docs.md" not in report.written  # its uses are as they were
+    other.write_text(
+        TREE["csrc/other.cpp"] + "at::native::Weights made() { return {1}; }\n", encoding="utf-8"
+    )
+    report = run_build(repo, out, jobs=1)
+    assert "csrc/Lerp.h_docs.md" in report.written and "csrc/Lerp.h_kw.md" in report.written
+    page = (out / "csrc/Lerp.h_docs.md").read_text(encoding="utf-8")
+    assert "- Used in 3 other files, on 3 lines:" in page
+    clean = tmp_path / "clean"
+    run_build(repo, clean, jobs=1)
+    assert page_files(out) == page_files(clean)

@@ -97,8 +97,11 @@ class RepoIndex:
     #: the docstrings each Python file attaches to names made elsewhere (see
     #: `docgen.index.attached_rows`)
     attached_rows: RelationRows[AttachedRow] | None = None
-    #: the names each C-family file's code writes (see `docgen.index.cfamily_uses`)
+    #: the names each C-family file's code writes (see `docgen.index.cfamily_use_rows`)
     c_use_rows: RelationRows[CUseRow] | None = None
+    #: what the C-family files edited since the last build declared then (see
+    #: `declarations_of`)
+    c_edited_before: frozenset[tuple[str, str, str]] = frozenset()
 
     def relation_rows(self) -> list[RelationRows[Any]]:
         """Every relation's rows of this build, for the next one to keep."""
@@ -242,6 +245,7 @@ def build_index(
         native_rows=_python_rows(NATIVE_CALLS, call_rows, files, python, kept, code),
         attached_rows=_python_rows(ATTACHED_DOCS, attached_rows, files, python, kept, code),
         c_use_rows=_c_use_rows(files, kept, code),
+        c_edited_before=declarations_of(kept.before.values()),
     )
 
 
@@ -262,6 +266,18 @@ def _python_rows(
         return rows_of(files[path].facts.python)
 
     return RelationRows(relation, kept.rows.get(relation.name, {}), sources, make)
+
+
+def declarations_of(files: Iterable[ScannedFile]) -> frozenset[tuple[str, str, str]]:
+    """(last name, qualified name, kind) of what C-family files declare or register: an
+    edit that keeps them leaves every other file's lookups as they were."""
+    found: set[tuple[str, str, str]] = set()
+    for scanned in files:
+        c = scanned.facts.cfamily
+        if c is not None:
+            found.update((d.name.lstrip("~"), d.qualname, d.kind) for d in c.definitions)
+            found.update((r.name, r.name, r.macro) for r in c.registrations)
+    return frozenset(found)
 
 
 def _c_use_rows(files: FileTable, kept: KeptInputs, code: str) -> RelationRows[CUseRow]:

@@ -20,7 +20,7 @@ from docgen.phases.scan import ScanResult
 from docgen.render.inputs import source_root
 from docgen.render.keyword_sites import KeywordSites
 from docgen.render.produce import PageMade, PagePlan, make_pages, plan_pages
-from docgen.render.use_counts import USE_COUNTS_META, Counts, UseCounts, read_counts
+from docgen.render.use_counts import USE_COUNTS_META, Stored, UseCounts, read_stored
 from docgen.state import State, open_state
 from docgen.state.facts import StoredFacts
 from docgen.write.pages import PageOutcome, WriteResult
@@ -178,8 +178,8 @@ class StateCounts:
     def __init__(self, state: State) -> None:
         self._state = state
 
-    def stored(self) -> Counts | None:
-        return read_counts(self._state.meta(USE_COUNTS_META))
+    def stored(self) -> Stored | None:
+        return read_stored(self._state.meta(USE_COUNTS_META))
 
     def with_letters(self, keyword: KeywordSites, letters: set[str]) -> KeywordSites:
         from docgen.render.keyword_sites import with_letters

@@ -24,6 +24,7 @@ from docgen.render.markdown_links import link_state_key
 from docgen.render.native_links import NativeLinks
 from docgen.render.operator_links import OperatorLinks
 from docgen.render.role_links import RoleLinks
+from docgen.render.use_counts import UseCounts
 from docgen.render.use_links import UseLinks
 
 if TYPE_CHECKING:
@@ -50,12 +51,15 @@ class PageInputs:
         native_links: NativeLinks | None = None,
         attached_links: AttachedLinks | None = None,
         use_links: UseLinks | None = None,
+        use_counts: UseCounts | None = None,
     ) -> None:
         """`common`: see `shared_inputs`; `role_links`: where each file's roles lead;
         `operator_links`: where each YAML file's kernels and operators lead;
         `native_links`: where Python's calls into C++ lead, and back;
         `attached_links`: the docstrings other files attach to a file's definitions;
-        `use_links`: the other files that use a file's definitions."""
+        `use_links`: the other files that use a file's definitions; `use_counts`: their
+        counts with the digests of their uses, which a C-family file's pages are digested
+        by (kept from the last build for the files whose uses it did not look for)."""
         self._index = index
         self._lookup = lookup
         self._facts = facts_digests
@@ -65,6 +69,8 @@ class PageInputs:
         self._native = native_links or NativeLinks()
         self._attached = attached_links or AttachedLinks()
         self._uses = use_links or UseLinks()
+        self._counts = use_counts
+        self._kinds = index.files.kinds()
         self._trees: dict[str, str] = {}
         self._shown: dict[str, str] = {}
         self._listings: dict[str, str] = {}
@@ -117,7 +123,7 @@ class PageInputs:
                 "attached",
                 *self._attached.inputs(path),
                 "uses",
-                *self._uses.inputs(path),
+                *self._use_inputs(path),
             ]
         )
 
@@ -210,7 +216,13 @@ class PageInputs:
         return f"{importer}:{lines}"
 
     def kw(self, path: str) -> str:
-        return parts_digest([self._common, "kw", self._fact(path), *self._uses.inputs(path)])
+        return parts_digest([self._common, "kw", self._fact(path), *self._use_inputs(path)])
+
+    def _use_inputs(self, path: str) -> list[str]:
+        """What a file's pages show of the files that use it."""
+        if self._counts is not None and self._kinds.get(path) == "cfamily":
+            return self._counts.inputs(path)
+        return self._uses.inputs(path)
 
     def folder_index(self, folder: str) -> str:
         entry = self._lookup.folder(folder)

@@ -9,7 +9,7 @@ templates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -41,8 +41,8 @@ from docgen.render.operator_links import operator_links
 from docgen.render.pages import TEMPLATES, Renderer
 from docgen.render.parallel import render_all
 from docgen.render.role_links import NamedSites, RoleSites, role_links, sites_in_memory
-from docgen.render.use_counts import Counts, UseCounts, use_counts
-from docgen.render.use_links import UseLinks, use_links, used_definers
+from docgen.render.use_counts import Stored, UseCounts, use_counts
+from docgen.render.use_links import UseLinks, c_use_scope, use_links, used_definers
 from docgen.scan.decode import decode_python, decode_text
 
 T = TypeVar("T")
@@ -218,7 +218,7 @@ def plan_pages(
     operators = operator_links(index, named, scope.files if scope else None)
     native = native_links(index, named, scope.files if scope else None)
     attached = attached_links(index, named, scope.files if scope else None)
-    uses = use_links(index, lookup, named, scope.files if scope else None)
+    uses = use_links(index, lookup, named, _use_scope(index, named, scope, edits))
     counts, keyword = _counted(index, lookup, named, uses, scope is not None, keyword, kept_counts)
     context = RenderContext(
         project=index.project,
@@ -240,7 +240,7 @@ def plan_pages(
         lookup,
     )
     digests = PageInputs(
-        common, index, lookup, facts_digests, links, operators, native, attached, uses
+        common, index, lookup, facts_digests, links, operators, native, attached, uses, counts
     )
     pages: list[PageJob] = []
     add = pages.append
@@ -286,7 +286,7 @@ class KeptCounts(Protocol):
     """What a build reads of the last build's counts of uses, and how it makes the
     keyword letters whose counts changed again (both from the state)."""
 
-    def stored(self) -> Counts | None: ...
+    def stored(self) -> Stored | None: ...
 
     def with_letters(self, keyword: KeywordSites, letters: set[str]) -> KeywordSites: ...
 
@@ -305,12 +305,32 @@ def _counted(
     kinds = index.files.kinds()
     counted = [p for p, kind in kinds.items() if kind in ("python", "cfamily")]
     stored = kept.stored() if kept is not None else None
-    if stored is None and scoped:  # an edit, with no counts kept: count every file
-        uses = use_links(index, lookup, named, None)
+    if stored is None and (scoped or not uses.known.issuperset(counted)):
+        uses = use_links(index, lookup, named, None)  # an edit, with no counts kept
     counts = use_counts(stored, uses, counted)
     if kept is not None and counts.changed:  # only the letters still kept are made again
         keyword = kept.with_letters(keyword, {letter_of(name) for name in counts.changed})
     return counts, keyword
+
+
+def _use_scope(
+    index: RepoIndex,
+    named: NamedSites,
+    scope: EditScope | None,
+    edits: Mapping[str, tuple[FileSummary | None, FileSummary | None]] | None,
+) -> Collection[str] | None:
+    """The files whose uses this build looks for before the pages (None: every file):
+    an edit's scope, or, where an edit digests every page, every file but the C-family
+    ones whose uses it cannot have changed (see `use_links.c_use_scope`)."""
+    if scope is not None:
+        return scope.files
+    if edits is None:
+        return None
+    c_files = c_use_scope(index, named, edits)
+    if c_files is None:
+        return None
+    kinds = index.files.kinds()
+    return sorted({p for p, kind in kinds.items() if kind != "cfamily"} | c_files)
 
 
 def _named(roles: RoleSites | None, keyword: KeywordSites) -> NamedSites:

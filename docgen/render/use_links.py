@@ -19,6 +19,7 @@ from docgen.index.cfamily_use_rows import DIRECTIVE_KEY, use_key
 from docgen.index.cfamily_uses import resolved_uses
 from docgen.index.native_calls import call_key, row_lines
 from docgen.index.python_uses import DEFINITION_KINDS, DefinitionFinder, lead_modules
+from docgen.index.repo import declarations_of
 from docgen.index.visibility import Visibility
 from docgen.model.languages import is_cfamily, language_for
 from docgen.render.native_links import moved_definers
@@ -137,6 +138,32 @@ def c_family_uses(
         path: MappingProxyType({q: _most_first(by_file) for q, by_file in sorted(by_name.items())})
         for path, by_name in sorted(found.items())
     }
+
+
+def c_use_scope(
+    index: RepoIndex, named: NamedSites, edits: Mapping[str, tuple[object, object]]
+) -> frozenset[str] | None:
+    """The C-family files whose uses an edit of these files can have changed, None when
+    any can: those declaring a name whose rows of names written came, went or moved, or
+    whose declarations an edited file added or removed, and the edited files; any,
+    when the include graph was made again, a file came or went, or a header's `using
+    namespace` moved.  The other files' uses are as the last build found them, and so
+    are their pages' digests (see `docgen.render.use_counts`)."""
+    edited = sorted(p for p in edits if is_cfamily(p))
+    rows = index.c_use_rows
+    if not edited:
+        return frozenset()
+    if rows is None or not index.c_summaries or rows.gone:
+        return None
+    moved = rows.moved(edited)  # None for a file with no rows before: one new
+    if moved is None or DIRECTIVE_KEY in moved:
+        return None
+    after = declarations_of(index.files[p] for p in edited)
+    names = set(moved) | {name for name, _, _ in after ^ index.c_edited_before}
+    found = set(edited)
+    for name in sorted(names):
+        found.update(s.path for s in named(name) if is_cfamily(s.path))
+    return frozenset(found)
 
 
 def _python_looked_for(index: RepoIndex, lookup: RepoLookup, wanted: list[str]) -> UseLinks:
