@@ -115,7 +115,8 @@ def test_a_comparison_is_no_call_and_a_member_template_is_a_member() -> None:
     uses = _uses(
         "void f() {\n"
         "  for (int chunk = 0; chunk < chunks; chunk++) { x.template cast<int>(); }\n"
-        "  y->template get<T>(); make<int>(1); bits<<2; lo<=hi;\n}\n"
+        "  y->template get<T>(); make<int>(1); bits<<2; lo<=hi;\n"
+        "  add_kernel<<<grid, 256>>>(out);\n}\n"
     )
     assert {name: [call for _, call, _ in found] for name, found in uses.items()} == {
         "chunk": [False],
@@ -124,6 +125,9 @@ def test_a_comparison_is_no_call_and_a_member_template_is_a_member() -> None:
         "bits": [False],
         "lo": [False],
         "hi": [False],
+        "add_kernel": [True],  # a launch is a call of the kernel
+        "grid": [False],
+        "out": [False],
     }
 
 

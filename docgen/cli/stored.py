@@ -3,12 +3,10 @@ part read once when first asked for."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, Generic
 
 from docgen.index.kept_rows import LazyKept, Row
-from docgen.state import StateDamaged
 
 if TYPE_CHECKING:
     from docgen.analyze.summary import FileSummary
@@ -101,22 +99,10 @@ class KeptUses(Generic[Row]):
 
 
 def stored_visibility(state: State, users: Collection[str]) -> Visibility:
-    """Which files each of `users` sees through its includes, from the kept include rows
-    of the files it reaches (read a level of includes at a time)."""
+    """Which files each of `users` sees through its includes, from the files each kept
+    include row names (the state's keys of the include rows: one query, no row decoded)."""
     from docgen.index.cfamily_rows import INCLUDES
     from docgen.index.visibility import Visibility
 
-    kept = state.kept_stamps(INCLUDES.name)
-    includes: dict[str, tuple[str, ...]] = {}
-    frontier = sorted(set(users))
-    while frontier:
-        texts = kept.texts(frontier)
-        for path in frontier:
-            text = texts.get(path)
-            try:  # an include row's fourth field is the file it names ("" for none)
-                rows = json.loads(text) if text is not None else []
-                includes[path] = tuple(sorted({str(r[3]) for r in rows if r[3]}))
-            except (ValueError, TypeError, IndexError, KeyError):
-                raise StateDamaged(f"the kept includes of {path} cannot be read") from None
-        frontier = sorted({t for p in frontier for t in includes[p]} - includes.keys())
+    includes = state.kept_stamps(INCLUDES.name).keyed()
     return Visibility(users, lambda path: includes.get(path, ()))

@@ -69,6 +69,19 @@ class KeptPerFile:
             found.update(path for (path,) in conn.execute(query, (self._kind, *chunk)))
         return found
 
+    def keyed(self) -> dict[str, list[str]]:
+        """Every file's keys (for a kind kept with its keys), in the table's order: what
+        its rows point at, read in one query without decoding a row."""
+        conn = process_reader(self._database, self._connections)
+        query = "SELECT path, key FROM per_file_keys WHERE kind = ?"
+        found: dict[str, list[str]] = {}
+        for path, key in conn.execute(query, (self._kind,)):
+            if path in found:
+                found[path].append(key)
+            else:
+                found[path] = [key]
+        return found
+
 
 def database_file(conn: sqlite3.Connection) -> str:
     """The file of a connection's main database."""

@@ -38,8 +38,9 @@ _TOKEN = re.compile(
     + rb"|\d[\w.']*"
     + rb"|(?:(\.|->)[ \t]*(?:template\b[ \t]*)?)?"
     + rb"((?:::[ \t]*)?[A-Za-z_]\w*(?:[ \t]*::[ \t]*~?[A-Za-z_]\w*)*)"
-    # a call's `(`, or a template's `<` right after the name (`a < b` compares)
-    + rb"([ \t]*\(|<(?![<=]))?",
+    # a call's `(`, a kernel's launch `<<<`, or a template's `<` right after the name
+    # (`a < b` compares, `a << b` shifts)
+    + rb"([ \t]*\(|[ \t]*<<<|<(?![<=]))?",
     re.MULTILINE,
 )
 _SPACE = re.compile(rb"[ \t]+")
