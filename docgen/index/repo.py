@@ -101,7 +101,7 @@ class RepoIndex:
     c_use_rows: RelationRows[CUseRow] | None = None
     #: what the C-family files edited since the last build declared then (see
     #: `declarations_of`)
-    c_edited_before: frozenset[tuple[str, str, str]] = frozenset()
+    c_edited_before: frozenset[tuple[str, str, int]] = frozenset()
 
     def relation_rows(self) -> list[RelationRows[Any]]:
         """Every relation's rows of this build, for the next one to keep."""
@@ -268,15 +268,16 @@ def _python_rows(
     return RelationRows(relation, kept.rows.get(relation.name, {}), sources, make)
 
 
-def declarations_of(files: Iterable[ScannedFile]) -> frozenset[tuple[str, str, str]]:
-    """(last name, qualified name, kind) of what C-family files declare or register: an
-    edit that keeps them leaves every other file's lookups as they were."""
-    found: set[tuple[str, str, str]] = set()
+def declarations_of(files: Iterable[ScannedFile]) -> frozenset[tuple[str, str, int]]:
+    """(qualified name, kind, line) of what C-family files declare or register: an edit
+    that keeps them leaves every other file's lookups, and what the keyword index says
+    of them, as they were."""
+    found: set[tuple[str, str, int]] = set()
     for scanned in files:
         c = scanned.facts.cfamily
         if c is not None:
-            found.update((d.name.lstrip("~"), d.qualname, d.kind) for d in c.definitions)
-            found.update((r.name, r.name, r.macro) for r in c.registrations)
+            found.update((d.qualname, d.kind, d.line) for d in c.definitions)
+            found.update((r.name, r.macro, r.line) for r in c.registrations)
     return frozenset(found)
 
 

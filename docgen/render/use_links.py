@@ -144,9 +144,9 @@ def c_use_scope(
     index: RepoIndex, named: NamedSites, edits: Mapping[str, tuple[object, object]]
 ) -> frozenset[str] | None:
     """The C-family files whose uses an edit of these files can have changed, None when
-    any can: those declaring a name whose rows of names written came, went or moved, or
-    whose declarations an edited file added or removed, and the edited files; any,
-    when the include graph was made again, a file came or went, or a header's `using
+    any can: those declaring a name whose rows of names written came, went or moved,
+    and the edited files; any, when the include graph was made again, a file came or
+    went, an edited file's declarations changed or moved, or a header's `using
     namespace` moved.  The other files' uses are as the last build found them, and so
     are their pages' digests (see `docgen.render.use_counts`)."""
     edited = sorted(p for p in edits if is_cfamily(p))
@@ -158,8 +158,9 @@ def c_use_scope(
     moved = rows.moved(edited)  # None for a file with no rows before: one new
     if moved is None or DIRECTIVE_KEY in moved:
         return None
-    after = declarations_of(index.files[p] for p in edited)
-    names = set(moved) | {name for name, _, _ in after ^ index.c_edited_before}
+    if declarations_of(index.files[p] for p in edited) != index.c_edited_before:
+        return None  # a declaration came or went: lookups elsewhere may find others
+    names = set(moved)
     found = set(edited)
     for name in sorted(names):
         found.update(s.path for s in named(name) if is_cfamily(s.path))
