@@ -136,6 +136,24 @@ def test_links_are_rewritten_into_the_site() -> None:
     assert links.rewrite("#here") == "#here"
 
 
+def test_a_folded_block_folds_and_any_other_markup_stays_text() -> None:
+    from docgen.site.html import convert
+
+    links = SiteLinks("pkg/a.py_docs.md", "../..", frozenset({"pkg/a.py"}))
+    page = convert(
+        "## Original Source\n\n<details>\n<summary>The whole file (3 lines); "
+        "the analysis above comes from it</summary>\n\n```python\nx = 1\n```\n\n"
+        "</details>\n\n<details onclick=x>\n<summary><b>no</b></summary>\n\n"
+        "<script>alert(1)</script>\n",
+        links,
+    )
+    body = page.body
+    assert "<details>\n<summary>The whole file (3 lines); the analysis above" in body
+    assert "&lt;details&gt;" not in body and "&lt;summary&gt;" not in body
+    assert "&lt;details onclick=x&gt;" in body and "&lt;b&gt;no&lt;/b&gt;" in body
+    assert "<script>" not in body and "&lt;script&gt;" in body
+
+
 def shard_for(query: str, manifest: dict[str, object]) -> str | None:
     """The page's lookup (search.js `shardFor`), in Python."""
     from docgen.site.search import key_of

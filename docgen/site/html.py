@@ -26,8 +26,9 @@ from docgen.model.links import Slugger, href, page_stem
 from docgen.site import SOURCE_FOLDER
 from docgen.site.linkcheck import SCHEME, heading_text
 
-#: The only raw HTML a page may carry: what docgen's own templates write.
-_ALLOWED_HTML = re.compile(r"\s*</?(?:details|summary)>\s*", re.IGNORECASE)
+#: The only raw HTML a page may carry: what docgen's own templates write, the bare tags
+#: that fold a block (`<details>`, `<summary>`), whatever stands between them as text.
+_ALLOWED_TAG = re.compile(r"</?(?:details|summary)>", re.IGNORECASE)
 _LINE_ANCHOR = re.compile(r"L[0-9]+")
 #: The id of a source view's note that it shows only the first part of its file.
 CUT_ANCHOR = "cut"
@@ -146,7 +147,17 @@ class _SiteRenderer(RendererHTML):
 
 
 def _inert(raw: str) -> str:
-    return raw if _ALLOWED_HTML.fullmatch(raw) else html.escape(raw)
+    """Raw HTML as text, but for the folding tags docgen's templates write: a block
+    `<details>` + `<summary>The whole file (6,908 lines)</summary>` folds, its summary
+    shown as text, and any other markup is shown as written."""
+    parts: list[str] = []
+    last = 0
+    for tag in _ALLOWED_TAG.finditer(raw):
+        parts.append(html.escape(raw[last : tag.start()]))
+        parts.append(tag.group(0).lower())
+        last = tag.end()
+    parts.append(html.escape(raw[last:]))
+    return "".join(parts)
 
 
 def _parser() -> MarkdownIt:
