@@ -223,3 +223,37 @@ def test_full_text_search_works_over_http_and_says_why_not_from_disk(
     offline.page.goto(f"{base}/_fulltext.html")
     assert offline.page.locator("#docgen-fulltext-offline").is_visible()
     offline.close()
+
+
+def test_slash_leaves_other_fields_alone_and_escape_closes_then_clears(
+    browser: Any, site: Path
+) -> None:
+    base = site.resolve().as_uri()
+    watched = Watched(browser, base)
+    page = watched.page
+    page.goto(f"{base}/index.html")
+    page.evaluate(
+        "() => { const f = document.createElement('input'); f.id = 'other';"
+        " document.body.appendChild(f); }"
+    )
+    page.locator("#other").focus()
+    page.keyboard.type("a/b")
+    assert page.locator("#other").input_value() == "a/b"
+    assert page.locator("#docgen-search").input_value() == ""
+    page.locator("body").click(position={"x": 1, "y": 1})
+    page.keyboard.press("/")
+    page.keyboard.type("lin")
+    items = page.locator("#docgen-results li")
+    items.first.wait_for(timeout=5000)
+    page.keyboard.press("Escape")  # closes the list, keeps the query
+    assert items.count() == 0
+    assert page.locator("#docgen-search").input_value() == "lin"
+    page.keyboard.press("Escape")  # clears it
+    assert page.locator("#docgen-search").input_value() == ""
+    page.locator("#docgen-search").focus()
+    page.keyboard.type("lin")
+    items.first.wait_for(timeout=5000)
+    page.locator("body").click(position={"x": 1, "y": 1})  # a click outside closes it
+    assert items.count() == 0
+    assert page.locator("#docgen-search").input_value() == "lin"
+    watched.close()

@@ -106,6 +106,9 @@
     shown = found.slice(0, LIMIT).map(function (f) { return f[1]; });
     render(q);
   }
+  function close() {
+    list.textContent = ""; list.hidden = true; shown = []; chosen = -1;
+  }
   function choose(step) {
     var items = list.querySelectorAll("li a");
     if (!items.length) { return; }
@@ -121,9 +124,24 @@
       var items = list.querySelectorAll("li a");
       if (chosen >= 0 && items[chosen]) { window.location.href = items[chosen].href; }
       e.preventDefault();
-    } else if (e.key === "Escape") { box.value = ""; search(); box.blur(); }
+    } else if (e.key === "Escape") {
+      /* the first Escape closes the list, a second one clears the query */
+      if (!list.hidden) { close(); }
+      else { box.value = ""; search(); box.blur(); }
+      e.preventDefault();
+    }
   });
+  function typing(target) {
+    var tag = target && target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" ||
+      (target && target.isContentEditable);
+  }
   document.addEventListener("keydown", function (e) {
-    if (e.key === "/" && document.activeElement !== box) { box.focus(); e.preventDefault(); }
+    /* `/` goes to the search only when no other field is being typed in */
+    if (e.key === "/" && !typing(document.activeElement)) { box.focus(); e.preventDefault(); }
+  });
+  document.addEventListener("click", function (e) {
+    /* a click outside the box and its list closes the list */
+    if (e.target !== box && !list.contains(e.target) && !list.hidden) { close(); }
   });
 }());
