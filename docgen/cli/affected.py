@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from docgen.index.suites import RunnerClasses
     from docgen.model.cfamily_facts import CFacts
     from docgen.model.facts import FileFacts
+    from docgen.model.sites import DefinitionSite
     from docgen.render.suite_views import RunnableTest
     from docgen.state import State
 
@@ -213,14 +214,15 @@ def _binding_seeds(
     from docgen.index.affected import binding_readers
 
     seeds: dict[int, dict[str, dict[str, set[int]]]] = {}
-    made = state.sites_of_files([r.path for r in reached]) if reached else []
-    binding = {s.path for s in made if s.kind in ("binding", "op")}
+    made: dict[str, list[DefinitionSite]] = {}  # each reached file's bindings, once
+    for site in state.sites_of_files([r.path for r in reached]) if reached else []:
+        if site.kind in ("binding", "op"):
+            made.setdefault(site.path, []).append(site)
     ends = _ends(state, facts)
     for reach in reached:
-        if reach.path in binding:
-            mine = [s for s in made if s.path == reach.path]
+        if reach.path in made:
             at = seeds.setdefault(reach.distance + 1, {})
-            for reader, by_via in binding_readers(reach.path, mine, uses, ends).items():
+            for reader, by_via in binding_readers(reach.path, made[reach.path], uses, ends).items():
                 at.setdefault(reader, {}).update(by_via)
     return seeds
 
